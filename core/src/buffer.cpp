@@ -1,0 +1,56 @@
+#include "ooc/core/buffer.hpp"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+
+namespace ooc {
+namespace {
+
+// Below this size malloc is fine; above it, whole pages straight from the kernel so that a
+// multi-gigabyte edge array can use huge pages and is returned to the system when freed.
+constexpr std::size_t kMmapThreshold = std::size_t{2} << 20;
+
+class PageMemory final : public HostMemory {
+ public:
+  void* allocate(std::size_t bytes) override {
+    if (bytes < kMmapThreshold) {
+      void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+      if (p == nullptr) throw_oom(bytes, "aligned_alloc");
+      return p;
+    }
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw_oom(bytes, "mmap");
+    madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+    return p;
+  }
+  void deallocate(void* p, std::size_t bytes) noexcept override {
+    if (bytes < kMmapThreshold) {
+      std::free(p);
+    } else {
+      munmap(p, bytes);
+    }
+  }
+  std::string_view name() const override { return "pageable"; }
+
+ private:
+  [[noreturn]] static void throw_oom(std::size_t bytes, const char* how) {
+    throw OutOfMemory("cannot allocate " + format_bytes(bytes) + " of host memory (" + how + ": " +
+                      std::strerror(errno) + ")");
+  }
+};
+
+}  // namespace
+
+HostMemory& default_host_memory() {
+  static PageMemory memory;
+  return memory;
+}
+
+}  // namespace ooc

@@ -1,0 +1,44 @@
+#pragma once
+// The graph model: compressed sparse rows of out-edges, 32-bit vertex ids, 64-bit edge offsets,
+// optional 32-bit weights in their own array. Internal ids may differ from the user's (hub sort
+// permutes them); `original_ids` maps back so that everything users see is in their own ids.
+#include <cstdint>
+#include <span>
+
+#include "ooc/core/buffer.hpp"
+#include "ooc/core/types.hpp"
+
+namespace ooc {
+
+struct Graph {
+  Buffer<eid_t> offsets;          // num_vertices + 1 entries, offsets[0] = 0
+  Buffer<vid_t> targets;          // num_edges entries
+  Buffer<std::uint32_t> weights;  // empty, or num_edges entries (f32 stored as bits)
+  WeightType weight_type = WeightType::none;
+  Buffer<vid_t> original_ids;   // internal id -> user's id; empty means identity
+  std::uint32_t hub_count = 0;  // internal ids [0, hub_count) are the hubs (hub sort)
+  bool symmetric = false;       // every edge (u, v) has its reverse (v, u)
+
+  vid_t num_vertices() const noexcept {
+    return offsets.empty() ? 0 : static_cast<vid_t>(offsets.size() - 1);
+  }
+  eid_t num_edges() const noexcept { return targets.size(); }
+  bool weighted() const noexcept { return weight_type != WeightType::none; }
+  eid_t degree(vid_t v) const noexcept { return offsets[v + 1] - offsets[v]; }
+  std::span<const vid_t> neighbors(vid_t v) const noexcept {
+    return {targets.data() + offsets[v], static_cast<std::size_t>(degree(v))};
+  }
+  vid_t original_id(vid_t v) const noexcept { return original_ids.empty() ? v : original_ids[v]; }
+  // Bytes of edge data per edge: the target, plus the weight when there is one.
+  std::uint32_t bytes_per_edge() const noexcept { return weighted() ? 8u : 4u; }
+};
+
+// Checks the structure: offsets start at 0, never decrease and end at num_edges; every target is
+// a vertex; weights have one entry per edge; original_ids is a permutation. Throws FormatError
+// naming the first problem found.
+void validate(const Graph& graph);
+
+// The inverse of original_ids: user's id -> internal id (empty when ids are not permuted).
+Buffer<vid_t> internal_ids(const Graph& graph);
+
+}  // namespace ooc

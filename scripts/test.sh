@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# README command 2: set up, build and run every test. Exits non-zero on the first failure.
+#  1. the default build (CUDA when nvcc is found; GPU tests report SKIPPED without a GPU)
+#  2. the CPU-only build, which must pass on its own
+#  3. install, then build and run examples/ against the installed tree, as a user would
+#  4. formatting
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+source scripts/env.sh
+start=$SECONDS
+step() { printf '\n=== %s (%ds)\n' "$*" $((SECONDS - start)); }
+
+step "default build"
+cmake --preset default >/dev/null
+cmake --build --preset default
+ctest --preset default
+
+step "CPU-only build"
+cmake --preset cpu-only >/dev/null
+cmake --build --preset cpu-only
+ctest --preset cpu-only
+
+step "examples against the installed tree"
+rm -rf build/install build/examples
+cmake --install build/default --prefix build/install >/dev/null
+cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
+cmake --build build/examples
+./build/examples/hello-ooc
+
+step "clang-format"
+git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' | xargs clang-format --dry-run --Werror
+
+step "all tests passed"
