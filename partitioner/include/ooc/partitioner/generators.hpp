@@ -1,0 +1,23 @@
+#pragma once
+// Synthetic graphs. Each is deterministic for a seed, whatever the number of threads: edge i
+// is drawn from a counter-based generator keyed by (seed, i), never from a shared stream.
+//   kronecker  Graph500 R-MAT, A=.57 B=.19 C=.19, 2^scale vertices, edge_factor * 2^scale edges,
+//              vertex labels randomly permuted as the Graph500 specification asks
+//   uniform    GAP's "urand": both endpoints uniform in [0, 2^scale)
+//   grid       rows x cols 2-D mesh, 4-neighbour, both directions (road-like, high diameter)
+//   star, chain, complete, empty: the tiny shapes tests need
+#include <cstdint>
+
+#include "ooc/partitioner/edge_list.hpp"
+
+namespace ooc {
+
+EdgeList generate_kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed);
+EdgeList generate_uniform(unsigned scale, unsigned edge_factor, std::uint64_t seed);
+EdgeList generate_grid(std::uint32_t rows, std::uint32_t cols);
+EdgeList generate_star(vid_t vertices);      // 0 -> i and i -> 0 for every i > 0
+EdgeList generate_chain(vid_t vertices);     // i -> i+1 and i+1 -> i
+EdgeList generate_complete(vid_t vertices);  // every ordered pair of distinct vertices
+EdgeList generate_empty(vid_t vertices);     // vertices and no edge
+
+}  // namespace ooc

@@ -1,0 +1,1 @@
+// Placeholder: being written (readers for edge list, wel, mtx, gzip).

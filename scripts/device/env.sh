@@ -1,0 +1,14 @@
+# Sourced on the GPU machine (bash): unpacks the carried Debian packages into /opt/devdeps and
+# points CMake, pkg-config and the loader at them.
+d=/opt/devdeps
+if [ ! -d "$d/usr" ]; then
+  for f in .device/debs/*.deb; do dpkg -x "$f" "$d"; done
+  # The .pc files say prefix=/usr; make them say where the files are.
+  sed -i "s|^prefix=/usr|prefix=$d/usr|" "$d"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc
+fi
+export CMAKE_PREFIX_PATH=$d/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+export PKG_CONFIG_PATH=$d/usr/lib/x86_64-linux-gnu/pkgconfig:$d/usr/share/pkgconfig
+export LD_LIBRARY_PATH=$d/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export NCCL_NVLS_ENABLE=0
+export CMAKE_GENERATOR=Ninja
+export PATH=/usr/local/cuda/bin:$PATH
