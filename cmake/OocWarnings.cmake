@@ -2,6 +2,10 @@
 function(ooc_set_warnings target)
   set(_host -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wnon-virtual-dtor
             -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough -Wformat=2 -Werror)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    # Clang's -Wconversion includes -Wsign-conversion, GCC's does not: keep both compilers alike.
+    list(APPEND _host -Wno-sign-conversion)
+  endif()
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${_host}>
     # nvcc: its own diagnostics as errors, and the host compiler's (pedantic is left out:

@@ -22,10 +22,10 @@ struct WeightSpec {
 WeightSpec parse_weight_spec(std::string_view text, std::uint64_t seed);
 
 struct BuildOptions {
-  bool undirected = false;         // add (v, u) for every (u, v)
+  bool undirected = false;  // add (v, u) for every (u, v)
   bool remove_self_loops = true;
-  bool remove_duplicates = true;   // of equal (u, v), keep the smallest weight
-  bool compact_ids = false;        // renumber the vertices that have edges to 0..n-1
+  bool remove_duplicates = true;  // of equal (u, v), keep the smallest weight
+  bool compact_ids = false;       // renumber the vertices that have edges to 0..n-1
   WeightSpec weights;
 };
 

@@ -4,8 +4,10 @@
 //   kronecker  Graph500 R-MAT, A=.57 B=.19 C=.19, 2^scale vertices, edge_factor * 2^scale edges,
 //              vertex labels randomly permuted as the Graph500 specification asks
 //   uniform    GAP's "urand": both endpoints uniform in [0, 2^scale)
-//   grid       rows x cols 2-D mesh, 4-neighbour, both directions (road-like, high diameter)
+//   grid       rows x cols 2-D mesh, 4-neighbour (road-like, high diameter)
 //   star, chain, complete, empty: the tiny shapes tests need
+// The undirected shapes (grid, star, chain, complete) list each link once and set
+// symmetric_input, so the builder adds the reverse edges and marks the graph symmetric.
 #include <cstdint>
 
 #include "ooc/partitioner/edge_list.hpp"
@@ -15,9 +17,9 @@ namespace ooc {
 EdgeList generate_kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed);
 EdgeList generate_uniform(unsigned scale, unsigned edge_factor, std::uint64_t seed);
 EdgeList generate_grid(std::uint32_t rows, std::uint32_t cols);
-EdgeList generate_star(vid_t vertices);      // 0 -> i and i -> 0 for every i > 0
-EdgeList generate_chain(vid_t vertices);     // i -> i+1 and i+1 -> i
-EdgeList generate_complete(vid_t vertices);  // every ordered pair of distinct vertices
+EdgeList generate_star(vid_t vertices);      // 0 - i for every i > 0
+EdgeList generate_chain(vid_t vertices);     // i - i+1
+EdgeList generate_complete(vid_t vertices);  // every pair of distinct vertices
 EdgeList generate_empty(vid_t vertices);     // vertices and no edge
 
 }  // namespace ooc

@@ -3,8 +3,9 @@
 // H(v) = Dout(v) * Din(v) / Dmax^2, move the top `fraction` of vertices to the front in
 // descending score order (ties by id), keep the rest in their natural order. The graph's
 // original_ids records the permutation so that users keep seeing their own ids; hub_count
-// says how many vertices are hubs. Hubs are both likely to be activated (large in-degree) and
-// feed many others (large out-degree), so the scheduler processes them first.
+// says how many vertices are hubs. Adjacency lists keep their order, relabelled. Hubs are both
+// likely to be activated (large in-degree) and feed many others (large out-degree), so the
+// scheduler processes them first.
 #include "ooc/partitioner/graph.hpp"
 
 namespace ooc {

@@ -14,7 +14,7 @@ inline constexpr std::uint64_t kDefaultPartitionBytes = std::uint64_t{32} << 20;
 struct Partition {
   vid_t first_vertex = 0;  // [first_vertex, last_vertex)
   vid_t last_vertex = 0;
-  eid_t first_edge = 0;    // [first_edge, last_edge)
+  eid_t first_edge = 0;  // [first_edge, last_edge)
   eid_t last_edge = 0;
   vid_t num_vertices() const noexcept { return last_vertex - first_vertex; }
   eid_t num_edges() const noexcept { return last_edge - first_edge; }

@@ -1,15 +1,28 @@
 #pragma once
 // Readers for the text formats users have and the writer of our text export.
-//   edge list  SNAP / GAP ".el" / ".txt": "src dst [weight]" per line, whitespace separated,
-//              lines starting with '#' or '%' are comments; the third column, when present on
-//              the first edge line, must be present on every line.
+//   edge list  SNAP / GAP ".el" / ".txt": "src dst [weight]" per line, whitespace separated;
+//              the third column, when present on the first edge line, must be present on
+//              every line, and when absent there it must be absent everywhere.
 //   wel        GAP weighted edge list: "src dst weight" on every line.
 //   mtx        Matrix Market coordinate: pattern | integer | real, general | symmetric,
-//              1-based ids; the size line fixes the vertex count.
+//              1-based ids; the size line fixes the vertex count (max(rows, cols)) and the
+//              number of entries. "symmetric" sets EdgeList::symmetric_input. Dense (array),
+//              complex, hermitian and skew-symmetric files are rejected.
 //   oocg       our binary format (see oocg.hpp); not a text format, listed for detection.
+// In every text format, columns are separated by spaces and tabs, CRLF line ends are accepted,
+// and blank lines and lines whose first character (after blanks) is '#' or '%' are skipped.
 // Any of the text formats may be gzip-compressed (".gz" suffix, or detected by its magic
 // bytes) and is read directly. Ids are decimal integers in [0, 2^32-2]; anything else is
-// an error that names the file, the line and what is wrong.
+// an error that names the file, the line and what is wrong ("g.el:3: negative vertex id '-1'").
+//
+// Weights: u32 when every weight of the file is an integer in [0, 2^32-1]; f32 as soon as one
+// is not (a fraction, an exponent, a minus sign, or too large), then for the whole file, so a
+// negative integer weight makes the file f32. Matrix Market "real" files are always f32. NaN,
+// infinities and values out of f32's range are errors.
+//
+// Input without a single edge (empty, or only blank lines and comments) is a valid, empty
+// EdgeList without weights: 0 vertices for the edge-list formats; a Matrix Market file keeps
+// the vertex count of its size line (an entirely blank one has 0).
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -34,16 +47,20 @@ Format detect_format(const std::filesystem::path& path);
 struct ReadOptions {
   // Keep the weight column when the file has one; with false it is parsed and dropped.
   bool read_weights = true;
-  // Weight type for text weights: u32 unless a weight has a fraction or exponent (then f32),
-  // or forced here.
+  // Weight type for text weights: by the rule above unless forced here. Forced u32 makes a
+  // weight that is not an unsigned 32-bit integer an error; forced f32 parses every weight as
+  // a float. Ignored when the input has no weight column.
   WeightType force_weight_type = WeightType::none;
   // Parallel parsing: the file is split into chunks at line boundaries.
   unsigned threads = 0;  // 0 = all of the task arena
 };
 
-// Reads a text format (edge_list, wel, mtx), gzip or not. Throws IoError when the file cannot
-// be read, FormatError on malformed content ("file:line: why").
-EdgeList read_text(const std::filesystem::path& path, Format format, const ReadOptions& options = {});
+// Reads a text format (edge_list, wel, mtx), gzip or not; `path` as given names the file in
+// messages. Throws IoError when the file cannot be read ("cannot open 'x': No such file or
+// directory") or its gzip data is corrupt, FormatError on malformed content ("file:line: why"),
+// InvalidInput for Format::oocg.
+EdgeList read_text(const std::filesystem::path& path, Format format,
+                   const ReadOptions& options = {});
 
 // The same parser over bytes already in memory (decompressed); `name` is used in messages in
 // place of the file name. The fuzz target drives this.
@@ -51,7 +68,10 @@ EdgeList parse_text(std::string_view bytes, Format format, const ReadOptions& op
                     std::string_view name);
 
 // Writes "src dst [weight]\n" per edge in the user's original ids (the inverse of hub sort is
-// applied), in the order of the user's source ids. Written to a temporary name and renamed.
+// applied), in the order of the user's source ids. f32 weights are written in the shortest form
+// that reads back to the same bits, with ".0" on integral values so that they read back as f32.
+// Written to "<path>.tmp", flushed and renamed. Throws IoError. Isolated vertices after the
+// largest id that has an edge cannot be represented, so reading the file back may give fewer.
 void write_edge_list(const Graph& graph, const std::filesystem::path& path);
 
 }  // namespace ooc

@@ -1,0 +1,48 @@
+#pragma once
+// The .oocg file: a graph ready to run, written once by partition-tool and loaded by the engine
+// without parsing. Layout and checksums are specified in docs/file-format.md.
+#include <cstdint>
+#include <filesystem>
+
+#include "ooc/core/buffer.hpp"
+#include "ooc/partitioner/graph.hpp"
+
+namespace ooc {
+
+inline constexpr std::uint32_t kOocgVersion = 1;
+
+// What a file's header says, after the header itself has been validated.
+struct OocgInfo {
+  std::uint32_t version = 0;
+  vid_t num_vertices = 0;
+  eid_t num_edges = 0;
+  WeightType weight_type = WeightType::none;
+  std::uint32_t hub_count = 0;
+  bool symmetric = false;
+  bool permuted = false;  // holds a new -> old id permutation (hub sorted or compacted)
+  std::uint64_t file_bytes = 0;
+};
+
+struct OocgReadOptions {
+  // Where the arrays go: nullptr maps the file and hands out views of it (copy-on-write);
+  // otherwise they are copied into memory from this strategy (e.g. pinned host memory), the
+  // checksum computed on the way.
+  HostMemory* memory = nullptr;
+  bool verify_checksums = true;
+};
+
+// Validates the graph, writes it to a temporary name in the same folder, flushes it to disk and
+// renames it: a crash never leaves a partial file under `path`. Throws IoError.
+void write_oocg(const Graph& graph, const std::filesystem::path& path);
+
+// Throws IoError (cannot open / read) or FormatError naming what is wrong: bad magic, unsupported
+// version, header checksum, counts that do not add up, truncation, section checksum mismatch.
+Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& options = {});
+
+// Header only (validated, including that the file is long enough for its sections).
+OocgInfo read_oocg_info(const std::filesystem::path& path);
+
+// Everything read_oocg checks, plus the graph's structure (validate()).
+OocgInfo verify_oocg(const std::filesystem::path& path);
+
+}  // namespace ooc

@@ -1,0 +1,322 @@
+// Edge list -> CSR. Counting sort by source: count degrees, prefix-sum them into offsets,
+// scatter the edges, then sort (and de-duplicate) each adjacency list, so the result does not
+// depend on the input order of edges with the same source. Peak memory is the edge list plus
+// one target array (plus weights).
+#include "ooc/partitioner/builder.hpp"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/progress.hpp"
+#include "parallel.hpp"
+#include "random.hpp"
+
+namespace ooc {
+namespace {
+
+constexpr std::uint64_t kEdgeChunk = std::uint64_t{1} << 18;
+constexpr std::size_t kParallelSortThreshold = std::size_t{1} << 20;
+
+// f32 weights are ordered through a key that sorts like the float value (negative ones too).
+std::uint32_t weight_key(std::uint32_t bits, bool is_float) {
+  if (!is_float) return bits;
+  return (bits & 0x80000000u) != 0 ? ~bits : bits | 0x80000000u;
+}
+std::uint32_t weight_from_key(std::uint32_t key, bool is_float) {
+  if (!is_float) return key;
+  return (key & 0x80000000u) != 0 ? key & 0x7fffffffu : ~key;
+}
+
+struct Plan {
+  bool both_directions;
+  bool keep_self_loops;
+  bool keep_input_weights;
+};
+
+bool kept(const Plan& plan, vid_t u, vid_t v) {
+  return plan.keep_self_loops || u != v;
+}
+
+void check_ids(const EdgeList& edges) {
+  const vid_t n = edges.num_vertices;
+  std::atomic<std::uint64_t> first_bad{edges.size()};
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, edges.size(), kEdgeChunk),
+                    [&](const tbb::blocked_range<std::uint64_t>& r) {
+                      for (std::uint64_t i = r.begin(); i < r.end(); ++i) {
+                        if (edges.sources[i] >= n || edges.targets[i] >= n) {
+                          std::uint64_t seen = first_bad.load();
+                          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+                          }
+                          return;
+                        }
+                      }
+                    });
+  const std::uint64_t bad = first_bad.load();
+  if (bad < edges.size()) {
+    throw InvalidInput("edge " + std::to_string(bad) + " (" + std::to_string(edges.sources[bad]) +
+                       " -> " + std::to_string(edges.targets[bad]) +
+                       ") names a vertex beyond the declared " + std::to_string(n) + " vertices");
+  }
+}
+
+// Renumbers the vertices that keep at least one edge to 0..k-1; returns new -> old.
+Buffer<vid_t> compact_ids(EdgeList& edges, const Plan& plan) {
+  const vid_t n = edges.num_vertices;
+  auto new_id = Buffer<vid_t>::allocate(std::size_t{n} + 1);
+  detail::parallel_fill(new_id.data(), new_id.size(), vid_t{0});
+  const auto mark = [&](vid_t v) {
+    std::atomic_ref<vid_t>(new_id[v]).store(1, std::memory_order_relaxed);
+  };
+  tbb::parallel_for(std::uint64_t{0}, edges.size(), [&](std::uint64_t i) {
+    const vid_t u = edges.sources[i], v = edges.targets[i];
+    if (!kept(plan, u, v)) return;
+    mark(u);
+    mark(v);
+  });
+  // After the scan, v is used exactly when new_id[v + 1] > new_id[v].
+  const vid_t used = detail::exclusive_scan(new_id.data(), new_id.size());
+  auto old_id = Buffer<vid_t>::allocate(used);
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
+    if (new_id[v + 1] > new_id[v]) old_id[new_id[v]] = v;
+  });
+  tbb::parallel_for(std::uint64_t{0}, edges.size(), [&](std::uint64_t i) {
+    edges.sources[i] = new_id[edges.sources[i]];
+    edges.targets[i] = new_id[edges.targets[i]];
+  });
+  edges.num_vertices = used;
+  return old_id;
+}
+
+// Count and scatter give each worker a range of source vertices: every worker streams the whole
+// edge list and writes only the vertices it owns. Streaming reads are cheap next to random
+// atomic updates, which serialise on hubs and stop the core from overlapping its cache misses;
+// and each list fills in input order, whatever the timing.
+unsigned owners() {
+  return static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
+}
+
+template <class Body>
+void for_owners(const std::vector<vid_t>& bounds, Body&& body) {
+  tbb::parallel_for(
+      std::size_t{0}, bounds.size() - 1, [&](std::size_t t) { body(bounds[t], bounds[t + 1]); },
+      tbb::static_partitioner());
+}
+
+// Calls visit(from, to) for every edge the plan keeps, in both directions when asked, limited to
+// sources in [lo, hi).
+template <class Visit>
+void edges_from(const EdgeList& edges, const Plan& plan, vid_t lo, vid_t hi, ProgressStep& progress,
+                Visit&& visit) {
+  for (std::uint64_t begin = 0; begin < edges.size(); begin += kEdgeChunk) {
+    const std::uint64_t end = std::min(edges.size(), begin + kEdgeChunk);
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const vid_t u = edges.sources[i], v = edges.targets[i];
+      if (!kept(plan, u, v)) continue;
+      if (u - lo < hi - lo) visit(u, v, i);
+      if (plan.both_directions && u != v && v - lo < hi - lo) visit(v, u, i);
+    }
+    progress.advance(end - begin);
+  }
+}
+
+// Degrees counted into offsets[0..n), then an exclusive scan makes them offsets.
+Buffer<eid_t> count_offsets(const EdgeList& edges, const Plan& plan) {
+  const vid_t n = edges.num_vertices;
+  auto offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
+  detail::parallel_fill(offsets.data(), offsets.size(), eid_t{0});
+  std::vector<vid_t> bounds(owners() + 1);
+  for (std::size_t t = 0; t < bounds.size(); ++t) {
+    bounds[t] = static_cast<vid_t>(std::uint64_t{n} * t / (bounds.size() - 1));
+  }
+  ProgressStep progress("counting degrees", edges.size() * (bounds.size() - 1));
+  for_owners(bounds, [&](vid_t lo, vid_t hi) {
+    edges_from(edges, plan, lo, hi, progress,
+               [&](vid_t from, vid_t, std::uint64_t) { ++offsets[from]; });
+  });
+  detail::exclusive_scan(offsets.data(), offsets.size());
+  return offsets;
+}
+
+void scatter(const EdgeList& edges, const Plan& plan, Graph& g) {
+  const vid_t n = edges.num_vertices;
+  const eid_t m = g.offsets[n];
+  // Owners' ranges balanced by edges, not vertices: hubs would leave one worker with most writes.
+  std::vector<vid_t> bounds(owners() + 1);
+  for (std::size_t t = 0; t < bounds.size(); ++t) {
+    const eid_t target = m * t / (bounds.size() - 1);
+    bounds[t] = static_cast<vid_t>(std::lower_bound(g.offsets.begin(), g.offsets.end(), target) -
+                                   g.offsets.begin());
+  }
+  bounds.back() = n;
+  auto cursor = Buffer<eid_t>::allocate(n);
+  detail::parallel_copy_bytes(cursor.data(), g.offsets.data(), cursor.size_bytes());
+  ProgressStep progress("placing edges", edges.size() * (bounds.size() - 1));
+  for_owners(bounds, [&](vid_t lo, vid_t hi) {
+    edges_from(edges, plan, lo, hi, progress, [&](vid_t from, vid_t to, std::uint64_t i) {
+      const eid_t at = cursor[from]++;
+      g.targets[at] = to;
+      if (plan.keep_input_weights) g.weights[at] = edges.weights[i];
+    });
+  });
+}
+
+// Sorts one adjacency list by (target, weight) and drops repeated targets when asked; returns
+// the new length.
+eid_t sort_list(vid_t* targets, std::uint32_t* weights, eid_t length, bool dedupe, bool is_float,
+                std::vector<std::uint64_t>& scratch) {
+  const auto count = static_cast<std::size_t>(length);
+  if (weights == nullptr) {
+    if (count >= kParallelSortThreshold) {
+      tbb::parallel_sort(targets, targets + count);
+    } else {
+      std::sort(targets, targets + count);
+    }
+    return dedupe ? static_cast<eid_t>(std::unique(targets, targets + count) - targets) : length;
+  }
+  scratch.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    scratch[i] = std::uint64_t{targets[i]} << 32 | weight_key(weights[i], is_float);
+  }
+  if (count >= kParallelSortThreshold) {
+    tbb::parallel_sort(scratch.begin(), scratch.end());
+  } else {
+    std::sort(scratch.begin(), scratch.end());
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto target = static_cast<vid_t>(scratch[i] >> 32);
+    if (dedupe && out > 0 && targets[out - 1] == target) continue;  // smallest weight kept
+    targets[out] = target;
+    weights[out] = weight_from_key(static_cast<std::uint32_t>(scratch[i]), is_float);
+    ++out;
+  }
+  return out;
+}
+
+// Sorts every list; when de-duplication shortened some, moves the lists into fresh arrays.
+void sort_and_dedupe(Graph& g, bool dedupe) {
+  const vid_t n = g.num_vertices();
+  auto length = Buffer<eid_t>::allocate(std::size_t{n} + 1);
+  const bool is_float = g.weight_type == WeightType::f32;
+  {
+    ProgressStep progress("sorting adjacency lists", g.num_edges());
+    tbb::parallel_for(
+        tbb::blocked_range<vid_t>(0, n, 256), [&](const tbb::blocked_range<vid_t>& r) {
+          std::vector<std::uint64_t> scratch;
+          for (vid_t v = r.begin(); v < r.end(); ++v) {
+            std::uint32_t* w = g.weights.empty() ? nullptr : g.weights.data() + g.offsets[v];
+            length[v] = sort_list(g.targets.data() + g.offsets[v], w, g.degree(v), dedupe, is_float,
+                                  scratch);
+          }
+          progress.advance(g.offsets[r.end()] - g.offsets[r.begin()]);
+        });
+  }
+  length[n] = 0;
+  const eid_t kept_edges = detail::exclusive_scan(length.data(), length.size());
+  if (kept_edges == g.num_edges()) return;
+  auto targets = Buffer<vid_t>::allocate(kept_edges);
+  auto weights = Buffer<std::uint32_t>::allocate(g.weights.empty() ? 0 : kept_edges);
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 1024), [&](const tbb::blocked_range<vid_t>& r) {
+    for (vid_t v = r.begin(); v < r.end(); ++v) {
+      const auto count = static_cast<std::size_t>(length[v + 1] - length[v]);
+      std::copy_n(g.targets.data() + g.offsets[v], count, targets.data() + length[v]);
+      if (!weights.empty())
+        std::copy_n(g.weights.data() + g.offsets[v], count, weights.data() + length[v]);
+    }
+  });
+  g.offsets = std::move(length);
+  g.targets = std::move(targets);
+  g.weights = std::move(weights);
+}
+
+// Random integer weights, symmetric: (u, v) and (v, u) get the same weight.
+void generate_weights(Graph& g, const WeightSpec& spec) {
+  g.weights = Buffer<std::uint32_t>::allocate(g.num_edges());
+  g.weight_type = WeightType::u32;
+  const std::uint64_t range = std::uint64_t{spec.high} - spec.low + 1;
+  tbb::parallel_for(
+      tbb::blocked_range<vid_t>(0, g.num_vertices(), 1024),
+      [&](const tbb::blocked_range<vid_t>& r) {
+        for (vid_t u = r.begin(); u < r.end(); ++u) {
+          for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+            const vid_t v = g.targets[e];
+            const std::uint64_t key = std::uint64_t{std::min(u, v)} << 32 | std::max(u, v);
+            g.weights[e] =
+                spec.low + static_cast<std::uint32_t>(detail::hash2(spec.seed, key) % range);
+          }
+        }
+      });
+}
+
+std::uint32_t parse_bound(std::string_view text, std::string_view spec) {
+  std::uint32_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || ptr != text.data() + text.size() || text.empty()) {
+    throw InvalidInput("invalid weights '" + std::string(spec) +
+                       "': expected random:LO-HI with integers 0 <= LO <= HI < 2^32");
+  }
+  return value;
+}
+
+}  // namespace
+
+WeightSpec parse_weight_spec(std::string_view text, std::uint64_t seed) {
+  WeightSpec spec;
+  spec.seed = seed;
+  if (text == "file") return spec;
+  if (text == "none") {
+    spec.kind = WeightSpec::Kind::none;
+    return spec;
+  }
+  constexpr std::string_view kRandom = "random:";
+  if (text.substr(0, kRandom.size()) != kRandom) {
+    throw InvalidInput("invalid weights '" + std::string(text) +
+                       "': expected file, none or random:LO-HI (e.g. random:1-64)");
+  }
+  const std::string_view range = text.substr(kRandom.size());
+  const auto dash = range.find('-');
+  if (dash == std::string_view::npos) parse_bound("", text);
+  spec.kind = WeightSpec::Kind::random;
+  spec.low = parse_bound(range.substr(0, dash), text);
+  spec.high = parse_bound(range.substr(dash + 1), text);
+  if (spec.low > spec.high) parse_bound("", text);
+  return spec;
+}
+
+Graph build_graph(EdgeList&& input, const BuildOptions& options) {
+  EdgeList edges = std::move(input);
+  if (edges.targets.size() != edges.size() ||
+      (!edges.weights.empty() && edges.weights.size() != edges.size())) {
+    throw InvalidInput("edge list arrays have different lengths");
+  }
+  const bool input_weighted = edges.weight_type != WeightType::none && !edges.weights.empty();
+  const Plan plan{options.undirected || edges.symmetric_input, !options.remove_self_loops,
+                  options.weights.kind == WeightSpec::Kind::from_input && input_weighted};
+  check_ids(edges);
+
+  Graph g;
+  g.symmetric = plan.both_directions;
+  if (options.compact_ids) g.original_ids = compact_ids(edges, plan);
+  g.offsets = count_offsets(edges, plan);
+  const eid_t m = g.offsets[edges.num_vertices];
+  g.targets = Buffer<vid_t>::allocate(m);
+  if (plan.keep_input_weights) {
+    g.weights = Buffer<std::uint32_t>::allocate(m);
+    g.weight_type = edges.weight_type;
+  }
+  scatter(edges, plan, g);
+  edges = EdgeList{};  // release the input before the sort allocates
+  sort_and_dedupe(g, options.remove_duplicates);
+  if (options.weights.kind == WeightSpec::Kind::random) generate_weights(g, options.weights);
+  return g;
+}
+
+}  // namespace ooc

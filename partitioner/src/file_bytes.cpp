@@ -1,0 +1,95 @@
+// Reading a whole input file for the text readers: regular files are mapped, so that parsing
+// threads fault their chunks in concurrently and nothing is copied; pipes are read to the end.
+#include "file_bytes.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "ooc/core/error.hpp"
+
+namespace ooc::detail {
+namespace {
+
+constexpr std::size_t kReadStep = std::size_t{1} << 20;
+
+[[noreturn]] void throw_io(std::string_view what, const std::filesystem::path& path, int error) {
+  throw IoError(std::string(what) + " '" + path.string() + "': " + std::strerror(error));
+}
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(const std::filesystem::path& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) throw_io("cannot open", path, errno);
+  }
+  ~FileDescriptor() { ::close(fd_); }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const noexcept { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// The mapping outlives the descriptor: the Buffer's owner unmaps it.
+Buffer<char> map_file(int fd, std::size_t size, const std::filesystem::path& path) {
+  if (size == 0) return {};
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED) throw_io("cannot map", path, errno);
+  auto owner = std::shared_ptr<void>(p, [size](void* q) { ::munmap(q, size); });
+  return Buffer<char>::view(static_cast<char*>(p), size, std::move(owner));
+}
+
+Buffer<char> read_to_end(int fd, const std::filesystem::path& path) {
+  ByteSink sink(kReadStep);
+  for (;;) {
+    const std::span<char> space = sink.spare(kReadStep);
+    const ssize_t n = ::read(fd, space.data(), space.size());
+    if (n == 0) break;
+    if (n > 0) {
+      sink.commit(static_cast<std::size_t>(n));
+    } else if (errno != EINTR) {
+      throw_io("cannot read", path, errno);
+    }
+  }
+  return std::move(sink).take();
+}
+
+}  // namespace
+
+Buffer<char> read_file_bytes(const std::filesystem::path& path) {
+  const FileDescriptor file(path);
+  struct stat info {};
+  if (::fstat(file.get(), &info) != 0) throw_io("cannot read", path, errno);
+  if (S_ISDIR(info.st_mode)) throw_io("cannot read", path, EISDIR);
+  if (S_ISREG(info.st_mode))
+    return map_file(file.get(), static_cast<std::size_t>(info.st_size), path);
+  return read_to_end(file.get(), path);
+}
+
+ByteSink::ByteSink(std::size_t initial_capacity)
+    : bytes_(Buffer<char>::allocate(std::max<std::size_t>(initial_capacity, 1))) {}
+
+std::span<char> ByteSink::spare(std::size_t at_least) {
+  if (bytes_.size() - size_ < at_least) {
+    auto bigger = Buffer<char>::allocate(std::max(2 * bytes_.size(), size_ + at_least));
+    std::memcpy(bigger.data(), bytes_.data(), size_);
+    bytes_ = std::move(bigger);
+  }
+  return {bytes_.data() + size_, bytes_.size() - size_};
+}
+
+Buffer<char> ByteSink::take() && {
+  bytes_.shrink(size_);
+  return std::move(bytes_);
+}
+
+}  // namespace ooc::detail

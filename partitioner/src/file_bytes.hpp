@@ -1,0 +1,33 @@
+#pragma once
+// A file's bytes in memory, for the text readers: a regular file is memory-mapped (read-only,
+// advised sequential), anything else (a pipe, /dev/stdin) is read to its end. ByteSink is the
+// growing buffer behind the second case and behind gzip decompression, where the final length
+// is not known in advance.
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "ooc/core/buffer.hpp"
+
+namespace ooc::detail {
+
+// Throws IoError: "cannot open 'x': No such file or directory", "cannot read 'x': ...".
+Buffer<char> read_file_bytes(const std::filesystem::path& path);
+
+class ByteSink {
+ public:
+  explicit ByteSink(std::size_t initial_capacity);
+  // Writable space after the bytes kept so far, at least `at_least` bytes long: the capacity
+  // doubles when it is not, so that filling n bytes costs O(n) copying in all.
+  std::span<char> spare(std::size_t at_least);
+  void commit(std::size_t bytes) noexcept { size_ += bytes; }
+  std::size_t size() const noexcept { return size_; }
+  Buffer<char> take() &&;
+
+ private:
+  Buffer<char> bytes_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace ooc::detail

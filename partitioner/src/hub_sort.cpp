@@ -1,0 +1,119 @@
+// Hub sort (HyTGraph §VI-A). Scores are compared as exact integer products Dout*Din (the
+// normalisation by Dmax^2 of formula (4) does not change the order), ties broken by id, so the
+// order is deterministic. Hubs go first in score order; the others keep their natural order.
+#include "ooc/partitioner/hub_sort.hpp"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/progress.hpp"
+#include "parallel.hpp"
+
+namespace ooc {
+namespace {
+
+Buffer<eid_t> in_degrees(const Graph& g) {
+  const vid_t n = g.num_vertices();
+  auto din = Buffer<eid_t>::allocate(n);
+  if (g.symmetric) {
+    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { din[v] = g.degree(v); });
+    return din;
+  }
+  detail::parallel_fill(din.data(), din.size(), eid_t{0});
+  tbb::parallel_for(
+      tbb::blocked_range<eid_t>(0, g.num_edges(), 1 << 16),
+      [&](const tbb::blocked_range<eid_t>& r) {
+        for (eid_t e = r.begin(); e < r.end(); ++e) {
+          std::atomic_ref<eid_t>(din[g.targets[e]]).fetch_add(1, std::memory_order_relaxed);
+        }
+      });
+  return din;
+}
+
+// Internal new -> old order: the top `hubs` vertices by (score desc, id asc), then the rest.
+Buffer<vid_t> hub_order(const Graph& g, vid_t hubs) {
+  const vid_t n = g.num_vertices();
+  const Buffer<eid_t> din = in_degrees(g);
+  using Scored = std::pair<std::uint64_t, vid_t>;  // (~score, id): ascending = score desc, id asc
+  std::vector<Scored> scored(n);
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
+    const std::uint64_t dout = g.degree(v), in = din[v];
+    // Saturate instead of wrapping: degrees above 2^32 each would overflow the product.
+    const std::uint64_t score =
+        in != 0 && dout > ~std::uint64_t{0} / in ? ~std::uint64_t{0} : dout * in;
+    scored[v] = {~score, v};
+  });
+  tbb::parallel_sort(scored.begin(), scored.end());
+  auto order = Buffer<vid_t>::allocate(n);
+  auto is_hub = Buffer<vid_t>::allocate(std::size_t{n} + 1);
+  detail::parallel_fill(is_hub.data(), is_hub.size(), vid_t{0});
+  tbb::parallel_for(vid_t{0}, hubs, [&](vid_t i) {
+    order[i] = scored[i].second;
+    is_hub[scored[i].second] = 1;
+  });
+  scored = {};
+  // Non-hubs in natural order: position = hubs + (non-hubs before v).
+  auto hubs_before = Buffer<vid_t>::allocate(std::size_t{n} + 1);
+  detail::parallel_copy_bytes(hubs_before.data(), is_hub.data(), is_hub.size_bytes());
+  detail::exclusive_scan(hubs_before.data(), hubs_before.size());
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
+    if (is_hub[v] == 0) order[hubs + (v - hubs_before[v])] = v;
+  });
+  return order;
+}
+
+}  // namespace
+
+Graph hub_sort(Graph&& input, double fraction) {
+  Graph g = std::move(input);
+  if (!(fraction >= 0.0 && fraction <= 1.0)) {
+    throw InvalidInput("hub fraction " + std::to_string(fraction) + " must be between 0 and 1");
+  }
+  const vid_t n = g.num_vertices();
+  const auto hubs = static_cast<vid_t>(std::llround(fraction * n));
+  if (hubs == 0) return g;
+  ProgressStep progress("hub sorting", 2 * g.num_edges() + n);
+  const Buffer<vid_t> order = hub_order(g, hubs);
+  progress.advance(n);
+  auto new_id = Buffer<vid_t>::allocate(n);
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t i) { new_id[order[i]] = i; });
+
+  Graph out;
+  out.symmetric = g.symmetric;
+  out.weight_type = g.weight_type;
+  out.hub_count = hubs;
+  out.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t i) { out.offsets[i] = g.degree(order[i]); });
+  out.offsets[n] = 0;
+  detail::exclusive_scan(out.offsets.data(), out.offsets.size());
+  out.targets = Buffer<vid_t>::allocate(g.num_edges());
+  out.weights = Buffer<std::uint32_t>::allocate(g.weights.size());
+  // Lists move to their new place with targets relabelled; their order is kept (the builder
+  // sorted them by old id), which is deterministic and all that the engine needs.
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 256), [&](const tbb::blocked_range<vid_t>& r) {
+    for (vid_t i = r.begin(); i < r.end(); ++i) {
+      const vid_t old = order[i];
+      const eid_t from = g.offsets[old], to = out.offsets[i];
+      const eid_t length = g.degree(old);
+      for (eid_t k = 0; k < length; ++k)
+        out.targets[to + k] = new_id[g.targets[from + k]];
+      if (!out.weights.empty())
+        std::copy_n(g.weights.data() + from, length, out.weights.data() + to);
+    }
+    progress.advance(2 * (out.offsets[r.end()] - out.offsets[r.begin()]));
+  });
+  // Users keep their ids: compose with an earlier renumbering (compacted ids) when there is one.
+  out.original_ids = Buffer<vid_t>::allocate(n);
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t i) { out.original_ids[i] = g.original_id(order[i]); });
+  return out;
+}
+
+}  // namespace ooc

@@ -1,0 +1,386 @@
+// .oocg reader and writer. Each section's checksum is XXH3-64 over the XXH3-64 digests of its
+// consecutive 1 MiB blocks, so hashing runs in parallel and can ride along with the copy into
+// pinned memory while the block is still in cache.
+#include "ooc/partitioner/oocg.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <tbb/parallel_for.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/progress.hpp"
+
+namespace ooc {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, ".oocg is little-endian on disk");
+
+constexpr char kMagic[8] = {'O', 'O', 'C', 'G', 'R', 'A', 'P', 'H'};
+constexpr std::uint64_t kHeaderBytes = 256;
+constexpr std::uint64_t kAlign = 4096;
+constexpr std::uint64_t kBlock = std::uint64_t{1} << 20;
+constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2;
+enum SectionId { kOffsets, kTargets, kWeights, kOriginalIds, kSections };
+constexpr std::array<const char*, kSections> kSectionNames{"offsets", "targets", "weights",
+                                                           "original-ids"};
+
+struct Section {
+  std::uint64_t offset, bytes, checksum;
+};
+
+struct Header {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t header_bytes;
+  std::uint64_t flags;
+  std::uint64_t num_vertices;
+  std::uint64_t num_edges;
+  std::uint32_t weight_type;
+  std::uint32_t hub_count;
+  Section sections[kSections];
+  std::uint64_t reserved[13];
+  std::uint64_t header_checksum;  // XXH3-64 of the 248 bytes before it
+};
+static_assert(sizeof(Header) == kHeaderBytes);
+
+std::uint64_t header_checksum(const Header& h) {
+  return XXH3_64bits(&h, offsetof(Header, header_checksum));
+}
+
+std::uint64_t align_up(std::uint64_t x) {
+  return (x + kAlign - 1) / kAlign * kAlign;
+}
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+class File {
+ public:
+  File(const std::filesystem::path& path, int flags, mode_t mode = 0644)
+      : fd_(::open(path.c_str(), flags | O_CLOEXEC, mode)) {
+    if (fd_ < 0) throw IoError("cannot open '" + path.string() + "': " + errno_text());
+  }
+  ~File() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Digest of each 1 MiB block of [data, data + bytes), combined into the section checksum.
+std::uint64_t combine(const std::vector<std::uint64_t>& digests) {
+  return XXH3_64bits(digests.data(), digests.size() * sizeof(std::uint64_t));
+}
+
+std::uint64_t blocks_of(std::uint64_t bytes) {
+  return (bytes + kBlock - 1) / kBlock;
+}
+
+// ---- writing --------------------------------------------------------------------------------
+
+struct Source {
+  const void* data;
+  std::uint64_t bytes;
+};
+
+void write_all(int fd, const void* data, std::uint64_t bytes, std::uint64_t at,
+               const std::filesystem::path& path) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::pwrite(fd, p, bytes, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw IoError("cannot write '" + path.string() + "': " + errno_text());
+    p += n;
+    at += static_cast<std::uint64_t>(n);
+    bytes -= static_cast<std::uint64_t>(n);
+  }
+}
+
+// Writes a section in parallel, 64 blocks per task, and returns its checksum.
+std::uint64_t write_section(int fd, const Source& src, std::uint64_t at,
+                            const std::filesystem::path& path, ProgressStep& progress) {
+  const std::uint64_t blocks = blocks_of(src.bytes);
+  std::vector<std::uint64_t> digests(blocks);
+  constexpr std::uint64_t kBlocksPerTask = 64;
+  tbb::parallel_for(std::uint64_t{0}, (blocks + kBlocksPerTask - 1) / kBlocksPerTask,
+                    [&](std::uint64_t task) {
+                      const std::uint64_t b0 = task * kBlocksPerTask;
+                      const std::uint64_t b1 = std::min(blocks, b0 + kBlocksPerTask);
+                      const char* base = static_cast<const char*>(src.data);
+                      for (std::uint64_t b = b0; b < b1; ++b) {
+                        const std::uint64_t len = std::min(kBlock, src.bytes - b * kBlock);
+                        digests[b] = XXH3_64bits(base + b * kBlock, len);
+                      }
+                      const std::uint64_t len = std::min(src.bytes, b1 * kBlock) - b0 * kBlock;
+                      write_all(fd, base + b0 * kBlock, len, at + b0 * kBlock, path);
+                      progress.advance(len);
+                    });
+  return combine(digests);
+}
+
+void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesystem::path& path) {
+  if (::fsync(fd) != 0) throw IoError("cannot flush '" + tmp.string() + "': " + errno_text());
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec)
+    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() +
+                  "': " + ec.message());
+  // Make the rename itself durable.
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+[[noreturn]] void bad(const std::filesystem::path& path, const std::string& why) {
+  throw FormatError(path.string() + ": " + why);
+}
+
+Header read_header(int fd, const std::filesystem::path& path, std::uint64_t file_bytes) {
+  Header h{};
+  if (file_bytes < kHeaderBytes) {
+    bad(path, "truncated: " + std::to_string(file_bytes) + " bytes, shorter than the " +
+                  std::to_string(kHeaderBytes) + "-byte header");
+  }
+  if (::pread(fd, &h, sizeof h, 0) != static_cast<ssize_t>(sizeof h)) {
+    throw IoError("cannot read '" + path.string() + "': " + errno_text());
+  }
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+    bad(path, "not an OocGraph file (bad magic)");
+  if (h.version != kOocgVersion) {
+    bad(path, "format version " + std::to_string(h.version) +
+                  " is not supported (this build reads version " + std::to_string(kOocgVersion) +
+                  ")");
+  }
+  if (h.header_checksum != header_checksum(h))
+    bad(path, "header checksum mismatch (the header is corrupted)");
+  return h;
+}
+
+void check_counts(const Header& h, const std::filesystem::path& path, std::uint64_t file_bytes) {
+  if (h.header_bytes != kHeaderBytes)
+    bad(path, "header size " + std::to_string(h.header_bytes) + " is not 256");
+  if (h.num_vertices > std::uint64_t{kMaxVertexId} + 1) {
+    bad(path,
+        "counts do not add up: " + std::to_string(h.num_vertices) + " vertices exceed 32-bit ids");
+  }
+  if (h.weight_type > static_cast<std::uint32_t>(WeightType::f32)) {
+    bad(path, "unknown weight type " + std::to_string(h.weight_type));
+  }
+  if (h.hub_count > h.num_vertices) bad(path, "counts do not add up: more hubs than vertices");
+  const bool weighted = h.weight_type != 0, permuted = (h.flags & kFlagPermuted) != 0;
+  const std::array<std::uint64_t, kSections> expected{(h.num_vertices + 1) * 8, h.num_edges * 4,
+                                                      weighted ? h.num_edges * 4 : 0,
+                                                      permuted ? h.num_vertices * 4 : 0};
+  std::uint64_t previous_end = kHeaderBytes;
+  for (int s = 0; s < kSections; ++s) {
+    const Section& sec = h.sections[s];
+    if (sec.bytes != expected[s]) {
+      bad(path, std::string("counts do not add up: the ") + kSectionNames[s] + " section holds " +
+                    std::to_string(sec.bytes) + " bytes, expected " + std::to_string(expected[s]) +
+                    " for " + std::to_string(h.num_vertices) + " vertices and " +
+                    std::to_string(h.num_edges) + " edges");
+    }
+    if (sec.bytes == 0) continue;
+    if (sec.offset % kAlign != 0 || sec.offset < previous_end) {
+      bad(path, std::string("the ") + kSectionNames[s] + " section starts at a bad offset");
+    }
+    previous_end = sec.offset + sec.bytes;
+    if (previous_end > file_bytes) {
+      bad(path, std::string("truncated: the ") + kSectionNames[s] + " section ends at byte " +
+                    std::to_string(previous_end) + " but the file has " +
+                    std::to_string(file_bytes) + " bytes");
+    }
+  }
+}
+
+struct Mapping {
+  void* base = nullptr;
+  std::uint64_t bytes = 0;
+  ~Mapping() {
+    if (base != nullptr) ::munmap(base, bytes);
+  }
+};
+
+struct Opened {
+  Header header;
+  std::uint64_t file_bytes;
+};
+
+Opened open_checked(int fd, const std::filesystem::path& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw IoError("cannot stat '" + path.string() + "': " + errno_text());
+  const auto file_bytes = static_cast<std::uint64_t>(st.st_size);
+  Header h = read_header(fd, path, file_bytes);
+  check_counts(h, path, file_bytes);
+  return {h, file_bytes};
+}
+
+// Fills `dst` (or only hashes the mapped bytes when dst is null) and checks the checksum.
+void load_section(const Header& h, int s, const char* mapped, void* dst, bool verify,
+                  const std::filesystem::path& path, ProgressStep& progress) {
+  const Section& sec = h.sections[s];
+  const std::uint64_t blocks = blocks_of(sec.bytes);
+  std::vector<std::uint64_t> digests(blocks);
+  tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
+    const std::uint64_t len = std::min(kBlock, sec.bytes - b * kBlock);
+    const char* from = mapped + sec.offset + b * kBlock;
+    if (dst != nullptr) {
+      char* to = static_cast<char*>(dst) + b * kBlock;
+      std::memcpy(to, from, len);
+      from = to;  // hash the copy while it is in cache
+    }
+    if (verify) digests[b] = XXH3_64bits(from, len);
+    progress.advance(len);
+  });
+  if (verify && combine(digests) != sec.checksum) {
+    bad(path, std::string("checksum mismatch in the ") + kSectionNames[s] +
+                  " section (the file is corrupted; re-create it with partition-tool)");
+  }
+}
+
+template <class T>
+Buffer<T> section_buffer(const Header& h, int s, const std::shared_ptr<Mapping>& map,
+                         const OocgReadOptions& options, const std::filesystem::path& path,
+                         ProgressStep& progress) {
+  const Section& sec = h.sections[s];
+  const std::size_t count = sec.bytes / sizeof(T);
+  const char* mapped = static_cast<const char*>(map->base);
+  if (options.memory != nullptr) {
+    auto buffer = Buffer<T>::allocate(count, *options.memory);
+    load_section(h, s, mapped, buffer.data(), options.verify_checksums, path, progress);
+    return buffer;
+  }
+  load_section(h, s, mapped, nullptr, options.verify_checksums, path, progress);
+  if (count == 0) return {};
+  return Buffer<T>::view(reinterpret_cast<T*>(static_cast<char*>(map->base) + sec.offset), count,
+                         map);
+}
+
+}  // namespace
+
+void write_oocg(const Graph& g, const std::filesystem::path& path) {
+  validate(g);
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = kOocgVersion;
+  h.header_bytes = kHeaderBytes;
+  h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted);
+  h.num_vertices = g.num_vertices();
+  h.num_edges = g.num_edges();
+  h.weight_type = static_cast<std::uint32_t>(g.weight_type);
+  h.hub_count = g.hub_count;
+  const std::array<Source, kSections> sources{
+      Source{g.offsets.data(), g.offsets.size_bytes()},
+      Source{g.targets.data(), g.targets.size_bytes()},
+      Source{g.weights.data(), g.weights.size_bytes()},
+      Source{g.original_ids.data(), g.original_ids.size_bytes()}};
+  std::uint64_t end = kHeaderBytes;
+  std::uint64_t total = 0;
+  for (int s = 0; s < kSections; ++s) {
+    if (sources[s].bytes == 0) {
+      h.sections[s] = {0, 0, combine({})};
+      continue;
+    }
+    h.sections[s] = {align_up(end), sources[s].bytes, 0};
+    end = h.sections[s].offset + sources[s].bytes;
+    total += sources[s].bytes;
+  }
+  const std::filesystem::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+  try {
+    File file(tmp, O_WRONLY | O_CREAT | O_TRUNC);
+    if (::ftruncate(file.fd(), static_cast<off_t>(end)) != 0) {
+      throw IoError("cannot size '" + tmp.string() + "': " + errno_text());
+    }
+    ProgressStep progress("writing " + path.filename().string(), total);
+    for (int s = 0; s < kSections; ++s) {
+      if (sources[s].bytes == 0) continue;
+      h.sections[s].checksum =
+          write_section(file.fd(), sources[s], h.sections[s].offset, tmp, progress);
+    }
+    h.header_checksum = header_checksum(h);
+    write_all(file.fd(), &h, sizeof h, 0, tmp);
+    sync_and_rename(file.fd(), tmp, path);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
+  }
+}
+
+OocgInfo read_oocg_info(const std::filesystem::path& path) {
+  File file(path, O_RDONLY);
+  const Opened o = open_checked(file.fd(), path);
+  OocgInfo info;
+  info.version = o.header.version;
+  info.num_vertices = static_cast<vid_t>(o.header.num_vertices);
+  info.num_edges = o.header.num_edges;
+  info.weight_type = static_cast<WeightType>(o.header.weight_type);
+  info.hub_count = o.header.hub_count;
+  info.symmetric = (o.header.flags & kFlagSymmetric) != 0;
+  info.permuted = (o.header.flags & kFlagPermuted) != 0;
+  info.file_bytes = o.file_bytes;
+  return info;
+}
+
+Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& options) {
+  File file(path, O_RDONLY);
+  const Opened o = open_checked(file.fd(), path);
+  const Header& h = o.header;
+  auto map = std::make_shared<Mapping>();
+  map->bytes = o.file_bytes;
+  map->base = ::mmap(nullptr, o.file_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.fd(), 0);
+  if (map->base == MAP_FAILED) {
+    map->base = nullptr;
+    throw IoError("cannot map '" + path.string() + "': " + errno_text());
+  }
+  ::madvise(map->base, o.file_bytes, MADV_SEQUENTIAL);
+  std::uint64_t total = 0;
+  for (const Section& s : h.sections)
+    total += s.bytes;
+  ProgressStep progress("reading " + path.filename().string(), total);
+  Graph g;
+  g.offsets = section_buffer<eid_t>(h, kOffsets, map, options, path, progress);
+  g.targets = section_buffer<vid_t>(h, kTargets, map, options, path, progress);
+  g.weights = section_buffer<std::uint32_t>(h, kWeights, map, options, path, progress);
+  g.original_ids = section_buffer<vid_t>(h, kOriginalIds, map, options, path, progress);
+  g.weight_type = static_cast<WeightType>(h.weight_type);
+  g.hub_count = h.hub_count;
+  g.symmetric = (h.flags & kFlagSymmetric) != 0;
+  if (g.offsets[0] != 0 || g.offsets[g.num_vertices()] != g.num_edges()) {
+    bad(path, "counts do not add up: the offsets do not span the " + std::to_string(g.num_edges()) +
+                  " edges");
+  }
+  return g;
+}
+
+OocgInfo verify_oocg(const std::filesystem::path& path) {
+  const Graph g = read_oocg(path);
+  try {
+    validate(g);
+  } catch (const FormatError& e) {
+    bad(path, e.what());
+  }
+  return read_oocg_info(path);
+}
+
+}  // namespace ooc

@@ -1,0 +1,20 @@
+# small_sym.mtx expanded: both directions of every entry, 0-based ids.
+0 1
+0 2
+0 6
+1 0
+1 3
+1 7
+2 0
+2 4
+3 1
+3 4
+4 2
+4 3
+4 6
+5 5
+6 0
+6 4
+6 7
+7 1
+7 6

@@ -1,0 +1,142 @@
+#include "ooc/partitioner/oocg.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "graph_util.hpp"
+#include "ooc/core/error.hpp"
+#include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/generators.hpp"
+#include "ooc/partitioner/hub_sort.hpp"
+
+namespace ooc {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Oocg : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("oocg_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  static Graph weighted_hub_sorted() {
+    BuildOptions options;
+    options.undirected = true;
+    options.weights = parse_weight_spec("random:1-64", 5);
+    return hub_sort(build_graph(generate_kronecker(10, 8, 2), options));
+  }
+
+  // Overwrites bytes at `offset` of a file.
+  static void poke(const fs::path& file, std::uint64_t offset, const std::string& bytes) {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+
+  std::string read_error(const fs::path& file) {
+    try {
+      read_oocg(file);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Oocg, RoundTripKeepsEverything) {
+  const Graph g = weighted_hub_sorted();
+  write_oocg(g, path("g.oocg"));
+  EXPECT_FALSE(fs::exists(path("g.oocg.tmp-" + std::to_string(::getpid()))));
+  for (HostMemory* memory : {static_cast<HostMemory*>(nullptr), &default_host_memory()}) {
+    OocgReadOptions options;
+    options.memory = memory;
+    const Graph back = read_oocg(path("g.oocg"), options);
+    EXPECT_EQ(test::edge_set(back), test::edge_set(g));
+    EXPECT_EQ(back.hub_count, g.hub_count);
+    EXPECT_TRUE(back.symmetric);
+    EXPECT_EQ(back.weight_type, WeightType::u32);
+    ASSERT_EQ(back.original_ids.size(), g.original_ids.size());
+    EXPECT_TRUE(
+        std::equal(back.original_ids.begin(), back.original_ids.end(), g.original_ids.begin()));
+  }
+  const OocgInfo info = verify_oocg(path("g.oocg"));
+  EXPECT_EQ(info.num_vertices, g.num_vertices());
+  EXPECT_EQ(info.num_edges, g.num_edges());
+  EXPECT_TRUE(info.permuted);
+}
+
+TEST_F(Oocg, EmptyGraphRoundTrips) {
+  const Graph g = build_graph(generate_empty(0), {});
+  write_oocg(g, path("empty.oocg"));
+  const Graph back = read_oocg(path("empty.oocg"));
+  EXPECT_EQ(back.num_vertices(), 0u);
+  EXPECT_EQ(back.num_edges(), 0u);
+}
+
+TEST_F(Oocg, NamesEachKindOfDamage) {
+  const Graph g = weighted_hub_sorted();
+  const fs::path good = path("good.oocg");
+  write_oocg(g, good);
+  const auto copy = [&](const std::string& name) {
+    fs::copy_file(good, path(name));
+    return path(name);
+  };
+
+  const fs::path magic = copy("magic.oocg");
+  poke(magic, 0, "NOTGRAPH");
+  EXPECT_EQ(read_error(magic), magic.string() + ": not an OocGraph file (bad magic)");
+
+  const fs::path version = copy("version.oocg");
+  poke(version, 8, std::string("\x07\0\0\0", 4));
+  EXPECT_EQ(read_error(version),
+            version.string() + ": format version 7 is not supported (this build reads version 1)");
+
+  const fs::path header = copy("header.oocg");
+  poke(header, 24, "\x01");  // the vertex count
+  EXPECT_EQ(read_error(header),
+            header.string() + ": header checksum mismatch (the header is corrupted)");
+
+  const fs::path truncated = copy("truncated.oocg");
+  fs::resize_file(truncated, fs::file_size(good) - 100);
+  EXPECT_EQ(read_error(truncated).rfind(
+                truncated.string() + ": truncated: the original-ids section ends at byte ", 0),
+            0u)
+      << read_error(truncated);
+
+  const fs::path corrupt = copy("corrupt.oocg");
+  // Sections start at 4 KiB boundaries: the header, then the offsets, then the targets.
+  const std::uint64_t targets_at = (4096 + (g.num_vertices() + 1) * 8 + 4095) / 4096 * 4096;
+  poke(corrupt, targets_at + 17, "\xff\xff");
+  EXPECT_EQ(read_error(corrupt),
+            corrupt.string() +
+                ": checksum mismatch in the targets section (the file is corrupted; "
+                "re-create it with partition-tool)");
+
+  const fs::path tiny = path("tiny.oocg");
+  std::ofstream(tiny) << "OOCG";
+  EXPECT_EQ(read_error(tiny),
+            tiny.string() + ": truncated: 4 bytes, shorter than the 256-byte header");
+
+  EXPECT_EQ(read_error(path("missing.oocg")),
+            "cannot open '" + path("missing.oocg").string() + "': No such file or directory");
+}
+
+TEST_F(Oocg, RefusesToWriteAnInvalidGraph) {
+  Graph g = build_graph(generate_chain(3), {});
+  g.targets[0] = 9;
+  EXPECT_THROW(write_oocg(g, path("bad.oocg")), FormatError);
+  EXPECT_FALSE(fs::exists(path("bad.oocg")));
+}
+
+}  // namespace
+}  // namespace ooc

@@ -1,0 +1,165 @@
+#include "info.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+#include "ooc/core/units.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "ooc/partitioner/partition.hpp"
+#include "tool_main.hpp"
+
+namespace ooc::tools {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kBuckets = 34;  // degree 0, then [2^(k-1), 2^k) up to 2^32 and beyond
+constexpr vid_t kTopHubs = 10;
+
+struct DegreeStats {
+  eid_t min = ~eid_t{0}, max = 0;
+  std::uint64_t isolated = 0;
+  std::vector<std::uint64_t> histogram = std::vector<std::uint64_t>(kBuckets, 0);
+
+  void add(eid_t degree) {
+    min = std::min(min, degree);
+    max = std::max(max, degree);
+    isolated += degree == 0 ? 1 : 0;
+    const int bucket =
+        degree == 0 ? 0 : std::min(kBuckets - 1, static_cast<int>(std::bit_width(degree)));
+    ++histogram[static_cast<std::size_t>(bucket)];
+  }
+};
+
+// One pass over the offsets; cheap next to reading the file.
+DegreeStats degree_stats(const Graph& g) {
+  DegreeStats s;
+  for (vid_t v = 0; v < g.num_vertices(); ++v)
+    s.add(g.degree(v));
+  return s;
+}
+
+json histogram_json(const DegreeStats& s) {
+  json rows = json::array();
+  for (int b = 0; b < kBuckets; ++b) {
+    const std::uint64_t count = s.histogram[static_cast<std::size_t>(b)];
+    if (count == 0) continue;
+    const std::uint64_t low = b == 0 ? 0 : std::uint64_t{1} << (b - 1);
+    const std::uint64_t high = b == 0 ? 0 : (std::uint64_t{1} << b) - 1;
+    rows.push_back({{"min_degree", low}, {"max_degree", high}, {"vertices", count}});
+  }
+  return rows;
+}
+
+json partitions_json(const Graph& g, std::uint64_t partition_bytes) {
+  const auto parts = partition_by_edges(g, partition_bytes, g.bytes_per_edge());
+  eid_t min_edges = ~eid_t{0}, max_edges = 0;
+  std::size_t hub_partitions = 0;
+  for (const Partition& p : parts) {
+    min_edges = std::min(min_edges, p.num_edges());
+    max_edges = std::max(max_edges, p.num_edges());
+    hub_partitions += p.first_vertex < g.hub_count ? 1 : 0;
+  }
+  const double mean =
+      parts.empty() ? 0.0 : static_cast<double>(g.num_edges()) / static_cast<double>(parts.size());
+  return {{"partition_bytes", partition_bytes},
+          {"count", parts.size()},
+          {"min_edges", parts.empty() ? 0 : min_edges},
+          {"mean_edges", mean},
+          {"max_edges", max_edges},
+          {"with_hubs", hub_partitions}};
+}
+
+json hubs_json(const Graph& g) {
+  json top = json::array();
+  for (vid_t v = 0; v < std::min(g.hub_count, kTopHubs); ++v) {
+    top.push_back({{"vertex", g.original_id(v)}, {"out_degree", g.degree(v)}});
+  }
+  const double fraction =
+      g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.hub_count) / g.num_vertices();
+  return {{"count", g.hub_count}, {"fraction", fraction}, {"top", top}};
+}
+
+std::string line(const char* label, const std::string& value) {
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "%-12s", label);
+  return prefix + value + "\n";
+}
+
+}  // namespace
+
+nlohmann::json describe_graph_file(const std::filesystem::path& path,
+                                   std::uint64_t partition_bytes) {
+  const OocgInfo info = read_oocg_info(path);
+  OocgReadOptions options;
+  options.verify_checksums = false;  // `verify` checks everything; info stays quick
+  const Graph g = read_oocg(path, options);
+  const DegreeStats stats = degree_stats(g);
+  const double mean =
+      g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.num_edges()) / g.num_vertices();
+  return {{"file", path.string()},
+          {"file_bytes", info.file_bytes},
+          {"format_version", info.version},
+          {"vertices", g.num_vertices()},
+          {"edges", g.num_edges()},
+          {"symmetric", g.symmetric},
+          {"weights", std::string(to_string(g.weight_type))},
+          {"permuted", info.permuted},
+          {"out_degree",
+           {{"min", g.num_vertices() == 0 ? 0 : stats.min},
+            {"max", stats.max},
+            {"mean", mean},
+            {"isolated", stats.isolated},
+            {"histogram", histogram_json(stats)}}},
+          {"partitions", partitions_json(g, partition_bytes)},
+          {"hubs", hubs_json(g)}};
+}
+
+std::string format_description(const nlohmann::json& j) {
+  char buf[160];
+  std::string out;
+  out +=
+      line("file", j["file"].get<std::string>() + " (" + format_bytes(j["file_bytes"]) +
+                       ", format version " + std::to_string(j["format_version"].get<int>()) + ")");
+  out += line("vertices", with_commas(j["vertices"]));
+  out += line("edges", with_commas(j["edges"]) +
+                           (j["symmetric"].get<bool>() ? " (symmetric)" : " (directed)") +
+                           ", weights: " + j["weights"].get<std::string>());
+  const json& d = j["out_degree"];
+  std::snprintf(buf, sizeof buf, "min %llu, mean %.2f, max %llu; %s vertices without out-edges",
+                d["min"].get<unsigned long long>(), d["mean"].get<double>(),
+                d["max"].get<unsigned long long>(), with_commas(d["isolated"]).c_str());
+  out += line("out-degree", buf);
+  for (const json& row : d["histogram"]) {
+    const auto low = row["min_degree"].get<std::uint64_t>(),
+               high = row["max_degree"].get<std::uint64_t>();
+    const std::string range =
+        low == high ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(high);
+    std::snprintf(buf, sizeof buf, "  degree %-21s %s", range.c_str(),
+                  with_commas(row["vertices"]).c_str());
+    out += line("", buf);
+  }
+  const json& p = j["partitions"];
+  std::snprintf(buf, sizeof buf,
+                "%s of %s: edges per partition min %s, mean %.0f, max %s; %s hold hubs",
+                with_commas(p["count"]).c_str(), format_bytes(p["partition_bytes"]).c_str(),
+                with_commas(p["min_edges"]).c_str(), p["mean_edges"].get<double>(),
+                with_commas(p["max_edges"]).c_str(), with_commas(p["with_hubs"]).c_str());
+  out += line("partitions", buf);
+  const json& h = j["hubs"];
+  std::snprintf(buf, sizeof buf, "%s (%.1f%% of vertices) first in the order",
+                with_commas(h["count"]).c_str(), 100.0 * h["fraction"].get<double>());
+  out += line("hubs", h["count"].get<std::uint64_t>() == 0 ? "none (not hub sorted)" : buf);
+  std::string top;
+  for (const json& hub : h["top"]) {
+    top += (top.empty() ? "" : ", ") + std::to_string(hub["vertex"].get<std::uint64_t>()) + " (" +
+           with_commas(hub["out_degree"]) + ")";
+  }
+  if (!top.empty()) out += line("top hubs", top);
+  return out;
+}
+
+}  // namespace ooc::tools

@@ -1,0 +1,201 @@
+// partition-tool: turns the graphs users have into .oocg files the engine runs, and inspects
+// them. Subcommands: convert, generate, info, verify, export. See docs/cli.md.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "info.hpp"
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+#include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/generators.hpp"
+#include "ooc/partitioner/hub_sort.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "ooc/partitioner/readers.hpp"
+#include "tool_main.hpp"
+
+namespace ooc::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Common {
+  bool quiet = false;
+  unsigned threads = 0;
+};
+
+struct BuildArgs {
+  bool undirected = false;
+  std::string weights;
+  std::uint64_t seed = 1;
+  std::string hub_sort = "0.08";
+  bool keep_self_loops = false;
+  bool keep_duplicates = false;
+  bool compact_ids = false;
+};
+
+void add_common(CLI::App& cmd, Common& c) {
+  cmd.add_flag("-q,--quiet", c.quiet, "No progress bar and no summary line");
+  cmd.add_option("--threads", c.threads, "Worker threads (default: all cores)")
+      ->check(CLI::Range(1u, 4096u));
+}
+
+void add_build(CLI::App& cmd, BuildArgs& b, const std::string& default_weights) {
+  b.weights = default_weights;
+  cmd.add_flag("--undirected", b.undirected,
+               "Add the reverse of every edge (symmetric graph; needed for cc)");
+  cmd.add_option("--weights", b.weights, "file | none | random:LO-HI (uniform integers, symmetric)")
+      ->capture_default_str();
+  cmd.add_option("--seed", b.seed, "Seed for generated edges and random weights")
+      ->capture_default_str();
+  cmd.add_option("--hub-sort", b.hub_sort, "Fraction of vertices moved first as hubs, or 'off'")
+      ->capture_default_str();
+  cmd.add_flag("--keep-self-loops", b.keep_self_loops, "Keep edges (v, v)");
+  cmd.add_flag("--keep-duplicates", b.keep_duplicates, "Keep repeated edges");
+  cmd.add_flag("--compact-ids", b.compact_ids, "Renumber the vertices that have edges to 0..n-1");
+}
+
+double hub_fraction(const std::string& text) {
+  if (text == "off") return 0.0;
+  try {
+    std::size_t used = 0;
+    const double f = std::stod(text, &used);
+    if (used == text.size() && f >= 0.0 && f <= 1.0) return f;
+  } catch (const std::exception&) {
+  }
+  throw InvalidInput("invalid --hub-sort '" + text +
+                     "': expected a fraction between 0 and 1, or off");
+}
+
+// Builds, hub-sorts and writes; prints a summary line unless quiet.
+void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, const Common& c) {
+  const auto start = std::chrono::steady_clock::now();
+  const double fraction = hub_fraction(b.hub_sort);
+  BuildOptions options;
+  options.undirected = b.undirected;
+  options.remove_self_loops = !b.keep_self_loops;
+  options.remove_duplicates = !b.keep_duplicates;
+  options.compact_ids = b.compact_ids;
+  options.weights = parse_weight_spec(b.weights, b.seed);
+  Graph g = build_graph(std::move(edges), options);
+  if (fraction > 0.0) g = hub_sort(std::move(g), fraction);
+  write_oocg(g, out);
+  if (c.quiet) return;
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  std::printf("wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs), %s, built in %.1f s\n",
+              out.c_str(), with_commas(g.num_vertices()).c_str(),
+              with_commas(g.num_edges()).c_str(), g.symmetric ? "symmetric" : "directed",
+              std::string(to_string(g.weight_type)).c_str(), with_commas(g.hub_count).c_str(),
+              format_bytes(fs::file_size(out)).c_str(), took.count());
+}
+
+struct Generate {
+  std::string kind;
+  unsigned scale = 20;
+  unsigned edge_factor = 16;
+  std::uint32_t rows = 0, cols = 0;
+  vid_t vertices = 16;
+};
+
+EdgeList generate(const Generate& gen, std::uint64_t seed) {
+  if (gen.kind == "kron") return generate_kronecker(gen.scale, gen.edge_factor, seed);
+  if (gen.kind == "urand") return generate_uniform(gen.scale, gen.edge_factor, seed);
+  if (gen.kind == "grid") {
+    // Without --rows/--cols: a near-square grid of 2^scale vertices.
+    const std::uint32_t rows = gen.rows != 0 ? gen.rows : std::uint32_t{1} << (gen.scale / 2);
+    const std::uint32_t cols = gen.cols != 0 ? gen.cols : std::uint32_t{1} << ((gen.scale + 1) / 2);
+    return generate_grid(rows, cols);
+  }
+  if (gen.kind == "star") return generate_star(gen.vertices);
+  if (gen.kind == "chain") return generate_chain(gen.vertices);
+  if (gen.kind == "complete") return generate_complete(gen.vertices);
+  return generate_empty(gen.vertices);
+}
+
+}  // namespace
+}  // namespace ooc::tools
+
+int main(int argc, char** argv) {
+  using namespace ooc;
+  using namespace ooc::tools;
+  CLI::App app{"Turns graphs into .oocg files for OocGraph, and inspects them.", "partition-tool"};
+  app.require_subcommand(1);
+  Common common;
+  BuildArgs build;
+
+  std::string input, output, format;
+  auto* convert = app.add_subcommand(
+      "convert", "Read a text graph (edge list, .wel, .mtx, gzip or not) into .oocg");
+  convert->add_option("INPUT", input, "Input graph file")->required();
+  convert->add_option("-o,--output", output, "Output .oocg file")->required();
+  convert->add_option("--format", format, "el | wel | mtx (default: from the file name)");
+  add_build(*convert, build, "file");
+  add_common(*convert, common);
+
+  Generate gen;
+  auto* generate_cmd = app.add_subcommand("generate", "Generate a synthetic graph into .oocg");
+  generate_cmd
+      ->add_option("KIND", gen.kind, "kron | urand | grid | star | chain | complete | empty")
+      ->required()
+      ->check(CLI::IsMember({"kron", "urand", "grid", "star", "chain", "complete", "empty"}));
+  generate_cmd->add_option("-o,--output", output, "Output .oocg file")->required();
+  generate_cmd->add_option("--scale", gen.scale, "kron, urand, grid: 2^scale vertices")
+      ->capture_default_str();
+  generate_cmd->add_option("--edge-factor", gen.edge_factor, "kron, urand: edges per vertex")
+      ->capture_default_str();
+  generate_cmd->add_option("--rows", gen.rows, "grid: rows (default from --scale)");
+  generate_cmd->add_option("--cols", gen.cols, "grid: columns (default from --scale)");
+  generate_cmd->add_option("--vertices", gen.vertices, "star, chain, complete, empty: vertex count")
+      ->capture_default_str();
+  add_build(*generate_cmd, build, "none");
+  add_common(*generate_cmd, common);
+
+  std::string file;
+  std::string partition_bytes = "32MiB";
+  bool as_json = false;
+  auto* info = app.add_subcommand("info", "Counts, degrees, partitions and hubs of a .oocg file");
+  info->add_option("FILE", file, ".oocg file")->required();
+  info->add_option("--partition-bytes", partition_bytes, "Partition size to show the layout for")
+      ->check(size_validator())
+      ->capture_default_str();
+  info->add_flag("--json", as_json, "Print JSON instead of text");
+
+  auto* verify =
+      app.add_subcommand("verify", "Check a .oocg file's integrity; exit 0 only if it is sound");
+  verify->add_option("FILE", file, ".oocg file")->required();
+
+  auto* export_cmd =
+      app.add_subcommand("export", "Write a .oocg graph as a text edge list in the original ids");
+  export_cmd->add_option("FILE", file, ".oocg file")->required();
+  export_cmd->add_option("-o,--output", output, "Output edge list (src dst [weight] per line)")
+      ->required();
+  add_common(*export_cmd, common);
+
+  return run_main(app, argc, argv, [&] {
+    const auto threads = limit_threads(common.threads);
+    const ProgressBar progress(common.quiet);
+    if (*convert) {
+      const Format f = format.empty() ? detect_format(input) : parse_format(format);
+      if (f == Format::oocg) {
+        throw InvalidInput("'" + input +
+                           "' is already an .oocg file (use 'partition-tool export' to get text)");
+      }
+      build_and_write(read_text(input, f), build, output, common);
+    } else if (*generate_cmd) {
+      build_and_write(generate(gen, build.seed), build, output, common);
+    } else if (*info) {
+      const auto description = describe_graph_file(file, parse_size(partition_bytes));
+      std::fputs(
+          as_json ? (description.dump(2) + "\n").c_str() : format_description(description).c_str(),
+          stdout);
+    } else if (*verify) {
+      const OocgInfo checked = verify_oocg(file);
+      std::printf("%s: sound (%s vertices, %s edges; header, checksums and structure checked)\n",
+                  file.c_str(), with_commas(checked.num_vertices).c_str(),
+                  with_commas(checked.num_edges).c_str());
+    } else {
+      write_edge_list(read_oocg(file), output);
+    }
+  });
+}
