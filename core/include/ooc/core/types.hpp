@@ -12,6 +12,9 @@ using eid_t = std::uint64_t;
 inline constexpr vid_t kMaxVertexId = std::numeric_limits<vid_t>::max() - 1;  // max() = "none"
 inline constexpr vid_t kNoVertex = std::numeric_limits<vid_t>::max();
 
+// The two kinds of graph program (see ooc/engine/programs.hpp for the contract).
+enum class ProgramKind { monotone, accumulative };
+
 // Edge weights live in their own array of 32-bit words; f32 weights are stored as their bits.
 enum class WeightType : std::uint8_t { none = 0, u32 = 1, f32 = 2 };
 

@@ -2,6 +2,7 @@
 // A host bitmap of vertices: the CPU backend's frontier (current and next active sets). Bits are
 // set with atomics by the parallel loops; counting and clearing are parallel too.
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -39,6 +40,23 @@ class Bitmap {
   std::uint64_t* words() noexcept { return words_.data(); }
   const std::uint64_t* words() const noexcept { return words_.data(); }
   std::size_t num_words() const noexcept { return words_.size(); }
+  // Calls f(i) for every set bit i in [first, last), in increasing order.
+  template <class F>
+  void for_each_set(std::size_t first, std::size_t last, F&& f) const {
+    if (first >= last) return;
+    for (std::size_t w = first >> 6; w <= (last - 1) >> 6; ++w) {
+      std::uint64_t word = words_[w];
+      if (w == first >> 6) word &= ~std::uint64_t{0} << (first & 63);
+      if (w == (last - 1) >> 6 && (last & 63) != 0) word &= (std::uint64_t{1} << (last & 63)) - 1;
+      while (word != 0) {
+        f((w << 6) + static_cast<std::size_t>(std::countr_zero(word)));
+        word &= word - 1;
+      }
+    }
+  }
+  // Clears [first, last) (not thread-safe against concurrent setters of the same words).
+  void clear(std::size_t first, std::size_t last);
+
   void swap(Bitmap& other) noexcept {
     words_.swap(other.words_);
     std::swap(bits_, other.bits_);

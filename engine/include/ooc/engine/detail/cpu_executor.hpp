@@ -1,0 +1,404 @@
+#pragma once
+// The CPU backend (oneTBB): runs the same task plan as the CUDA backend. Filter tasks copy their
+// partitions into a staging buffer and process from there; compaction tasks gather the active
+// lists with the compaction engine into staging; zero-copy, unified and resident tasks read the
+// CSR in place. It is not a simulator of costs: the bytes it reports are what each engine would
+// move over PCIe, so that plans can be compared on machines without a GPU.
+#include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "ooc/engine/cost_model.hpp"
+#include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/memory_plan.hpp"
+#include "ooc/engine/priority.hpp"
+#include "ooc/engine/programs.hpp"
+#include "ooc/kernels/bitmap.hpp"
+#include "ooc/kernels/cpu_advance.hpp"
+#include "ooc/transfer/compaction.hpp"
+
+namespace ooc::detail {
+
+inline constexpr std::uint64_t kUnifiedPageBytes = 4096;
+
+// The frontier of one run. `current` holds every active vertex; a task takes the ones it
+// processes out of it (vertices a priority window defers stay), and relaxations mark `next`,
+// which joins `current` when the iteration ends.
+class CpuFrontier {
+ public:
+  CpuFrontier(const Graph& g, std::span<const Partition> parts)
+      : g_(g), parts_(parts), current_(g.num_vertices()), next_(g.num_vertices()) {}
+
+  // Takes the admitted active vertices of the given partitions, in ascending order (parallel
+  // over partitions).
+  template <class Admit>
+  std::span<const vid_t> take_current(std::span<const std::uint32_t> partitions, Admit&& admit);
+  // Takes the admitted vertices of [first, last) activated since the iteration began.
+  template <class Admit>
+  std::span<const vid_t> take_next(vid_t first, vid_t last, Admit&& admit);
+  void advance();  // current |= next; next = {}
+  Bitmap& current() { return current_; }
+  Bitmap& next() { return next_; }
+
+ protected:
+  // Appends the admitted set bits of [first, last) to out and clears them (atomically per word:
+  // partitions may share a word).
+  template <class Admit>
+  static void take(Bitmap& bits, vid_t first, vid_t last, Admit&& admit, std::vector<vid_t>& out);
+
+  const Graph& g_;
+  std::span<const Partition> parts_;
+  Bitmap current_, next_;
+  std::vector<vid_t> active_;
+  std::vector<std::vector<vid_t>> per_partition_;
+};
+
+template <class Admit>
+void CpuFrontier::take(Bitmap& bits, vid_t first, vid_t last, Admit&& admit,
+                       std::vector<vid_t>& out) {
+  if (first >= last) return;
+  for (std::size_t w = first >> 6; w <= (std::size_t{last} - 1) >> 6; ++w) {
+    std::uint64_t word = bits.words()[w];
+    if (w == first >> 6) word &= ~std::uint64_t{0} << (first & 63);
+    if (w == (std::size_t{last} - 1) >> 6 && (last & 63) != 0)
+      word &= (std::uint64_t{1} << (last & 63)) - 1;
+    std::uint64_t taken = 0;
+    for (; word != 0; word &= word - 1) {
+      const auto bit = static_cast<std::size_t>(std::countr_zero(word));
+      const auto v = static_cast<vid_t>((w << 6) + bit);
+      if (!admit(v)) continue;
+      out.push_back(v);
+      taken |= std::uint64_t{1} << bit;
+    }
+    if (taken != 0)
+      std::atomic_ref<std::uint64_t>(bits.words()[w]).fetch_and(~taken, std::memory_order_relaxed);
+  }
+}
+
+template <class Admit>
+std::span<const vid_t> CpuFrontier::take_current(std::span<const std::uint32_t> partitions,
+                                                 Admit&& admit) {
+  per_partition_.resize(partitions.size());
+  tbb::parallel_for(std::size_t{0}, partitions.size(), [&](std::size_t i) {
+    per_partition_[i].clear();
+    take(current_, parts_[partitions[i]].first_vertex, parts_[partitions[i]].last_vertex, admit,
+         per_partition_[i]);
+  });
+  active_.clear();
+  for (const auto& list : per_partition_)
+    active_.insert(active_.end(), list.begin(), list.end());
+  return active_;
+}
+
+template <class Admit>
+std::span<const vid_t> CpuFrontier::take_next(vid_t first, vid_t last, Admit&& admit) {
+  active_.clear();
+  take(next_, first, last, admit, active_);
+  return active_;
+}
+
+// Staging for filter and compaction tasks, sized by the memory plan.
+struct CpuStaging {
+  Buffer<vid_t> targets;
+  Buffer<std::uint32_t> weights;
+  Buffer<vid_t> vertices;
+  Buffer<eid_t> offsets;
+
+  CpuStaging(const Graph& g, const MemoryPlan& plan)
+      : targets(Buffer<vid_t>::allocate(plan.staging_edges)),
+        weights(Buffer<std::uint32_t>::allocate(g.weighted() ? plan.staging_edges : 0)),
+        vertices(Buffer<vid_t>::allocate(plan.staging_vertices)),
+        offsets(Buffer<eid_t>::allocate(plan.staging_vertices + 1)) {}
+};
+
+template <class P>
+class CpuExecutor final : public Executor, private CpuFrontier {
+  using Value = typename P::Value;
+  using Clock = std::chrono::steady_clock;
+
+ public:
+  CpuExecutor(const Graph& g, std::span<const Partition> parts, const P& program,
+              const EngineOptions& options, const MemoryPlan& plan)
+      : CpuFrontier(g, parts),
+        program_(program),
+        options_(options),
+        plan_(plan),
+        staging_(g, plan),
+        values_(Buffer<Value>::allocate(g.num_vertices())),
+        deltas_(
+            Buffer<Value>::allocate(P::kind == ProgramKind::accumulative ? g.num_vertices() : 0)) {
+    initialise();
+  }
+
+  void survey(std::vector<PartitionSurvey>& out) override;
+  void execute(std::span<const Task> tasks, IterationStats& stats) override;
+  void advance_frontier() override { advance(); }
+
+  Buffer<Value>& values() { return values_; }
+  Buffer<Value>& deltas() { return deltas_; }
+
+ private:
+  void initialise();
+  double urgency(vid_t v) const {
+    if constexpr (P::kind == ProgramKind::monotone) {
+      return urgency_key(static_cast<double>(values_[v]), false);
+    } else {
+      return urgency_key(
+          static_cast<double>(deltas_[v]) / static_cast<double>(std::max<eid_t>(g_.degree(v), 1)),
+          true);
+    }
+  }
+  bool admitted(vid_t v) const { return window_.admits(urgency(v)); }
+  void choose_priority_window();
+  PartitionSurvey survey_partition(const Partition& p) const;
+  void run_filter(const Task& task, IterationStats& stats);
+  void run_compaction(const Task& task, IterationStats& stats);
+  void run_in_place(const Task& task, IterationStats& stats);
+  eid_t advance_in_place(std::span<const vid_t> vertices);
+  std::uint64_t unified_bytes(std::span<const vid_t> vertices);
+
+  ProgramArrays<P> arrays() { return {values_.data(), deltas_.data()}; }
+  static double since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+
+  P program_;
+  EngineOptions options_;
+  MemoryPlan plan_;
+  CpuStaging staging_;
+  Buffer<Value> values_, deltas_;
+  std::vector<PartitionSurvey> surveys_;
+  PriorityWindow window_;
+  Bitmap touched_pages_;
+};
+
+template <class P>
+void CpuExecutor<P>::initialise() {
+  const vid_t n = g_.num_vertices();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, current_.num_words(), 1024),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t w = r.begin(); w < r.end(); ++w) {
+                        std::uint64_t word = 0;
+                        for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
+                          const auto v = static_cast<vid_t>((w << 6) + b);
+                          values_[v] = program_.init(v);
+                          if constexpr (P::kind == ProgramKind::accumulative)
+                            deltas_[v] = program_.init_delta(v);
+                          if (program_.active_at_start(v)) word |= std::uint64_t{1} << b;
+                        }
+                        current_.words()[w] = word;
+                      }
+                    });
+  if (options_.transfer == TransferPolicy::unified) {
+    touched_pages_ = Bitmap(static_cast<std::size_t>(plan_.edge_bytes / kUnifiedPageBytes + 1));
+  }
+}
+
+template <class P>
+PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
+  PartitionSurvey s;
+  s.activity.edges = p.num_edges();
+  const std::uint32_t arrays = g_.weighted() ? 2 : 1;  // targets, and weights in their own array
+  double most_urgent = std::numeric_limits<double>::infinity();
+  current_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
+    const auto v = static_cast<vid_t>(i);
+    if (!admitted(v)) return;
+    most_urgent = std::min(most_urgent, urgency(v));
+    const eid_t degree = g_.degree(v);
+    ++s.activity.active_vertices;
+    s.activity.active_edges += degree;
+    s.activity.requests +=
+        arrays * lines_spanned(g_.offsets[v] * sizeof(vid_t), degree * sizeof(vid_t),
+                               options_.cost.request_bytes);
+    if constexpr (P::kind == ProgramKind::accumulative)
+      s.priority += static_cast<double>(deltas_[v]);
+  });
+  // Larger priority runs first: the largest pending delta, or the most urgent value.
+  if constexpr (P::kind == ProgramKind::monotone) s.priority = -most_urgent;
+  if (s.activity.active_vertices > 0) {
+    s.engine = engine_for(options_.transfer, plan_.in_memory, s.activity, g_.bytes_per_edge(),
+                          options_.cost);
+  }
+  return s;
+}
+
+template <class P>
+void CpuExecutor<P>::choose_priority_window() {
+  window_ = PriorityWindow{};
+  if (!options_.priority || !is_ordered<P>()) return;
+  // Pass 1: the range of urgency over the active vertices.
+  using Range = std::pair<double, double>;
+  const Range range = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, parts_.size()),
+      Range{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()},
+      [&](const tbb::blocked_range<std::size_t>& r, Range acc) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+          current_.for_each_set(parts_[i].first_vertex, parts_[i].last_vertex, [&](std::size_t v) {
+            const double k = urgency(static_cast<vid_t>(v));
+            acc = {std::min(acc.first, k), std::max(acc.second, k)};
+          });
+        }
+        return acc;
+      },
+      [](Range a, Range b) {
+        return Range{std::min(a.first, b.first), std::max(a.second, b.second)};
+      });
+  const UrgencyRange urgency_range{range.first, range.second};
+  // Pass 2: active edges (and pending delta) per urgency bucket.
+  using Histogram = std::array<BucketLoad, kPriorityBuckets>;
+  tbb::combinable<Histogram> local([] { return Histogram{}; });
+  tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
+    Histogram& h = local.local();
+    current_.for_each_set(parts_[i].first_vertex, parts_[i].last_vertex, [&](std::size_t i_v) {
+      const auto v = static_cast<vid_t>(i_v);
+      BucketLoad& load = h[static_cast<std::size_t>(urgency_range.bucket(urgency(v)))];
+      load.edges += g_.degree(v);
+      if constexpr (P::kind == ProgramKind::accumulative)
+        load.mass += static_cast<double>(deltas_[v]);
+    });
+  });
+  Histogram total{};
+  local.combine_each([&](const Histogram& h) {
+    for (std::size_t b = 0; b < total.size(); ++b) {
+      total[b].edges += h[b].edges;
+      total[b].mass += h[b].mass;
+    }
+  });
+  constexpr bool accumulative = P::kind == ProgramKind::accumulative;
+  window_ = choose_window(urgency_range, total, accumulative,
+                          priority_fraction(options_.priority_fraction, accumulative),
+                          options_.priority_min_edges);
+}
+
+template <class P>
+void CpuExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
+  choose_priority_window();
+  tbb::parallel_for(std::size_t{0}, parts_.size(),
+                    [&](std::size_t i) { out[i] = survey_partition(parts_[i]); });
+  surveys_ = out;
+}
+
+template <class P>
+void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats) {
+  for (const Task& task : tasks) {
+    switch (task.engine) {
+      case Engine::filter:
+        run_filter(task, stats);
+        break;
+      case Engine::compaction:
+        run_compaction(task, stats);
+        break;
+      default:
+        run_in_place(task, stats);
+        break;
+    }
+  }
+}
+
+template <class P>
+void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
+  const Partition& first = parts_[task.partitions.front()];
+  const Partition& last = parts_[task.partitions.back()];
+  const eid_t base = first.first_edge, edges = last.last_edge - first.first_edge;
+  auto start = Clock::now();
+  std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
+  if (g_.weighted())
+    std::memcpy(staging_.weights.data(), g_.weights.data() + base, edges * sizeof(std::uint32_t));
+  stats.transfer_seconds += since(start);
+  stats.bytes[static_cast<std::size_t>(Engine::filter)] += edges * g_.bytes_per_edge();
+  start = Clock::now();
+  const auto staged = [&](std::span<const vid_t> vertices) {
+    return advance_cpu(program_, arrays(), next_, vertices.size(), [&](std::size_t i) {
+      const vid_t v = vertices[i];
+      const eid_t at = g_.offsets[v] - base;
+      return VertexEdges{v, staging_.targets.data() + at,
+                         g_.weighted() ? staging_.weights.data() + at : nullptr, g_.degree(v)};
+    });
+  };
+  const auto admit = [&](vid_t v) { return admitted(v); };
+  stats.edges_processed += staged(take_current(task.partitions, admit));
+  if (task.reprocess)
+    stats.edges_processed += staged(take_next(first.first_vertex, last.last_vertex, admit));
+  stats.compute_seconds += since(start);
+}
+
+template <class P>
+void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
+  const std::span<const vid_t> active =
+      take_current(task.partitions, [&](vid_t v) { return admitted(v); });
+  CompactionBuffer buffer{
+      staging_.vertices.data(), staging_.offsets.data(),
+      staging_.targets.data(),  g_.weighted() ? staging_.weights.data() : nullptr,
+      staging_.vertices.size(), staging_.targets.size()};
+  for (std::size_t done = 0; done < active.size();) {
+    auto start = Clock::now();
+    const CompactedBatch batch = compact(g_, active.subspan(done), buffer);
+    stats.transfer_seconds += since(start);
+    stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+        batch.edges * g_.bytes_per_edge() + batch.vertices * kCompactionIndexBytes;
+    start = Clock::now();
+    stats.edges_processed +=
+        advance_cpu(program_, arrays(), next_, batch.vertices, [&](std::size_t i) {
+          const eid_t at = buffer.offsets[i];
+          return VertexEdges{buffer.vertices[i], buffer.targets + at,
+                             buffer.weights == nullptr ? nullptr : buffer.weights + at,
+                             buffer.offsets[i + 1] - at};
+        });
+    stats.compute_seconds += since(start);
+    done += batch.vertices;
+  }
+}
+
+template <class P>
+eid_t CpuExecutor<P>::advance_in_place(std::span<const vid_t> vertices) {
+  return advance_cpu(program_, arrays(), next_, vertices.size(), [&](std::size_t i) {
+    const vid_t v = vertices[i];
+    const eid_t at = g_.offsets[v];
+    return VertexEdges{v, g_.targets.data() + at, g_.weighted() ? g_.weights.data() + at : nullptr,
+                       g_.degree(v)};
+  });
+}
+
+// Pages of the edge arrays touched for the first time: what read-mostly managed memory migrates
+// when the edges fit the GPU (the only case the unified policy accepts).
+template <class P>
+std::uint64_t CpuExecutor<P>::unified_bytes(std::span<const vid_t> vertices) {
+  std::uint64_t pages = 0;
+  for (const vid_t v : vertices) {
+    const std::uint64_t first = g_.offsets[v] * sizeof(vid_t) / kUnifiedPageBytes;
+    const std::uint64_t last =
+        (g_.offsets[v + 1] * sizeof(vid_t) + kUnifiedPageBytes - 1) / kUnifiedPageBytes;
+    for (std::uint64_t page = first; page < last; ++page)
+      pages += touched_pages_.set_atomic(page) ? 1 : 0;
+  }
+  return pages * kUnifiedPageBytes * (g_.weighted() ? 2 : 1);
+}
+
+template <class P>
+void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
+  const std::span<const vid_t> active =
+      take_current(task.partitions, [&](vid_t v) { return admitted(v); });
+  std::uint64_t bytes = 0;
+  if (task.engine == Engine::zerocopy) {
+    for (const std::uint32_t p : task.partitions)
+      bytes += surveys_[p].activity.requests * options_.cost.request_bytes;
+  } else if (task.engine == Engine::unified) {
+    bytes = unified_bytes(active);
+  }
+  stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
+  const auto start = Clock::now();
+  stats.edges_processed += advance_in_place(active);
+  stats.compute_seconds += since(start);
+}
+
+}  // namespace ooc::detail

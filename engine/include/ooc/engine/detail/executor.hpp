@@ -1,0 +1,35 @@
+#pragma once
+// The seam between the engine's brain and its backends. The driver runs HyTGraph's loop —
+// survey and choose engines, generate tasks, execute them, advance the frontier — and a backend
+// (CPU or CUDA, one instantiation per program) does the surveying and executing.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ooc/engine/stats.hpp"
+#include "ooc/engine/tasks.hpp"
+
+namespace ooc::detail {
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  // Fills one survey per partition (activity, engine choice, priority) from the current frontier.
+  virtual void survey(std::vector<PartitionSurvey>& out) = 0;
+  // Runs the tasks in order; adds edges processed, bytes and phase times to `stats`.
+  virtual void execute(std::span<const Task> tasks, IterationStats& stats) = 0;
+  // The next frontier becomes the current one.
+  virtual void advance_frontier() = 0;
+};
+
+struct DriveOptions {
+  TaskOptions tasks;
+  std::uint32_t max_iterations = 0;  // 0: until no vertex is active
+};
+
+// Iterates until the frontier is empty (or the limit); appends per-iteration stats. Returns
+// true when it converged.
+bool drive(Executor& executor, std::span<const Partition> partitions, const DriveOptions& options,
+           RunStats& stats);
+
+}  // namespace ooc::detail

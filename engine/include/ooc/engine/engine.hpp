@@ -1,0 +1,139 @@
+#pragma once
+// OocEngine: load a graph once, run graph programs on it (on a GPU, or on the CPU), get values
+// back in the user's vertex ids together with what the run did.
+//
+//   ooc::EngineOptions options;             // defaults: hybrid transfer, 32 MiB partitions
+//   auto engine = ooc::OocEngine::load("graph.oocg", options);
+//   auto bfs = engine.bfs(source);          // bfs.values[v]: level of v, kUnreachedLevel if none
+//   std::puts(bfs.stats.summary().c_str());
+//
+// User programs follow the contract in programs.hpp and run with engine.run(program).
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ooc/engine/detail/cpu_executor.hpp"
+#include "ooc/engine/memory_plan.hpp"
+#include "ooc/engine/options.hpp"
+#include "ooc/engine/programs.hpp"
+#include "ooc/engine/stats.hpp"
+#include "ooc/partitioner/graph.hpp"
+#include "ooc/partitioner/partition.hpp"
+
+namespace ooc {
+
+template <class T>
+struct Result {
+  std::vector<T> values;  // indexed by the user's vertex ids
+  RunStats stats;
+  bool converged = true;  // false when max_iterations stopped the run first
+};
+
+struct RunOptions {
+  std::uint32_t max_iterations = 0;  // 0: until no vertex is active
+};
+
+struct PageRankOptions {
+  float damping = 0.85f;
+  // A vertex stays active while its pending delta is at least `tolerance` in unnormalised rank
+  // units (a typical rank is about 1), i.e. tolerance / V of the normalised total.
+  float tolerance = 1e-6f;
+  RunOptions run;
+};
+
+inline constexpr std::uint32_t kUnreachedLevel = Bfs::kUnreached;
+
+namespace detail {
+struct ProgramInfo {
+  const char* name;
+  ProgramKind kind;
+  bool needs_weights;
+  bool needs_symmetric;
+  bool ordered;
+  std::uint32_t value_bytes;
+};
+template <class P>
+ProgramInfo info_of(const char* name) {
+  return {name,
+          P::kind,
+          P::needs_weights,
+          P::needs_symmetric,
+          is_ordered<P>(),
+          sizeof(typename P::Value)};
+}
+// What a run of one program needs from the engine, checked and planned.
+struct RunSetup {
+  MemoryPlan memory;
+  DriveOptions drive;
+  RunStats stats;
+};
+}  // namespace detail
+
+class OocEngine {
+ public:
+  explicit OocEngine(Graph graph, EngineOptions options = {});
+  // Reads a .oocg file straight into the memory the backend wants (pinned for CUDA).
+  static OocEngine load(const std::filesystem::path& path, EngineOptions options = {});
+  OocEngine(OocEngine&&) noexcept;
+  OocEngine& operator=(OocEngine&&) noexcept;
+  ~OocEngine();
+
+  const Graph& graph() const;
+  const EngineOptions& options() const;
+  Backend backend() const;  // the one chosen (never automatic)
+  std::span<const Partition> partitions() const;
+  // The user's id <-> the engine's internal id (hub sort permutes them). Throws InvalidInput for
+  // an id that is not a vertex.
+  vid_t internal_id(vid_t user_id) const;
+  vid_t user_id(vid_t internal) const { return graph().original_id(internal); }
+  // The vertex with the most out-edges (the default source of ooc-run), in user ids.
+  vid_t highest_degree_vertex() const;
+
+  Result<std::uint32_t> bfs(vid_t source, const RunOptions& run = {});  // levels
+  Result<double> sssp(vid_t source, const RunOptions& run = {});        // +inf: unreached
+  Result<vid_t> cc(const RunOptions& run = {});                 // smallest user id in the component
+  Result<float> pagerank(const PageRankOptions& options = {});  // sums to 1
+
+  // Runs a user program (see programs.hpp) and returns its values in user ids.
+  template <class P>
+  Result<typename P::Value> run(const P& program, const RunOptions& run = {});
+
+ private:
+  detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
+  template <class T>
+  std::vector<T> to_user_ids(const T* internal) const;
+  void require_cpu_backend(const char* program) const;
+
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+template <class T>
+std::vector<T> OocEngine::to_user_ids(const T* internal) const {
+  const Graph& g = graph();
+  std::vector<T> out(g.num_vertices());
+  tbb::parallel_for(vid_t{0}, g.num_vertices(),
+                    [&](vid_t v) { out[g.original_id(v)] = internal[v]; });
+  return out;
+}
+
+template <class P>
+Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run) {
+  require_cpu_backend("user programs");
+  detail::RunSetup setup = begin_run(detail::info_of<P>("user program"), run);
+  const auto start = std::chrono::steady_clock::now();
+  detail::CpuExecutor<P> executor(graph(), partitions(), program, options(), setup.memory);
+  Result<typename P::Value> result;
+  result.converged = detail::drive(executor, partitions(), setup.drive, setup.stats);
+  setup.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.values = to_user_ids(executor.values().data());
+  result.stats = std::move(setup.stats);
+  return result;
+}
+
+}  // namespace ooc

@@ -1,0 +1,38 @@
+#pragma once
+// What a run needs on the device, decided before anything is allocated (as CUB's two-phase
+// calls make memory explicit): vertex data, frontiers, staging, and the edges themselves when
+// they all fit the budget (in-memory mode). Too small a budget is refused with the numbers.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "ooc/engine/options.hpp"
+#include "ooc/partitioner/graph.hpp"
+#include "ooc/partitioner/partition.hpp"
+
+namespace ooc {
+
+inline constexpr unsigned kStagingBuffers = 2;  // double buffering: copy the next while this runs
+
+struct MemoryPlan {
+  bool in_memory = false;
+  eid_t staging_edges = 0;           // per staging buffer
+  std::size_t staging_vertices = 0;  // per compaction batch
+  std::uint64_t vertex_bytes = 0;    // offsets, values (and deltas), frontiers, active lists
+  std::uint64_t staging_bytes = 0;   // all staging buffers
+  std::uint64_t edge_bytes = 0;      // the whole edge data (targets and weights)
+  std::uint64_t budget = 0;          // 0: no device memory limit (CPU backend)
+
+  std::uint64_t needed() const {
+    return vertex_bytes + staging_bytes + (in_memory ? edge_bytes : 0);
+  }
+  std::string describe() const;
+};
+
+// value_bytes: sizeof(Value); accumulative programs keep a delta per vertex too. Throws
+// OutOfMemory when vertex data and staging exceed a non-zero budget.
+MemoryPlan plan_memory(const Graph& graph, std::span<const Partition> partitions,
+                       std::uint32_t value_bytes, bool accumulative, const EngineOptions& options,
+                       std::uint64_t budget);
+
+}  // namespace ooc

@@ -1,0 +1,60 @@
+#pragma once
+// What a user can ask of the engine. Defaults are HyTGraph's (ICDE'23) unless a comment says
+// otherwise; the cost constants are documented in cost_model.hpp.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace ooc {
+
+enum class Backend { automatic, cpu, cuda };
+
+// How active edges reach the processor each iteration.
+//   hybrid      the cost model picks per partition per iteration (HyTGraph §V)
+//   filter      copy every partition that has an active vertex, whole (ExpTM-filter)
+//   compaction  gather only the active vertices' edges on the CPU, copy those (ExpTM-compaction)
+//   zerocopy    kernels read host memory directly, merged and aligned (EMOGI, ImpTM-zero-copy)
+//   unified     managed memory, read-mostly: a baseline only (needs the edges to fit the GPU)
+enum class TransferPolicy { hybrid, filter, compaction, zerocopy, unified };
+
+// HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
+// Tiz = ceil(sum_v(lines(v))/MR)*RTT_zc, RTT_zc = (gamma + (1-gamma)*E_act/E_i)*RTT.
+// Compaction if Tec < alpha*Tef and Tec < beta*Tiz; else zero-copy if Tiz < Tef; else filter.
+struct CostConstants {
+  double alpha = 0.8;                 // HyTGraph §V-A, after Subway's 80% observation
+  double beta = 0.4;                  // HyTGraph §V-A
+  double gamma = 0.625;               // HyTGraph §V-A, after EMOGI
+  std::uint32_t request_bytes = 128;  // m: the largest PCIe read request a warp makes (EMOGI)
+  std::uint32_t max_requests = 256;   // MR: outstanding requests per TLP round trip (PCIe 3.0)
+  double round_trip = 1.0;            // RTT: cancels in every comparison
+};
+
+struct EngineOptions {
+  Backend backend = Backend::automatic;
+  TransferPolicy transfer = TransferPolicy::hybrid;
+  std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
+  unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
+  unsigned streams = 4;       // CUDA streams for task scheduling (HyTGraph §VI-B)
+  int device = 0;             // CUDA device
+  // Device memory the engine may use (vertex data, frontiers, staging, and the edges when they
+  // all fit). 0: CUDA uses 90% of the free memory; the CPU backend keeps edges out of core.
+  std::uint64_t device_budget = 0;
+  // Priority scheduling (priority.hpp): urgency-ordered tasks, deferral of the least urgent
+  // vertices of ordered programs, and loaded partitions processed once more.
+  bool priority = true;
+  // Share of the work each iteration takes, most urgent first: of the active edges (monotone
+  // programs) or of the pending delta (accumulative ones). 0: the kind's default, measured on
+  // Kronecker graphs (docs/performance-log.md): 0.1 for monotone, 0.8 for accumulative.
+  double priority_fraction = 0;
+  std::uint64_t priority_min_edges = 1u << 20;  // never fewer per iteration (keeps a GPU busy)
+  CostConstants cost;
+  unsigned cpu_threads = 0;  // oneTBB workers for the CPU parts; 0: all
+};
+
+std::string_view to_string(Backend b);
+std::string_view to_string(TransferPolicy p);
+// Throw InvalidInput listing the accepted names.
+Backend parse_backend(std::string_view name);
+TransferPolicy parse_transfer_policy(std::string_view name);
+
+}  // namespace ooc

@@ -1,0 +1,71 @@
+#pragma once
+// Priority windows: which active vertices an iteration processes, and which it defers.
+//
+// HyTGraph (§VI-A) orders partitions by contribution — hubs first, the largest pending delta
+// first — and processes a loaded partition once more. On its own that barely changes the work
+// (measured here: 1.16-1.18x fewer bytes for SSSP and PageRank, and PageRank processing more
+// edges). What cuts the work is to also *defer* the vertices whose update is least useful now,
+// as delta-stepping does for shortest paths and Maiter's priority queue for delta PageRank:
+// a vertex processed later pushes a more settled value (SSSP) or a larger accumulated delta
+// (PageRank), so fewer pushes reach the fixpoint.
+//
+// For programs that declare `ordered`, each iteration histograms the active vertices by
+// urgency — the value for monotone programs (smaller first), the pending delta per out-edge for
+// accumulative ones (larger first, on a log scale: what a push moves over what it costs; by the
+// delta alone hubs would win every iteration and be pushed over and over) — and processes the most
+// urgent buckets that together hold at least `fraction` of the active edges (and at least
+// `min_edges`). The others stay active for later iterations. Programs that are not ordered (CC) get
+// HyTGraph's behaviour.
+#include <cmath>
+#include <cstdint>
+#include <span>
+
+#include "ooc/core/hd.hpp"
+
+namespace ooc {
+
+inline constexpr int kPriorityBuckets = 256;
+inline constexpr double kMonotoneFraction = 0.1;      // of the active edges
+inline constexpr double kAccumulativeFraction = 0.8;  // of the pending delta
+
+inline double priority_fraction(double asked, bool accumulative) {
+  if (asked > 0) return asked;
+  return accumulative ? kAccumulativeFraction : kMonotoneFraction;
+}
+
+// The range of urgency keys over the active vertices. For accumulative programs the keys are
+// log2 of the pending delta, negated so that smaller always means more urgent.
+struct UrgencyRange {
+  double most = 0, least = 0;
+  OOC_HD int bucket(double key) const {
+    if (!(least > most)) return 0;
+    const double u = (key - most) / (least - most) * (kPriorityBuckets - 1);
+    return u <= 0 ? 0 : u >= kPriorityBuckets - 1 ? kPriorityBuckets - 1 : static_cast<int>(u);
+  }
+};
+
+// Monotone programs: the value. Accumulative programs: -log2(delta per out-edge).
+OOC_HD inline double urgency_key(double value, bool accumulative) {
+  return accumulative ? -log2(value > 0 ? value : 1e-300) : value;
+}
+
+struct PriorityWindow {
+  bool deferring = false;  // false: process every active vertex
+  UrgencyRange range;
+  int last_bucket = kPriorityBuckets - 1;  // process buckets [0, last_bucket]
+  OOC_HD bool admits(double key) const { return !deferring || range.bucket(key) <= last_bucket; }
+};
+
+// What the active vertices of one urgency bucket hold.
+struct BucketLoad {
+  std::uint64_t edges = 0;
+  double mass = 0;  // pending delta (accumulative programs)
+};
+
+// The smallest prefix of buckets holding at least `fraction` of the work — of the active edges
+// for monotone programs, of the pending delta for accumulative ones — and at least `min_edges`
+// edges; not deferring when that is every bucket.
+PriorityWindow choose_window(const UrgencyRange& range, std::span<const BucketLoad> buckets,
+                             bool by_mass, double fraction, std::uint64_t min_edges);
+
+}  // namespace ooc

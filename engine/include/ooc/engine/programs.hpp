@@ -1,0 +1,163 @@
+#pragma once
+// Graph programs and the contract they follow (DESIGN.md, "Programs and the contract").
+//
+// A program is a small, trivially copyable struct whose member functions are OOC_HD, so the
+// same code runs in CUDA kernels and in the CPU backend's loops. The engine owns the vertex
+// arrays and calls the program per active vertex and per out-edge. Two kinds:
+//
+// Monotone (BFS, SSSP, CC, widest path): one value per vertex that only moves one way.
+//   using Value = ...;                         trivially copyable, 4 bytes
+//   static constexpr ProgramKind kind = ProgramKind::monotone;
+//   static constexpr bool needs_weights, needs_symmetric;
+//   Value init(vid_t v) const;                 value before the first iteration
+//   bool active_at_start(vid_t v) const;       the first frontier
+//   bool relax(Value src, std::uint32_t weight, Value* dst) const;
+//       atomically moves *dst toward what src offers along the edge; true when *dst changed,
+//       which puts the target in the next frontier.
+//   static constexpr bool ordered;             optional: a smaller value is more urgent, and
+//       processing urgent vertices first saves work (BFS, SSSP); see priority.hpp
+//
+// Accumulative (PageRank in the delta form of Maiter/HyTGraph): a value and a pending delta.
+//   static constexpr ProgramKind kind = ProgramKind::accumulative;
+//   Value init(vid_t v) const; Value init_delta(vid_t v) const; bool active_at_start(v) const;
+//   Value message(Value delta, eid_t out_degree) const;   what each out-edge carries
+//   bool relax(Value message, std::uint32_t weight, Value* dst_delta) const;
+//       atomically adds to the target's delta; true when the delta crossed the activation
+//       threshold (was below it, is now at or above it).
+//   static constexpr bool ordered;  optional: a larger pending delta is more urgent (PageRank)
+//   The engine takes an active vertex's delta with an atomic exchange (so no contribution is
+//   lost or applied twice), adds it to the value, and sends message() along every out-edge; a
+//   vertex without out-edges absorbs its delta. At the end value + leftover delta is the result.
+//
+// Under this contract any processing order gives the same answer (monotone programs) or the
+// same answer within the threshold (accumulative ones), which is what makes asynchronous,
+// prioritised, partition-by-partition scheduling safe. Weights reach relax() as their 32-bit
+// pattern; weight_as_float() reads an f32 weight.
+#include <cstdint>
+#include <limits>
+
+#include "ooc/core/atomics.hpp"
+#include "ooc/core/hd.hpp"
+#include "ooc/core/types.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include <bit>
+#endif
+
+namespace ooc {
+
+OOC_HD OOC_FORCEINLINE float weight_as_float(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  return std::bit_cast<float>(bits);
+#endif
+}
+
+// Whether a program declares `ordered` (and it is true).
+template <class P>
+constexpr bool is_ordered() {
+  if constexpr (requires { P::ordered; }) {
+    return P::ordered;
+  } else {
+    return false;
+  }
+}
+
+// Lowers *dst to candidate when it is smaller; true when it did. The plain load first skips the
+// atomic for the common case of no improvement.
+template <class T>
+OOC_HD OOC_FORCEINLINE bool lower_to(T* dst, T candidate) {
+  return candidate < atomic_load(dst) && candidate < atomic_min(dst, candidate);
+}
+
+// Breadth-first search levels from one source: label-correcting min(level(u) + 1).
+struct Bfs {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  static constexpr bool ordered = true;
+  static constexpr Value kUnreached = std::numeric_limits<Value>::max();
+  vid_t source;
+
+  OOC_HD Value init(vid_t v) const { return v == source ? 0 : kUnreached; }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD bool relax(Value src, std::uint32_t, Value* dst) const { return lower_to(dst, src + 1); }
+};
+
+// Single-source shortest paths with non-negative integer weights: Bellman-Ford push with
+// atomic_min. Distances saturate rather than wrap.
+struct SsspU32 {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = true;
+  static constexpr bool needs_symmetric = false;
+  static constexpr bool ordered = true;
+  static constexpr Value kUnreached = std::numeric_limits<Value>::max();
+  vid_t source;
+
+  OOC_HD Value init(vid_t v) const { return v == source ? 0 : kUnreached; }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
+    const std::uint64_t sum = std::uint64_t{src} + weight;
+    return lower_to(dst, sum < kUnreached ? static_cast<Value>(sum) : kUnreached - 1);
+  }
+};
+
+// The same with non-negative float weights (atomic_min orders non-negative floats exactly).
+struct SsspF32 {
+  using Value = float;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = true;
+  static constexpr bool needs_symmetric = false;
+  static constexpr bool ordered = true;
+  static constexpr Value kUnreached = std::numeric_limits<float>::infinity();
+  vid_t source;
+
+  OOC_HD Value init(vid_t v) const { return v == source ? 0.0f : kUnreached; }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
+    return lower_to(dst, src + weight_as_float(weight));
+  }
+};
+
+// Connected components by min-label propagation on a symmetric graph. Labels are internal ids;
+// the engine maps each component to the smallest user id in it at the end.
+struct Cc {
+  using Value = vid_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = true;
+
+  OOC_HD Value init(vid_t v) const { return v; }
+  OOC_HD bool active_at_start(vid_t) const { return true; }
+  OOC_HD bool relax(Value src, std::uint32_t, Value* dst) const { return lower_to(dst, src); }
+};
+
+// PageRank, delta form (Maiter; HyTGraph §VI-A). Ranks are kept unnormalised (every vertex
+// starts with 1 - damping, so a typical rank is about 1) and normalised to sum to 1 at the end.
+// A vertex is active while its pending delta is at least `threshold`. Dangling vertices absorb
+// their delta: their rank is not redistributed (as in HyTGraph and Maiter).
+struct PageRank {
+  using Value = float;
+  static constexpr ProgramKind kind = ProgramKind::accumulative;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  static constexpr bool ordered = true;
+  float damping;
+  float threshold;
+
+  OOC_HD Value init(vid_t) const { return 0.0f; }
+  OOC_HD Value init_delta(vid_t) const { return 1.0f - damping; }
+  OOC_HD bool active_at_start(vid_t) const { return 1.0f - damping >= threshold; }
+  OOC_HD Value message(Value delta, eid_t out_degree) const {
+    return damping * delta / static_cast<float>(out_degree);
+  }
+  OOC_HD bool relax(Value message, std::uint32_t, Value* dst) const {
+    const float before = atomic_add(dst, message);
+    return before < threshold && before + message >= threshold;
+  }
+};
+
+}  // namespace ooc

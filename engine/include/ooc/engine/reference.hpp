@@ -1,0 +1,46 @@
+#pragma once
+// Serial references, one per algorithm, as the GAP benchmark suite pairs every kernel with a
+// verifier: deliberately simple code (queue BFS, Dijkstra, union-find, power iteration) that
+// shares nothing with the engine but the graph. Values are indexed by the user's ids, like the
+// engine's results, and compare() says whether two results agree.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ooc/partitioner/graph.hpp"
+
+namespace ooc::reference {
+
+std::vector<std::uint32_t> bfs(const Graph& g, vid_t source_user_id);
+// Float weights are added in float, as the engine does, so results are exactly comparable.
+std::vector<double> sssp(const Graph& g, vid_t source_user_id);
+std::vector<vid_t> cc(const Graph& g);
+// Normalised to sum to 1; iterates until no rank changes by more than 1e-13 of the total.
+std::vector<double> pagerank(const Graph& g, double damping);
+
+// The L1 distance a PageRank result may have from the reference: residual deltas below the
+// tolerance leave at most 2 * tolerance / (1 - damping)^2 of the (normalised) total unsettled,
+// plus float rounding.
+double pagerank_l1_bound(double damping, double tolerance);
+
+struct Comparison {
+  bool equal = true;
+  std::string message;  // the first difference, when not equal
+};
+
+template <class A, class B>
+Comparison compare_exact(const std::vector<A>& engine, const std::vector<B>& expected) {
+  if (engine.size() != expected.size()) return {false, "sizes differ"};
+  for (std::size_t v = 0; v < engine.size(); ++v) {
+    if (static_cast<double>(engine[v]) != static_cast<double>(expected[v])) {
+      return {false, "vertex " + std::to_string(v) + ": engine " + std::to_string(engine[v]) +
+                         ", reference " + std::to_string(expected[v])};
+    }
+  }
+  return {};
+}
+
+Comparison compare_l1(const std::vector<float>& engine, const std::vector<double>& expected,
+                      double bound);
+
+}  // namespace ooc::reference

@@ -1,0 +1,53 @@
+#pragma once
+// What a run did: per iteration, how much was active, which transfer engine each partition
+// used, the bytes each engine moved (or, on the CPU backend, would have moved) over PCIe, and
+// where the time went.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ooc {
+
+// How one partition's active edges were brought to the processor in one iteration.
+enum class Engine : std::uint8_t { filter, compaction, zerocopy, unified, resident };
+inline constexpr std::size_t kEngines = 5;
+std::string_view to_string(Engine e);
+
+struct IterationStats {
+  std::uint32_t iteration = 0;
+  std::uint64_t active_vertices = 0;  // at the start of the iteration
+  std::uint64_t active_edges = 0;
+  std::uint64_t edges_processed = 0;  // including loaded partitions processed once more
+  std::array<std::uint32_t, kEngines> partitions{};  // active partitions per engine
+  std::array<std::uint64_t, kEngines> bytes{};       // bytes over PCIe per engine
+  std::uint32_t tasks = 0;
+  double seconds = 0;           // wall time of the iteration
+  double survey_seconds = 0;    // activity and cost model
+  double transfer_seconds = 0;  // copies and compaction (CPU: staging copies)
+  double compute_seconds = 0;   // kernels / loops
+
+  std::uint64_t total_bytes() const;
+};
+
+struct RunStats {
+  std::string algorithm;
+  std::string backend;
+  std::string device;  // GPU name, or the CPU thread count
+  std::string transfer;
+  bool priority = true;
+  bool in_memory = false;  // all edges were resident on the device
+  std::uint32_t partitions = 0;
+  std::vector<IterationStats> iterations;
+  double seconds = 0;        // the run, without loading the graph
+  double setup_seconds = 0;  // allocations and initial copies of this run
+
+  std::uint64_t edges_processed() const;
+  std::uint64_t bytes(Engine e) const;
+  std::uint64_t total_bytes() const;
+  // One line: time, iterations, edges processed, bytes by engine.
+  std::string summary() const;
+};
+
+}  // namespace ooc

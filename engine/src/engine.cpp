@@ -1,0 +1,235 @@
+#include "ooc/engine/engine.hpp"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <thread>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/version.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "ooc/transfer/devices.hpp"
+
+namespace ooc {
+
+struct OocEngine::Impl {
+  Graph graph;
+  EngineOptions options;
+  Backend backend = Backend::cpu;
+  std::vector<Partition> partitions;
+  Buffer<vid_t> internal_of_user;  // empty when ids are not permuted
+};
+
+namespace {
+
+Backend resolve_backend(Backend asked) {
+  if (asked == Backend::cpu) return Backend::cpu;
+  if (asked == Backend::cuda) {
+    throw Unsupported("the CUDA backend is not available in this build; use --backend cpu");
+  }
+  return Backend::cpu;
+}
+
+std::string cpu_device_name() {
+  return "CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
+}
+
+}  // namespace
+
+OocEngine::OocEngine(Graph graph, EngineOptions options) : impl_(std::make_unique<Impl>()) {
+  if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
+  impl_->backend = resolve_backend(options.backend);
+  impl_->graph = std::move(graph);
+  impl_->options = options;
+  impl_->partitions =
+      partition_by_edges(impl_->graph, options.partition_bytes, impl_->graph.bytes_per_edge());
+  impl_->internal_of_user = internal_ids(impl_->graph);
+}
+
+OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options) {
+  resolve_backend(options.backend);
+  return OocEngine(read_oocg(path), options);
+}
+
+OocEngine::OocEngine(OocEngine&&) noexcept = default;
+OocEngine& OocEngine::operator=(OocEngine&&) noexcept = default;
+OocEngine::~OocEngine() = default;
+
+const Graph& OocEngine::graph() const {
+  return impl_->graph;
+}
+const EngineOptions& OocEngine::options() const {
+  return impl_->options;
+}
+Backend OocEngine::backend() const {
+  return impl_->backend;
+}
+std::span<const Partition> OocEngine::partitions() const {
+  return impl_->partitions;
+}
+
+vid_t OocEngine::internal_id(vid_t user_id) const {
+  const vid_t n = graph().num_vertices();
+  if (user_id >= n) {
+    throw InvalidInput("vertex " + std::to_string(user_id) + " is out of range: the graph has " +
+                       std::to_string(n) + " vertices" +
+                       (n == 0 ? "" : " (ids 0-" + std::to_string(n - 1) + ")"));
+  }
+  return impl_->internal_of_user.empty() ? user_id : impl_->internal_of_user[user_id];
+}
+
+vid_t OocEngine::highest_degree_vertex() const {
+  const Graph& g = graph();
+  if (g.num_vertices() == 0) throw InvalidInput("the graph has no vertices");
+  const vid_t best = tbb::parallel_reduce(
+      tbb::blocked_range<vid_t>(0, g.num_vertices(), 1 << 14), vid_t{0},
+      [&](const tbb::blocked_range<vid_t>& r, vid_t b) {
+        for (vid_t v = r.begin(); v < r.end(); ++v) {
+          if (g.degree(v) > g.degree(b) || (g.degree(v) == g.degree(b) && v < b)) b = v;
+        }
+        return b;
+      },
+      [&](vid_t a, vid_t b) {
+        return g.degree(b) > g.degree(a) || (g.degree(b) == g.degree(a) && b < a) ? b : a;
+      });
+  return user_id(best);
+}
+
+void OocEngine::require_cpu_backend(const char* program) const {
+  if (backend() != Backend::cpu) {
+    throw Unsupported(std::string(program) +
+                      " run on the CPU backend only in a host-compiled application");
+  }
+}
+
+detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
+                                      const RunOptions& run) const {
+  const Graph& g = graph();
+  if (info.needs_weights && !g.weighted()) {
+    throw InvalidInput(std::string(info.name) +
+                       " needs edge weights, and this graph has none (convert or generate it with "
+                       "--weights file or --weights random:1-64)");
+  }
+  if (info.needs_symmetric && !g.symmetric) {
+    throw InvalidInput(
+        std::string(info.name) +
+        " needs a symmetric graph, and this one is directed (convert or generate it with "
+        "--undirected)");
+  }
+  const EngineOptions& o = options();
+  detail::RunSetup setup;
+  setup.memory = plan_memory(g, partitions(), info.value_bytes,
+                             info.kind == ProgramKind::accumulative, o, o.device_budget);
+  setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
+  setup.drive.max_iterations = run.max_iterations;
+  RunStats& s = setup.stats;
+  s.algorithm = info.name;
+  s.backend = std::string(to_string(backend()));
+  s.device = cpu_device_name();
+  s.transfer = std::string(to_string(o.transfer));
+  s.priority = o.priority;
+  s.in_memory = setup.memory.in_memory;
+  s.partitions = static_cast<std::uint32_t>(partitions().size());
+  return setup;
+}
+
+namespace {
+
+// Runs a built-in program on the engine's backend; values stay in internal ids.
+template <class P>
+struct Raw {
+  Buffer<typename P::Value> values, deltas;
+  RunStats stats;
+  bool converged = true;
+};
+
+template <class P>
+Raw<P> run_raw(const Graph& g, std::span<const Partition> parts, const P& program,
+               const EngineOptions& options, detail::RunSetup setup) {
+  const auto start = std::chrono::steady_clock::now();
+  detail::CpuExecutor<P> executor(g, parts, program, options, setup.memory);
+  Raw<P> raw;
+  raw.converged = detail::drive(executor, parts, setup.drive, setup.stats);
+  setup.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  raw.values = std::move(executor.values());
+  raw.deltas = std::move(executor.deltas());
+  raw.stats = std::move(setup.stats);
+  return raw;
+}
+
+}  // namespace
+
+Result<std::uint32_t> OocEngine::bfs(vid_t source, const RunOptions& run) {
+  const Bfs program{internal_id(source)};
+  auto raw = run_raw(graph(), partitions(), program, options(),
+                     begin_run(detail::info_of<Bfs>("bfs"), run));
+  return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
+}
+
+Result<double> OocEngine::sssp(vid_t source, const RunOptions& run) {
+  const vid_t s = internal_id(source);
+  Result<double> result;
+  const auto finish = [&](auto raw, auto unreached) {
+    std::vector<double> internal(raw.values.size());
+    tbb::parallel_for(std::size_t{0}, internal.size(), [&](std::size_t v) {
+      internal[v] = raw.values[v] == unreached ? std::numeric_limits<double>::infinity()
+                                               : static_cast<double>(raw.values[v]);
+    });
+    result.values = to_user_ids(internal.data());
+    result.stats = std::move(raw.stats);
+    result.converged = raw.converged;
+  };
+  if (graph().weight_type == WeightType::f32) {
+    finish(run_raw(graph(), partitions(), SsspF32{s}, options(),
+                   begin_run(detail::info_of<SsspF32>("sssp"), run)),
+           SsspF32::kUnreached);
+  } else {
+    finish(run_raw(graph(), partitions(), SsspU32{s}, options(),
+                   begin_run(detail::info_of<SsspU32>("sssp"), run)),
+           SsspU32::kUnreached);
+  }
+  return result;
+}
+
+Result<vid_t> OocEngine::cc(const RunOptions& run) {
+  auto raw =
+      run_raw(graph(), partitions(), Cc{}, options(), begin_run(detail::info_of<Cc>("cc"), run));
+  // Labels are the smallest internal id of each component; users want the smallest user id.
+  const Graph& g = graph();
+  std::vector<vid_t> smallest(g.num_vertices(), kNoVertex);
+  tbb::parallel_for(vid_t{0}, g.num_vertices(),
+                    [&](vid_t v) { atomic_min(&smallest[raw.values[v]], g.original_id(v)); });
+  tbb::parallel_for(vid_t{0}, g.num_vertices(),
+                    [&](vid_t v) { raw.values[v] = smallest[raw.values[v]]; });
+  return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
+}
+
+Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
+  if (!(pr.damping > 0.0f && pr.damping < 1.0f)) {
+    throw InvalidInput("damping " + std::to_string(pr.damping) +
+                       " must be strictly between 0 and 1");
+  }
+  if (!(pr.tolerance > 0.0f)) throw InvalidInput("tolerance must be positive");
+  auto raw = run_raw(graph(), partitions(), PageRank{pr.damping, pr.tolerance}, options(),
+                     begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
+  // The rank is what was taken plus what is still pending; then normalise.
+  const std::size_t n = raw.values.size();
+  const double total = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n), 0.0,
+      [&](const tbb::blocked_range<std::size_t>& r, double sum) {
+        for (std::size_t v = r.begin(); v < r.end(); ++v)
+          sum += raw.values[v] + raw.deltas[v];
+        return sum;
+      },
+      std::plus<>());
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t v) {
+    raw.values[v] = static_cast<float>((raw.values[v] + raw.deltas[v]) / total);
+  });
+  return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
+}
+
+}  // namespace ooc

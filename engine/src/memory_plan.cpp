@@ -1,0 +1,50 @@
+#include "ooc/engine/memory_plan.hpp"
+
+#include <algorithm>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+#include "ooc/engine/cost_model.hpp"
+
+namespace ooc {
+
+std::string MemoryPlan::describe() const {
+  return std::string(in_memory ? "in-memory" : "out-of-core") + ": vertex data " +
+         format_bytes(vertex_bytes) + ", staging " + format_bytes(staging_bytes) + ", edges " +
+         format_bytes(edge_bytes) + (in_memory ? " on the device" : " in host memory") +
+         (budget == 0 ? std::string() : ", budget " + format_bytes(budget));
+}
+
+MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::uint32_t value_bytes,
+                       bool accumulative, const EngineOptions& o, std::uint64_t budget) {
+  MemoryPlan plan;
+  plan.budget = budget;
+  const std::uint64_t n = g.num_vertices();
+  const std::uint32_t d1 = g.bytes_per_edge();
+  eid_t largest = 0;
+  for (const Partition& p : parts)
+    largest = std::max(largest, p.num_edges());
+  plan.staging_edges =
+      std::max<eid_t>(std::uint64_t{o.filter_merge} * o.partition_bytes / d1, largest);
+  // No buffer larger than the whole graph: small graphs need no 128 MiB of staging.
+  plan.staging_edges = std::clamp<eid_t>(plan.staging_edges, 1, std::max<eid_t>(g.num_edges(), 1));
+  plan.staging_vertices = static_cast<std::size_t>(std::max<eid_t>(plan.staging_edges / 4, 1));
+  plan.vertex_bytes = (n + 1) * sizeof(eid_t)                     // offsets
+                      + n * value_bytes * (accumulative ? 2 : 1)  // values, deltas
+                      + 2 * ((n + 63) / 64) * 8                   // current and next frontiers
+                      + n * sizeof(vid_t);                        // active vertex lists
+  plan.staging_bytes =
+      kStagingBuffers * (plan.staging_edges * d1 + plan.staging_vertices * kCompactionIndexBytes);
+  plan.edge_bytes = g.num_edges() * d1;
+  if (budget == 0) return plan;
+  if (plan.vertex_bytes + plan.staging_bytes > budget) {
+    throw OutOfMemory("device memory budget too small: vertex data needs " +
+                      format_bytes(plan.vertex_bytes) + " and staging " +
+                      format_bytes(plan.staging_bytes) + ", but the budget allows " +
+                      format_bytes(budget) + " (raise --budget or lower --partition-bytes)");
+  }
+  plan.in_memory = plan.needed() + plan.edge_bytes <= budget;
+  return plan;
+}
+
+}  // namespace ooc

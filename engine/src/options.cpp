@@ -1,0 +1,56 @@
+#include "ooc/engine/options.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "ooc/core/error.hpp"
+
+namespace ooc {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, Backend>, 3> kBackends{
+    {{"auto", Backend::automatic}, {"cpu", Backend::cpu}, {"cuda", Backend::cuda}}};
+constexpr std::array<std::pair<std::string_view, TransferPolicy>, 5> kPolicies{
+    {{"hybrid", TransferPolicy::hybrid},
+     {"filter", TransferPolicy::filter},
+     {"compaction", TransferPolicy::compaction},
+     {"zerocopy", TransferPolicy::zerocopy},
+     {"unified", TransferPolicy::unified}}};
+
+template <class T, std::size_t N>
+T parse(std::string_view name, const std::array<std::pair<std::string_view, T>, N>& table,
+        const char* what) {
+  std::string accepted;
+  for (const auto& [text, value] : table) {
+    if (text == name) return value;
+    accepted += (accepted.empty() ? "" : ", ") + std::string(text);
+  }
+  throw InvalidInput("unknown " + std::string(what) + " '" + std::string(name) +
+                     "' (expected one of: " + accepted + ")");
+}
+
+template <class T, std::size_t N>
+std::string_view name_of(T value, const std::array<std::pair<std::string_view, T>, N>& table) {
+  for (const auto& [text, v] : table) {
+    if (v == value) return text;
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string_view to_string(Backend b) {
+  return name_of(b, kBackends);
+}
+std::string_view to_string(TransferPolicy p) {
+  return name_of(p, kPolicies);
+}
+Backend parse_backend(std::string_view name) {
+  return parse(name, kBackends, "backend");
+}
+TransferPolicy parse_transfer_policy(std::string_view name) {
+  return parse(name, kPolicies, "transfer policy");
+}
+
+}  // namespace ooc

@@ -1,0 +1,166 @@
+#include "ooc/engine/reference.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <queue>
+
+#include "ooc/core/error.hpp"
+#include "ooc/engine/programs.hpp"
+
+namespace ooc::reference {
+namespace {
+
+vid_t internal_source(const Graph& g, vid_t user) {
+  for (vid_t v = 0; v < g.num_vertices(); ++v) {
+    if (g.original_id(v) == user) return v;
+  }
+  throw InvalidInput("reference: source " + std::to_string(user) + " is not a vertex");
+}
+
+template <class T>
+std::vector<T> to_user(const Graph& g, const std::vector<T>& internal) {
+  std::vector<T> out(internal.size());
+  for (vid_t v = 0; v < g.num_vertices(); ++v)
+    out[g.original_id(v)] = internal[v];
+  return out;
+}
+
+// Dijkstra with the path sums evaluated in the weight's own arithmetic.
+template <class D, class AddWeight>
+std::vector<double> dijkstra(const Graph& g, vid_t source, D infinity, AddWeight add) {
+  std::vector<D> dist(g.num_vertices(), infinity);
+  using Item = std::pair<D, vid_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+  dist[source] = D{0};
+  heap.push({D{0}, source});
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d > dist[u]) continue;
+    for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      const D candidate = add(d, g.weights[e]);
+      if (candidate < dist[g.targets[e]]) {
+        dist[g.targets[e]] = candidate;
+        heap.push({candidate, g.targets[e]});
+      }
+    }
+  }
+  std::vector<double> out(dist.size());
+  for (std::size_t v = 0; v < dist.size(); ++v) {
+    out[v] = dist[v] == infinity ? std::numeric_limits<double>::infinity()
+                                 : static_cast<double>(dist[v]);
+  }
+  return out;
+}
+
+vid_t find(std::vector<vid_t>& parent, vid_t v) {
+  while (parent[v] != v) {
+    parent[v] = parent[parent[v]];
+    v = parent[v];
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> bfs(const Graph& g, vid_t source_user_id) {
+  std::vector<std::uint32_t> level(g.num_vertices(), Bfs::kUnreached);
+  const vid_t source = internal_source(g, source_user_id);
+  std::deque<vid_t> queue{source};
+  level[source] = 0;
+  while (!queue.empty()) {
+    const vid_t u = queue.front();
+    queue.pop_front();
+    for (const vid_t v : g.neighbors(u)) {
+      if (level[v] == Bfs::kUnreached) {
+        level[v] = level[u] + 1;
+        queue.push_back(v);
+      }
+    }
+  }
+  return to_user(g, level);
+}
+
+std::vector<double> sssp(const Graph& g, vid_t source_user_id) {
+  if (!g.weighted()) throw InvalidInput("reference sssp: the graph has no weights");
+  const vid_t source = internal_source(g, source_user_id);
+  std::vector<double> dist;
+  if (g.weight_type == WeightType::f32) {
+    dist = dijkstra(g, source, std::numeric_limits<float>::infinity(),
+                    [](float d, std::uint32_t w) { return d + weight_as_float(w); });
+  } else {
+    dist = dijkstra(g, source, SsspU32::kUnreached, [](std::uint32_t d, std::uint32_t w) {
+      const std::uint64_t sum = std::uint64_t{d} + w;
+      return sum < SsspU32::kUnreached ? static_cast<std::uint32_t>(sum) : SsspU32::kUnreached - 1;
+    });
+  }
+  return to_user(g, dist);
+}
+
+std::vector<vid_t> cc(const Graph& g) {
+  const vid_t n = g.num_vertices();
+  std::vector<vid_t> parent(n);
+  std::iota(parent.begin(), parent.end(), vid_t{0});
+  for (vid_t u = 0; u < n; ++u) {
+    for (const vid_t v : g.neighbors(u)) {
+      const vid_t a = find(parent, u), b = find(parent, v);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  std::vector<vid_t> smallest(n, kNoVertex);
+  for (vid_t v = 0; v < n; ++v) {
+    vid_t& s = smallest[find(parent, v)];
+    s = std::min(s, g.original_id(v));
+  }
+  std::vector<vid_t> out(n);
+  for (vid_t v = 0; v < n; ++v)
+    out[g.original_id(v)] = smallest[find(parent, v)];
+  return out;
+}
+
+std::vector<double> pagerank(const Graph& g, double damping) {
+  const vid_t n = g.num_vertices();
+  std::vector<double> rank(n, 1.0 - damping), next(n);
+  for (int iteration = 0; iteration < 100000; ++iteration) {
+    std::fill(next.begin(), next.end(), 1.0 - damping);
+    for (vid_t u = 0; u < n; ++u) {
+      if (g.degree(u) == 0) continue;  // dangling: absorbed, as in the engine
+      const double share = damping * rank[u] / static_cast<double>(g.degree(u));
+      for (const vid_t v : g.neighbors(u))
+        next[v] += share;
+    }
+    double change = 0, total = 0;
+    for (vid_t v = 0; v < n; ++v) {
+      change = std::max(change, std::abs(next[v] - rank[v]));
+      total += next[v];
+    }
+    rank.swap(next);
+    if (change <= 1e-13 * total) break;
+  }
+  const double total = std::accumulate(rank.begin(), rank.end(), 0.0);
+  for (double& r : rank)
+    r /= total;
+  return to_user(g, rank);
+}
+
+double pagerank_l1_bound(double damping, double tolerance) {
+  return 2.0 * tolerance / ((1.0 - damping) * (1.0 - damping)) + 1e-5;
+}
+
+Comparison compare_l1(const std::vector<float>& engine, const std::vector<double>& expected,
+                      double bound) {
+  if (engine.size() != expected.size()) return {false, "sizes differ"};
+  double l1 = 0;
+  for (std::size_t v = 0; v < engine.size(); ++v)
+    l1 += std::abs(static_cast<double>(engine[v]) - expected[v]);
+  if (l1 <= bound) return {};
+  char message[128];
+  std::snprintf(message, sizeof message, "L1 distance %.3g exceeds the bound %.3g", l1, bound);
+  return {false, message};
+}
+
+}  // namespace ooc::reference

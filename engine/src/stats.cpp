@@ -1,0 +1,68 @@
+#include "ooc/engine/stats.hpp"
+
+#include <cstdio>
+#include <numeric>
+
+#include "ooc/core/units.hpp"
+
+namespace ooc {
+
+std::string_view to_string(Engine e) {
+  switch (e) {
+    case Engine::filter:
+      return "filter";
+    case Engine::compaction:
+      return "compaction";
+    case Engine::zerocopy:
+      return "zerocopy";
+    case Engine::unified:
+      return "unified";
+    case Engine::resident:
+      return "resident";
+  }
+  return "?";
+}
+
+std::uint64_t IterationStats::total_bytes() const {
+  return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0});
+}
+
+std::uint64_t RunStats::edges_processed() const {
+  std::uint64_t sum = 0;
+  for (const IterationStats& it : iterations)
+    sum += it.edges_processed;
+  return sum;
+}
+
+std::uint64_t RunStats::bytes(Engine e) const {
+  std::uint64_t sum = 0;
+  for (const IterationStats& it : iterations)
+    sum += it.bytes[static_cast<std::size_t>(e)];
+  return sum;
+}
+
+std::uint64_t RunStats::total_bytes() const {
+  std::uint64_t sum = 0;
+  for (const IterationStats& it : iterations)
+    sum += it.total_bytes();
+  return sum;
+}
+
+std::string RunStats::summary() const {
+  char head[256];
+  std::snprintf(
+      head, sizeof head,
+      "%s on %s (%s, %s, priority %s): %.3f s, %zu iterations, %llu edges processed, bytes:",
+      algorithm.c_str(), device.c_str(), transfer.c_str(), in_memory ? "in-memory" : "out-of-core",
+      priority ? "on" : "off", seconds, iterations.size(),
+      static_cast<unsigned long long>(edges_processed()));
+  std::string text = head;
+  for (std::size_t e = 0; e < kEngines; ++e) {
+    const std::uint64_t b = bytes(static_cast<Engine>(e));
+    if (b > 0) text += " " + std::string(to_string(static_cast<Engine>(e))) + " " + format_bytes(b);
+  }
+  if (total_bytes() == 0) text += " none";
+  return text;
+}
+
+}  // namespace ooc

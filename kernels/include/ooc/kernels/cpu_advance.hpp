@@ -1,0 +1,97 @@
+#pragma once
+// The CPU backend's advance: for every active vertex of a task, run the program along each of
+// its out-edges, wherever those edges are (the CSR in place for zero-copy, a staged partition for
+// filter, a compacted batch for compaction). Parallel over vertices with oneTBB; a vertex with a
+// very long list is split over edge ranges so that one hub does not hold up a thread (the CPU
+// counterpart of the GPU kernels' load balancing).
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ooc/core/atomics.hpp"
+#include "ooc/core/types.hpp"
+#include "ooc/kernels/bitmap.hpp"
+
+namespace ooc {
+
+// The vertex arrays of one run of program P. `deltas` is used by accumulative programs only.
+template <class P>
+struct ProgramArrays {
+  typename P::Value* values = nullptr;
+  typename P::Value* deltas = nullptr;
+};
+
+// One active vertex's out-edges, wherever they currently are.
+struct VertexEdges {
+  vid_t vertex;
+  const vid_t* targets;
+  const std::uint32_t* weights;  // null when unweighted
+  eid_t count;                   // the vertex's full out-degree
+};
+
+namespace detail {
+
+inline constexpr eid_t kSplitEdges = eid_t{1} << 15;
+
+template <class P>
+OOC_FORCEINLINE void relax_edges(const P& program, ProgramArrays<P> arrays, Bitmap& next,
+                                 typename P::Value message, const VertexEdges& e, eid_t begin,
+                                 eid_t end) {
+  typename P::Value* dst = P::kind == ProgramKind::monotone ? arrays.values : arrays.deltas;
+  for (eid_t j = begin; j < end; ++j) {
+    const vid_t t = e.targets[j];
+    if (program.relax(message, e.weights == nullptr ? 0u : e.weights[j], dst + t))
+      next.set_atomic(t);
+  }
+}
+
+// The message the vertex sends, or false when it has nothing to send.
+template <class P>
+OOC_FORCEINLINE bool take_message(const P& program, ProgramArrays<P> arrays, const VertexEdges& e,
+                                  typename P::Value& message) {
+  if constexpr (P::kind == ProgramKind::monotone) {
+    message = atomic_load(arrays.values + e.vertex);
+    return true;
+  } else {
+    const typename P::Value delta = atomic_exchange(arrays.deltas + e.vertex, typename P::Value{0});
+    if (delta == typename P::Value{0}) return false;
+    atomic_add(arrays.values + e.vertex, delta);
+    if (e.count == 0) return false;  // dangling: the delta is absorbed
+    message = program.message(delta, e.count);
+    return true;
+  }
+}
+
+}  // namespace detail
+
+// Processes `count` vertices, edges_of(i) describing the i-th; returns the edges processed.
+template <class P, class EdgesOf>
+eid_t advance_cpu(const P& program, ProgramArrays<P> arrays, Bitmap& next, std::size_t count,
+                  EdgesOf&& edges_of) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, count, 64), eid_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, eid_t processed) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+          const VertexEdges e = edges_of(i);
+          typename P::Value message{};
+          if (!detail::take_message(program, arrays, e, message)) continue;
+          processed += e.count;
+          if (e.count < detail::kSplitEdges) {
+            detail::relax_edges(program, arrays, next, message, e, 0, e.count);
+            continue;
+          }
+          tbb::parallel_for(tbb::blocked_range<eid_t>(0, e.count, detail::kSplitEdges / 4),
+                            [&](const tbb::blocked_range<eid_t>& edges) {
+                              detail::relax_edges(program, arrays, next, message, e, edges.begin(),
+                                                  edges.end());
+                            });
+        }
+        return processed;
+      },
+      [](eid_t a, eid_t b) { return a + b; });
+}
+
+}  // namespace ooc

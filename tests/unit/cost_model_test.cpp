@@ -1,0 +1,104 @@
+#include "ooc/engine/cost_model.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ooc {
+namespace {
+
+TEST(LinesSpanned, CountsEveryTouchedLine) {
+  EXPECT_EQ(lines_spanned(0, 0, 128), 0u);
+  EXPECT_EQ(lines_spanned(0, 128, 128), 1u);   // aligned, exactly one line
+  EXPECT_EQ(lines_spanned(64, 128, 128), 2u);  // misaligned: am(v) = 1
+  EXPECT_EQ(lines_spanned(64, 64, 128), 1u);   // misaligned but inside one line: am(v) = 0
+  EXPECT_EQ(lines_spanned(124, 8, 128), 2u);   // 8 bytes across a boundary
+  EXPECT_EQ(lines_spanned(0, 129, 128), 2u);
+}
+
+// Hand-worked with HyTGraph's constants (m = 128 B, MR = 256, RTT = 1): a 32 MiB partition of
+// 4-byte edges, 8M edges.
+TEST(CostModel, FormulasByHand) {
+  const CostConstants c;
+  PartitionActivity a;
+  a.edges = 8u << 20;
+  a.active_vertices = 1000;
+  a.active_edges = 100000;
+  a.requests = 5000;
+  const TransferCosts t = transfer_costs(a, 4, c);
+  // (1) ceil(8M * 4 / 128 / 256) = 1024 round trips.
+  EXPECT_DOUBLE_EQ(t.filter, 1024.0);
+  // (2) ceil((100000 * 4 + 1000 * 12) / 32768) = ceil(12.57) = 13.
+  EXPECT_DOUBLE_EQ(t.compaction, 13.0);
+  // (3) ceil(5000 / 256) = 20, times RTT_zc = 0.625 + 0.375 * 100000 / 8388608.
+  EXPECT_DOUBLE_EQ(t.zerocopy, 20.0 * (0.625 + 0.375 * 100000.0 / 8388608.0));
+  // 13 < 0.8 * 1024, but 13 >= 0.4 * 12.6: not compaction; 12.6 < 1024: zero-copy.
+  EXPECT_EQ(choose_engine(t, c), Engine::zerocopy);
+}
+
+TEST(CostModel, ManyActiveVerticesWithFewEdgesEachGoToCompaction) {
+  const CostConstants c;
+  PartitionActivity a;
+  a.edges = 8u << 20;
+  a.active_vertices = 200000;  // degree 2 each, scattered: one or two lines per vertex
+  a.active_edges = 400000;
+  a.requests = 260000;
+  const TransferCosts t = transfer_costs(a, 4, c);
+  EXPECT_DOUBLE_EQ(t.compaction, 123.0);  // ceil((1.6M + 2.4M) / 32768)
+  EXPECT_EQ(choose_engine(t, c), Engine::compaction);
+}
+
+TEST(CostModel, MostlyActivePartitionsAreCopiedWhole) {
+  const CostConstants c;
+  PartitionActivity a;
+  a.edges = 8u << 20;
+  a.active_vertices = 250000;
+  a.active_edges = 7u << 20;
+  a.requests = 400000;
+  EXPECT_EQ(choose_engine(transfer_costs(a, 4, c), c), Engine::filter);
+}
+
+// HyTGraph Fig. 4: 9 vertices, 128 edges in two subsets of 64 edges, one of 6 vertices and one
+// of 3. Both subsets have half the edges active, yet zero-copy needs twice as many requests for
+// the 6-vertex one. Degrees 11,11,11,11,10,10 then 21,21,22, stored back to back.
+TEST(CostModel, PaperToyExample) {
+  const std::uint64_t degrees[9] = {11, 11, 11, 11, 10, 10, 21, 21, 22};
+  std::uint64_t start = 0, green_requests = 0, gray_requests = 0;
+  for (int v = 0; v < 9; ++v) {
+    const std::uint64_t lines = lines_spanned(start * 4, degrees[v] * 4, 128);
+    (v < 6 ? green_requests : gray_requests) += lines;
+    start += degrees[v];
+  }
+  EXPECT_EQ(green_requests, 7u);  // 6 lists, one of them straddling a line boundary
+  EXPECT_EQ(gray_requests, 4u);   // 3 lists, one straddling
+
+  PartitionActivity green{128, 6, 64, green_requests}, gray{128, 3, 64, gray_requests};
+  // With the paper's MR = 256 everything fits in one round trip: Tef = Tec = 1, and
+  // Tiz = 1 * (0.625 + 0.375 * 0.5) = 0.8125 for both, so both pick zero-copy.
+  const CostConstants paper;
+  EXPECT_DOUBLE_EQ(transfer_costs(green, 4, paper).zerocopy, 0.8125);
+  EXPECT_EQ(choose_engine(transfer_costs(green, 4, paper), paper), Engine::zerocopy);
+  EXPECT_EQ(choose_engine(transfer_costs(gray, 4, paper), paper), Engine::zerocopy);
+  // Scaled to one request per round trip (MR = 1) the difference shows: green costs
+  // Tef = 4, Tec = ceil(328/128) = 3, Tiz = 7 * 0.8125 = 5.69 -> filter;
+  // gray costs Tef = 4, Tec = ceil(292/128) = 3, Tiz = 4 * 0.8125 = 3.25 -> zero-copy.
+  CostConstants one = paper;
+  one.max_requests = 1;
+  const TransferCosts g = transfer_costs(green, 4, one), y = transfer_costs(gray, 4, one);
+  EXPECT_DOUBLE_EQ(g.filter, 4.0);
+  EXPECT_DOUBLE_EQ(g.compaction, 3.0);
+  EXPECT_DOUBLE_EQ(g.zerocopy, 7 * 0.8125);
+  EXPECT_EQ(choose_engine(g, one), Engine::filter);
+  EXPECT_DOUBLE_EQ(y.zerocopy, 4 * 0.8125);
+  EXPECT_EQ(choose_engine(y, one), Engine::zerocopy);
+}
+
+TEST(CostModel, PoliciesOverrideAndResidentEdgesAreFree) {
+  const CostConstants c;
+  const PartitionActivity a{100, 1, 1, 1};
+  EXPECT_EQ(engine_for(TransferPolicy::filter, false, a, 4, c), Engine::filter);
+  EXPECT_EQ(engine_for(TransferPolicy::compaction, false, a, 4, c), Engine::compaction);
+  EXPECT_EQ(engine_for(TransferPolicy::unified, false, a, 4, c), Engine::unified);
+  EXPECT_EQ(engine_for(TransferPolicy::filter, true, a, 4, c), Engine::resident);
+}
+
+}  // namespace
+}  // namespace ooc

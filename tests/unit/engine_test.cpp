@@ -1,0 +1,132 @@
+// The engine's public behaviour beyond correctness: clear errors for bad requests, stats that
+// add up, in-memory mode, user programs.
+#include "ooc/engine/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include "engine_cases.hpp"
+#include "ooc/core/error.hpp"
+
+namespace ooc {
+namespace {
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+EngineOptions cpu() {
+  EngineOptions o;
+  o.backend = Backend::cpu;
+  o.partition_bytes = test::kPartitionBytes;
+  return o;
+}
+
+TEST(Engine, BadRequestsGetOneClearLine) {
+  OocEngine weighted(test::make_shape("kron"), cpu());
+  EXPECT_EQ(error_of([&] { weighted.bfs(5000); }),
+            "vertex 5000 is out of range: the graph has 2048 vertices (ids 0-2047)");
+  PageRankOptions bad;
+  bad.damping = 1.5f;
+  EXPECT_EQ(error_of([&] { weighted.pagerank(bad); }),
+            "damping 1.500000 must be strictly between 0 and 1");
+
+  BuildOptions plain;
+  OocEngine unweighted(build_graph(generate_kronecker(8, 4, 1), plain), cpu());
+  EXPECT_EQ(error_of([&] { unweighted.sssp(0); }),
+            "sssp needs edge weights, and this graph has none (convert or generate it with "
+            "--weights file or "
+            "--weights random:1-64)");
+  EXPECT_EQ(error_of([&] { unweighted.cc(); }),
+            "cc needs a symmetric graph, and this one is directed (convert or generate it with "
+            "--undirected)");
+  EXPECT_EQ(error_of([] { parse_transfer_policy("teleport"); }),
+            "unknown transfer policy 'teleport' (expected one of: hybrid, filter, compaction, "
+            "zerocopy, unified)");
+  EXPECT_EQ(error_of([] { parse_backend("tpu"); }),
+            "unknown backend 'tpu' (expected one of: auto, cpu, cuda)");
+}
+
+TEST(Engine, RefusesABudgetTooSmallForVertexDataAndStaging) {
+  EngineOptions o = cpu();
+  o.device_budget = 1024;
+  OocEngine engine(test::make_shape("kron"), o);
+  const std::string error = error_of([&] { engine.bfs(0); });
+  EXPECT_EQ(error.rfind("device memory budget too small: vertex data needs ", 0), 0u) << error;
+  EXPECT_NE(
+      error.find("but the budget allows 1.00 KiB (raise --budget or lower --partition-bytes)"),
+      std::string::npos)
+      << error;
+}
+
+TEST(Engine, StatsAddUp) {
+  EngineOptions o = cpu();
+  o.transfer = TransferPolicy::filter;
+  o.priority = false;
+  OocEngine engine(test::make_shape("urand"), o);
+  const auto result = engine.bfs(engine.highest_degree_vertex());
+  const RunStats& s = result.stats;
+  EXPECT_EQ(s.algorithm, "bfs");
+  EXPECT_EQ(s.backend, "cpu");
+  EXPECT_FALSE(s.in_memory);
+  ASSERT_GT(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[0].active_vertices, 1u);
+  EXPECT_EQ(s.iterations[0].partitions[static_cast<std::size_t>(Engine::filter)], 1u);
+  // Without priority every active edge is processed exactly once per iteration, and filter
+  // moves whole partitions: never less than the active edges.
+  for (const IterationStats& it : s.iterations) {
+    EXPECT_EQ(it.edges_processed, it.active_edges);
+    EXPECT_GE(it.bytes[static_cast<std::size_t>(Engine::filter)], it.active_edges * 8);
+  }
+  EXPECT_EQ(s.total_bytes(), s.bytes(Engine::filter));
+  EXPECT_TRUE(result.converged);
+  EXPECT_NE(s.summary().find("bfs on CPU"), std::string::npos) << s.summary();
+}
+
+TEST(Engine, InMemoryModeMovesNoEdgesPerIteration) {
+  EngineOptions o = cpu();
+  o.device_budget = std::uint64_t{1} << 30;
+  OocEngine engine(test::make_shape("kron"), o);
+  const auto result = engine.cc();
+  EXPECT_TRUE(result.stats.in_memory);
+  EXPECT_EQ(result.stats.total_bytes(), 0u);
+  EXPECT_GT(result.stats.iterations[0].partitions[static_cast<std::size_t>(Engine::resident)], 0u);
+}
+
+TEST(Engine, MaxIterationsStopsARunAndSaysSo) {
+  OocEngine engine(test::make_shape("chain"), cpu());
+  RunOptions two;
+  two.max_iterations = 2;
+  const auto result = engine.bfs(0, two);
+  EXPECT_FALSE(result.converged);
+  EXPECT_EQ(result.stats.iterations.size(), 2u);
+}
+
+// A program written only against the public contract: the number of hops, capped at 3.
+struct CappedHops {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  vid_t source;
+  OOC_HD Value init(vid_t v) const { return v == source ? 0 : 3; }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD bool relax(Value src, std::uint32_t, Value* dst) const { return lower_to(dst, src + 1); }
+};
+
+TEST(Engine, RunsUserPrograms) {
+  OocEngine engine(test::make_shape("chain"), cpu());
+  const auto result = engine.run(CappedHops{engine.internal_id(10)});
+  EXPECT_EQ(result.values[10], 0u);
+  EXPECT_EQ(result.values[12], 2u);
+  EXPECT_EQ(result.values[8], 2u);
+  EXPECT_EQ(result.values[100], 3u);
+}
+
+}  // namespace
+}  // namespace ooc

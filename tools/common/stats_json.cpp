@@ -1,0 +1,71 @@
+#include "stats_json.hpp"
+
+namespace ooc::tools {
+namespace {
+
+nlohmann::json per_engine(const auto& values) {
+  nlohmann::json j;
+  for (std::size_t e = 0; e < kEngines; ++e)
+    j[std::string(to_string(static_cast<Engine>(e)))] = values[e];
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunStats& s) {
+  nlohmann::json iterations = nlohmann::json::array();
+  for (const IterationStats& it : s.iterations) {
+    iterations.push_back({{"iteration", it.iteration},
+                          {"active_vertices", it.active_vertices},
+                          {"active_edges", it.active_edges},
+                          {"edges_processed", it.edges_processed},
+                          {"partitions", per_engine(it.partitions)},
+                          {"bytes", per_engine(it.bytes)},
+                          {"tasks", it.tasks},
+                          {"seconds", it.seconds},
+                          {"survey_seconds", it.survey_seconds},
+                          {"transfer_seconds", it.transfer_seconds},
+                          {"compute_seconds", it.compute_seconds}});
+  }
+  std::array<std::uint64_t, kEngines> bytes{};
+  for (std::size_t e = 0; e < kEngines; ++e)
+    bytes[e] = s.bytes(static_cast<Engine>(e));
+  return {{"algorithm", s.algorithm},
+          {"backend", s.backend},
+          {"device", s.device},
+          {"transfer", s.transfer},
+          {"priority", s.priority},
+          {"in_memory", s.in_memory},
+          {"partitions", s.partitions},
+          {"seconds", s.seconds},
+          {"setup_seconds", s.setup_seconds},
+          {"iterations", s.iterations.size()},
+          {"edges_processed", s.edges_processed()},
+          {"bytes", per_engine(bytes)},
+          {"total_bytes", s.total_bytes()},
+          {"per_iteration", iterations}};
+}
+
+void write_trace_header(std::ostream& out) {
+  out << "run,iteration,active_vertices,active_edges,edges_processed";
+  for (const char* what : {"partitions", "bytes"}) {
+    for (std::size_t e = 0; e < kEngines; ++e)
+      out << ',' << what << '_' << to_string(static_cast<Engine>(e));
+  }
+  out << ",tasks,seconds,survey_seconds,transfer_seconds,compute_seconds\n";
+}
+
+void write_trace(std::ostream& out, int run, const RunStats& s) {
+  for (const IterationStats& it : s.iterations) {
+    out << run << ',' << it.iteration << ',' << it.active_vertices << ',' << it.active_edges << ','
+        << it.edges_processed;
+    for (const auto p : it.partitions)
+      out << ',' << p;
+    for (const auto b : it.bytes)
+      out << ',' << b;
+    out << ',' << it.tasks << ',' << it.seconds << ',' << it.survey_seconds << ','
+        << it.transfer_seconds << ',' << it.compute_seconds << '\n';
+  }
+}
+
+}  // namespace ooc::tools

@@ -1,0 +1,295 @@
+// ooc-run: runs BFS, SSSP, CC or PageRank on a .oocg graph (or one generated in memory) with
+// OocEngine, prints a summary line per run, and optionally verifies the result against the
+// serial reference, writes the values, the stats as JSON and a per-iteration trace. See
+// docs/cli.md.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+#include "ooc/engine/engine.hpp"
+#include "ooc/engine/reference.hpp"
+#include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/generators.hpp"
+#include "ooc/partitioner/hub_sort.hpp"
+#include "stats_json.hpp"
+#include "tool_main.hpp"
+
+namespace ooc::tools {
+namespace {
+
+struct Args {
+  std::string algorithm;
+  std::string graph, generate, weights;
+  std::uint64_t seed = 1;
+  std::optional<vid_t> source;
+  std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
+  std::string priority = "on";
+  double priority_fraction = 0;
+  std::uint64_t priority_min_edges = 1u << 20;
+  float damping = 0.85f, tolerance = 1e-6f;
+  std::uint32_t max_iterations = 0;
+  bool verify = false, quiet = false;
+  std::string output, json, trace;
+  int repeat = 1;
+  unsigned threads = 0, streams = 4;
+};
+
+// Every algorithm's values as doubles (exact for 32-bit integers and floats), +inf where a
+// vertex was not reached, indexed by the user's ids.
+struct Outcome {
+  std::vector<double> values;
+  RunStats stats;
+  bool converged = true;
+};
+
+template <class T>
+std::vector<double> as_doubles(const std::vector<T>& values, std::optional<T> unreached = {}) {
+  std::vector<double> out(values.size());
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    out[v] = unreached && values[v] == *unreached ? std::numeric_limits<double>::infinity()
+                                                  : static_cast<double>(values[v]);
+  }
+  return out;
+}
+
+// "kron:SCALE[:EF]", "urand:SCALE[:EF]", "grid:ROWSxCOLS": undirected, hub sorted, weighted when
+// asked (sssp asks for random:1-64 by default).
+Graph generate_graph(const Args& a) {
+  const auto colon = a.generate.find(':');
+  const std::string kind = a.generate.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? "" : a.generate.substr(colon + 1);
+  const auto bad = [&] {
+    return InvalidInput("invalid --generate '" + a.generate +
+                        "': expected kron:SCALE[:EF], urand:SCALE[:EF] or grid:ROWSxCOLS");
+  };
+  EdgeList edges;
+  try {
+    if (kind == "kron" || kind == "urand") {
+      const auto second = rest.find(':');
+      const auto scale = static_cast<unsigned>(std::stoul(rest.substr(0, second)));
+      const auto ef = second == std::string::npos
+                          ? 16u
+                          : static_cast<unsigned>(std::stoul(rest.substr(second + 1)));
+      edges = kind == "kron" ? generate_kronecker(scale, ef, a.seed)
+                             : generate_uniform(scale, ef, a.seed);
+    } else if (kind == "grid") {
+      const auto x = rest.find('x');
+      if (x == std::string::npos) throw bad();
+      edges = generate_grid(static_cast<std::uint32_t>(std::stoul(rest.substr(0, x))),
+                            static_cast<std::uint32_t>(std::stoul(rest.substr(x + 1))));
+    } else {
+      throw bad();
+    }
+  } catch (const std::logic_error&) {  // stoul
+    throw bad();
+  }
+  BuildOptions options;
+  options.undirected = true;
+  const std::string weights = !a.weights.empty()      ? a.weights
+                              : a.algorithm == "sssp" ? "random:1-64"
+                                                      : "none";
+  options.weights = parse_weight_spec(weights, a.seed);
+  return hub_sort(build_graph(std::move(edges), options));
+}
+
+EngineOptions engine_options(const Args& a) {
+  EngineOptions o;
+  o.backend = parse_backend(a.backend);
+  o.transfer = parse_transfer_policy(a.transfer);
+  o.partition_bytes = parse_size(a.partition_bytes);
+  o.device_budget = parse_size(a.budget);
+  o.priority = a.priority == "on";
+  o.priority_fraction = a.priority_fraction;
+  o.priority_min_edges = a.priority_min_edges;
+  o.streams = a.streams;
+  o.cpu_threads = a.threads;
+  return o;
+}
+
+Outcome run_once(OocEngine& engine, const Args& a, vid_t source) {
+  RunOptions run;
+  run.max_iterations = a.max_iterations;
+  if (a.algorithm == "bfs") {
+    auto r = engine.bfs(source, run);
+    return {as_doubles(r.values, std::optional(kUnreachedLevel)), std::move(r.stats), r.converged};
+  }
+  if (a.algorithm == "sssp") {
+    auto r = engine.sssp(source, run);
+    return {std::move(r.values), std::move(r.stats), r.converged};
+  }
+  if (a.algorithm == "cc") {
+    auto r = engine.cc(run);
+    return {as_doubles(r.values), std::move(r.stats), r.converged};
+  }
+  PageRankOptions pr;
+  pr.damping = a.damping;
+  pr.tolerance = a.tolerance;
+  pr.run = run;
+  auto r = engine.pagerank(pr);
+  return {as_doubles(r.values), std::move(r.stats), r.converged};
+}
+
+reference::Comparison verify(const OocEngine& engine, const Args& a, vid_t source,
+                             const std::vector<double>& values) {
+  const Graph& g = engine.graph();
+  if (a.algorithm == "bfs") {
+    return reference::compare_exact(
+        values, as_doubles(reference::bfs(g, source), std::optional(kUnreachedLevel)));
+  }
+  if (a.algorithm == "sssp") return reference::compare_exact(values, reference::sssp(g, source));
+  if (a.algorithm == "cc") return reference::compare_exact(values, reference::cc(g));
+  const std::vector<float> ranks(values.begin(), values.end());
+  return reference::compare_l1(ranks, reference::pagerank(g, a.damping),
+                               reference::pagerank_l1_bound(a.damping, a.tolerance));
+}
+
+// "vertex<TAB>value" per vertex in the user's ids; integers printed as integers, inf for unreached.
+void write_values(const std::string& path, const std::vector<double>& values) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) throw IoError("cannot write '" + path + "': " + std::strerror(errno));
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    const double x = values[v];
+    if (std::isinf(x)) {
+      std::fprintf(out, "%zu\tinf\n", v);
+    } else if (x == std::floor(x) && x < 1e15) {
+      std::fprintf(out, "%zu\t%.0f\n", v, x);
+    } else {
+      std::fprintf(out, "%zu\t%.9g\n", v, x);
+    }
+  }
+  if (std::fclose(out) != 0) throw IoError("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+}  // namespace
+}  // namespace ooc::tools
+
+int main(int argc, char** argv) {
+  using namespace ooc;
+  using namespace ooc::tools;
+  CLI::App app{"Runs a graph algorithm with OocGraph's out-of-core engine.", "ooc-run"};
+  Args a;
+  app.add_option("ALGORITHM", a.algorithm, "bfs | sssp | cc | pagerank")
+      ->required()
+      ->check(CLI::IsMember({"bfs", "sssp", "cc", "pagerank"}));
+  auto* graph = app.add_option("-g,--graph", a.graph, ".oocg file made by partition-tool")
+                    ->check(CLI::ExistingFile);
+  auto* generate = app.add_option(
+      "--generate", a.generate,
+      "Generate in memory instead: kron:SCALE[:EF] | urand:SCALE[:EF] | grid:ROWSxCOLS "
+      "(undirected, hub sorted; sssp gets weights random:1-64)");
+  graph->excludes(generate);
+  app.add_option("--weights", a.weights, "With --generate: file | none | random:LO-HI");
+  app.add_option("--seed", a.seed, "With --generate: seed")->capture_default_str();
+  app.add_option("-s,--source", a.source,
+                 "Source vertex for bfs/sssp (default: the highest out-degree)");
+  app.add_option("--backend", a.backend, "auto | cpu | cuda")->capture_default_str();
+  app.add_option("-t,--transfer", a.transfer, "hybrid | filter | compaction | zerocopy | unified")
+      ->capture_default_str();
+  app.add_option("--partition-bytes", a.partition_bytes, "Edge data per partition")
+      ->check(size_validator())
+      ->capture_default_str();
+  app.add_option("--budget", a.budget,
+                 "Device memory the engine may use (0: CUDA takes 90% of free memory)")
+      ->check(size_validator())
+      ->capture_default_str();
+  app.add_option("--priority", a.priority, "Hub/delta-driven task order and reprocessing: on | off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--priority-fraction", a.priority_fraction,
+                 "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "
+                 "the active "
+                 "edges for bfs/sssp, 0.8 of the pending delta for pagerank)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--priority-min-edges", a.priority_min_edges,
+                 "Priority: never fewer active edges per iteration")
+      ->capture_default_str();
+  app.add_option("--streams", a.streams, "CUDA streams")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  app.add_option("--damping", a.damping, "PageRank damping, in (0, 1)")->capture_default_str();
+  app.add_option("--tolerance", a.tolerance,
+                 "PageRank: per-vertex delta threshold (ranks around 1)")
+      ->capture_default_str();
+  app.add_option("--max-iterations", a.max_iterations,
+                 "Stop after N iterations (0: until converged)");
+  app.add_flag("--verify", a.verify, "Check against the serial reference; exit 2 on a mismatch");
+  app.add_option("-o,--output", a.output,
+                 "Write 'vertex<TAB>value' per vertex (user ids; inf = unreached)");
+  app.add_option("--json", a.json, "Write the runs' statistics as JSON");
+  app.add_option("--trace", a.trace, "Write per-iteration statistics as CSV");
+  app.add_option("--repeat", a.repeat, "Run N times (statistics of each)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--threads", a.threads, "CPU worker threads (default: all)");
+  app.add_flag("-q,--quiet", a.quiet, "Only errors and the verification result");
+
+  int status = 0;
+  const int rc = run_main(app, argc, argv, [&] {
+    if (a.graph.empty() && a.generate.empty())
+      throw InvalidInput("give a graph: --graph FILE or --generate kron:SCALE");
+    const auto threads = limit_threads(a.threads);
+    const ProgressBar progress(a.quiet);
+    const EngineOptions options = engine_options(a);
+    OocEngine engine =
+        a.graph.empty() ? OocEngine(generate_graph(a), options) : OocEngine::load(a.graph, options);
+    const Graph& g = engine.graph();
+    const bool needs_source = a.algorithm == "bfs" || a.algorithm == "sssp";
+    const vid_t source = a.source ? *a.source : needs_source ? engine.highest_degree_vertex() : 0;
+    if (needs_source) engine.internal_id(source);  // range check before any output
+    if (!a.quiet) {
+      std::printf("graph: %s, %s vertices, %s edges (%s, weights %s), %zu partitions of %s\n",
+                  a.graph.empty() ? a.generate.c_str() : a.graph.c_str(),
+                  with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
+                  g.symmetric ? "symmetric" : "directed",
+                  std::string(to_string(g.weight_type)).c_str(), engine.partitions().size(),
+                  a.partition_bytes.c_str());
+      if (needs_source) {
+        std::printf("source: %u%s, %s out-edges\n", source, a.source ? "" : " (highest out-degree)",
+                    with_commas(g.degree(engine.internal_id(source))).c_str());
+      }
+    }
+    std::ofstream trace;
+    if (!a.trace.empty()) {
+      trace.open(a.trace);
+      if (!trace) throw IoError("cannot write '" + a.trace + "'");
+      write_trace_header(trace);
+    }
+    nlohmann::json runs = nlohmann::json::array();
+    Outcome last;
+    for (int r = 0; r < a.repeat; ++r) {
+      last = run_once(engine, a, source);
+      if (!a.quiet)
+        std::printf("%s%s\n", last.stats.summary().c_str(),
+                    last.converged ? "" : " (stopped before converging)");
+      runs.push_back(to_json(last.stats));
+      if (trace.is_open()) write_trace(trace, r, last.stats);
+    }
+    if (!a.json.empty()) {
+      std::ofstream json(a.json);
+      json << nlohmann::json{{"graph", a.graph.empty() ? a.generate : a.graph},
+                             {"vertices", g.num_vertices()},
+                             {"edges", g.num_edges()},
+                             {"source", needs_source ? nlohmann::json(source) : nlohmann::json()},
+                             {"runs", runs}}
+                  .dump(2)
+           << '\n';
+      if (!json) throw IoError("cannot write '" + a.json + "'");
+    }
+    if (!a.output.empty()) write_values(a.output, last.values);
+    if (a.verify) {
+      const reference::Comparison c = verify(engine, a, source, last.values);
+      std::printf("verify: %s\n", c.equal ? "ok, matches the serial reference"
+                                          : ("MISMATCH: " + c.message).c_str());
+      if (!c.equal) status = 2;
+    }
+  });
+  return rc != 0 ? rc : status;
+}

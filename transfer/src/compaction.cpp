@@ -1,0 +1,86 @@
+#include "ooc/transfer/compaction.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_scan.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+
+namespace ooc {
+namespace {
+
+constexpr eid_t kSplitEdges = eid_t{1} << 16;
+
+// offsets[i] = edges of active[0..i); returns the total (offsets[n]).
+eid_t scan_degrees(const Graph& g, std::span<const vid_t> active, eid_t* offsets) {
+  const std::size_t n = active.size();
+  const eid_t total = tbb::parallel_scan(
+      tbb::blocked_range<std::size_t>(0, n, 4096), eid_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, eid_t sum, bool final_pass) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+          if (final_pass) offsets[i] = sum;
+          sum += g.degree(active[i]);
+        }
+        return sum;
+      },
+      [](eid_t a, eid_t b) { return a + b; });
+  offsets[n] = total;
+  return total;
+}
+
+void copy_list(const Graph& g, vid_t v, eid_t to, const CompactionBuffer& out, eid_t begin,
+               eid_t end) {
+  const eid_t from = g.offsets[v];
+  const auto count = static_cast<std::size_t>(end - begin);
+  std::memcpy(out.targets + to + begin, g.targets.data() + from + begin, count * sizeof(vid_t));
+  if (out.weights != nullptr) {
+    std::memcpy(out.weights + to + begin, g.weights.data() + from + begin,
+                count * sizeof(std::uint32_t));
+  }
+}
+
+}  // namespace
+
+CompactedBatch compact(const Graph& g, std::span<const vid_t> active, const CompactionBuffer& out) {
+  const std::span<const vid_t> window = active.first(std::min(active.size(), out.vertex_capacity));
+  eid_t total = scan_degrees(g, window, out.offsets);
+  std::size_t taken = window.size();
+  if (total > out.edge_capacity) {
+    // The last vertex whose list still ends inside the buffer.
+    taken = static_cast<std::size_t>(
+        std::upper_bound(out.offsets + 1, out.offsets + window.size() + 1, out.edge_capacity) -
+        (out.offsets + 1));
+    if (taken == 0) {
+      throw OutOfMemory("compaction staging holds " +
+                        format_bytes(out.edge_capacity * sizeof(vid_t)) + " of edges, but vertex " +
+                        std::to_string(window[0]) + " alone has " +
+                        std::to_string(g.degree(window[0])) + " edges");
+    }
+    total = out.offsets[taken];
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, taken, 256),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i < r.end(); ++i) {
+                        const vid_t v = window[i];
+                        out.vertices[i] = v;
+                        const eid_t degree = out.offsets[i + 1] - out.offsets[i];
+                        if (degree < kSplitEdges) {
+                          copy_list(g, v, out.offsets[i], out, 0, degree);
+                          continue;
+                        }
+                        tbb::parallel_for(tbb::blocked_range<eid_t>(0, degree, kSplitEdges),
+                                          [&](const tbb::blocked_range<eid_t>& e) {
+                                            copy_list(g, v, out.offsets[i], out, e.begin(),
+                                                      e.end());
+                                          });
+                      }
+                    });
+  return {taken, total};
+}
+
+}  // namespace ooc
