@@ -2,8 +2,10 @@
 # README command 2: set up, build and run every test. Exits non-zero on the first failure.
 #  1. the default build (CUDA when nvcc is found; GPU tests report SKIPPED without a GPU)
 #  2. the CPU-only build, which must pass on its own
-#  3. install, then build and run examples/ against the installed tree, as a user would
-#  4. formatting
+#  3. host code under AddressSanitizer + UndefinedBehaviorSanitizer
+#  4. the text readers under libFuzzer for a bounded time
+#  5. install, then build and run examples/ against the installed tree, as a user would
+#  6. formatting
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,12 +23,21 @@ cmake --preset cpu-only >/dev/null
 cmake --build --preset cpu-only
 ctest --preset cpu-only
 
+step "sanitizers (asan preset)"
+cmake --preset asan >/dev/null
+cmake --build --preset asan
+ctest --preset asan
+
+step "fuzzing the text readers"
+bash scripts/fuzz.sh "${OOC_FUZZ_SECONDS:-30}"
+
 step "examples against the installed tree"
 rm -rf build/install build/examples
 cmake --install build/default --prefix build/install >/dev/null
 cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
 cmake --build build/examples
 ./build/examples/hello-ooc
+./build/examples/widest-path
 
 step "clang-format"
 git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' | xargs clang-format --dry-run --Werror
