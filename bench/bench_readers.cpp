@@ -29,21 +29,24 @@ class Lcg {
   std::uint64_t state_ = 1;
 };
 
+template <class T>
+void append_number(std::string& text, T value) {
+  char digits[32];
+  text.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
+
 void append_line(std::string& text, Lcg& random, Kind kind) {
-  char line[64];
-  char* out = std::to_chars(line, line + sizeof line, random.next() & kIdMask).ptr;
-  *out++ = ' ';
-  out = std::to_chars(out, line + sizeof line, random.next() & kIdMask).ptr;
+  append_number(text, random.next() & kIdMask);
+  text += ' ';
+  append_number(text, random.next() & kIdMask);
   if (kind == kIntegerWeights) {
-    *out++ = ' ';
-    out = std::to_chars(out, line + sizeof line, 1 + random.next() % 64).ptr;
+    text += ' ';
+    append_number(text, 1 + random.next() % 64);
   } else if (kind == kFloatWeights) {
-    *out++ = ' ';
-    out = std::to_chars(out, line + sizeof line, static_cast<float>(random.next() % 10000) / 7.0f)
-              .ptr;
+    text += ' ';
+    append_number(text, static_cast<float>(random.next() % 10000) / 7.0f);
   }
-  *out++ = '\n';
-  text.append(line, out);
+  text += '\n';
 }
 
 const std::string& text_of(Kind kind) {

@@ -12,6 +12,10 @@
 #include "ooc/core/version.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/transfer/devices.hpp"
+#include "ooc/transfer/pinned_memory.hpp"
+#if OOC_ENGINE_CUDA
+#include "cuda_backend.hpp"
+#endif
 
 namespace ooc {
 
@@ -21,16 +25,33 @@ struct OocEngine::Impl {
   Backend backend = Backend::cpu;
   std::vector<Partition> partitions;
   Buffer<vid_t> internal_of_user;  // empty when ids are not permuted
+#if OOC_ENGINE_CUDA
+  std::shared_ptr<detail::DeviceGraph> device;
+#endif
 };
 
 namespace {
 
-Backend resolve_backend(Backend asked) {
+Backend resolve_backend(Backend asked, int device) {
   if (asked == Backend::cpu) return Backend::cpu;
-  if (asked == Backend::cuda) {
-    throw Unsupported("the CUDA backend is not available in this build; use --backend cpu");
+  if (!kBuiltWithCuda) {
+    if (asked == Backend::cuda) {
+      throw Unsupported(
+          "this build has no CUDA backend (configure with -DOOC_WITH_CUDA=ON), use --backend cpu");
+    }
+    return Backend::cpu;
   }
-  return Backend::cpu;
+  const std::vector<DeviceInfo> devices = list_devices();
+  if (devices.empty()) {
+    if (asked == Backend::cuda)
+      throw Unsupported("the CUDA backend needs a GPU: " + describe_devices());
+    return Backend::cpu;
+  }
+  if (device < 0 || static_cast<std::size_t>(device) >= devices.size()) {
+    throw InvalidInput("GPU " + std::to_string(device) + " does not exist (this machine has " +
+                       std::to_string(devices.size()) + ")");
+  }
+  return Backend::cuda;
 }
 
 std::string cpu_device_name() {
@@ -41,17 +62,26 @@ std::string cpu_device_name() {
 
 OocEngine::OocEngine(Graph graph, EngineOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
-  impl_->backend = resolve_backend(options.backend);
+  impl_->backend = resolve_backend(options.backend, options.device);
   impl_->graph = std::move(graph);
   impl_->options = options;
   impl_->partitions =
       partition_by_edges(impl_->graph, options.partition_bytes, impl_->graph.bytes_per_edge());
   impl_->internal_of_user = internal_ids(impl_->graph);
+#if OOC_ENGINE_CUDA
+  if (impl_->backend == Backend::cuda) {
+    impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options);
+  }
+#endif
 }
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options) {
-  resolve_backend(options.backend);
-  return OocEngine(read_oocg(path), options);
+  // For the GPU the edges go straight into pinned memory, checksummed on the way.
+  OocgReadOptions read;
+  if (resolve_backend(options.backend, options.device) == Backend::cuda) {
+    read.memory = &pinned_memory(options.device);
+  }
+  return OocEngine(read_oocg(path, read), options);
 }
 
 OocEngine::OocEngine(OocEngine&&) noexcept = default;
@@ -121,14 +151,22 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   }
   const EngineOptions& o = options();
   detail::RunSetup setup;
+  std::uint64_t budget = o.device_budget;
+  std::string device = cpu_device_name();
+#if OOC_ENGINE_CUDA
+  if (impl_->device) {
+    budget = detail::device_budget(*impl_->device, o.device_budget);
+    device = detail::device_name(*impl_->device);
+  }
+#endif
   setup.memory = plan_memory(g, partitions(), info.value_bytes,
-                             info.kind == ProgramKind::accumulative, o, o.device_budget);
+                             info.kind == ProgramKind::accumulative, o, budget);
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
   setup.drive.max_iterations = run.max_iterations;
   RunStats& s = setup.stats;
   s.algorithm = info.name;
   s.backend = std::string(to_string(backend()));
-  s.device = cpu_device_name();
+  s.device = device;
   s.transfer = std::string(to_string(o.transfer));
   s.priority = o.priority;
   s.in_memory = setup.memory.in_memory;
@@ -146,27 +184,40 @@ struct Raw {
   bool converged = true;
 };
 
+}  // namespace
+
 template <class P>
-Raw<P> run_raw(const Graph& g, std::span<const Partition> parts, const P& program,
-               const EngineOptions& options, detail::RunSetup setup) {
+auto OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
+  const Graph& g = graph();
   const auto start = std::chrono::steady_clock::now();
-  detail::CpuExecutor<P> executor(g, parts, program, options, setup.memory);
+  std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor;
+#if OOC_ENGINE_CUDA
+  if (impl_->device) {
+    executor = detail::make_cuda_executor(
+        program, {g, partitions(), options(), setup.memory, *impl_->device});
+  }
+#endif
+  if (!executor)
+    executor =
+        std::make_unique<detail::CpuExecutor<P>>(g, partitions(), program, options(), setup.memory);
+  setup.stats.setup_bytes = executor->setup_bytes();
+  setup.stats.setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Raw<P> raw;
-  raw.converged = detail::drive(executor, parts, setup.drive, setup.stats);
+  raw.converged = detail::drive(*executor, partitions(), setup.drive, setup.stats);
+  raw.values = Buffer<typename P::Value>::allocate(g.num_vertices());
+  raw.deltas = Buffer<typename P::Value>::allocate(
+      P::kind == ProgramKind::accumulative ? g.num_vertices() : 0);
+  executor->read_values(raw.values.data(), raw.deltas.data());
   setup.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  raw.values = std::move(executor.values());
-  raw.deltas = std::move(executor.deltas());
   raw.stats = std::move(setup.stats);
   return raw;
 }
 
-}  // namespace
-
 Result<std::uint32_t> OocEngine::bfs(vid_t source, const RunOptions& run) {
   const Bfs program{internal_id(source)};
-  auto raw = run_raw(graph(), partitions(), program, options(),
-                     begin_run(detail::info_of<Bfs>("bfs"), run));
+  auto raw = run_builtin(program, begin_run(detail::info_of<Bfs>("bfs"), run));
   return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
 }
 
@@ -184,20 +235,17 @@ Result<double> OocEngine::sssp(vid_t source, const RunOptions& run) {
     result.converged = raw.converged;
   };
   if (graph().weight_type == WeightType::f32) {
-    finish(run_raw(graph(), partitions(), SsspF32{s}, options(),
-                   begin_run(detail::info_of<SsspF32>("sssp"), run)),
+    finish(run_builtin(SsspF32{s}, begin_run(detail::info_of<SsspF32>("sssp"), run)),
            SsspF32::kUnreached);
   } else {
-    finish(run_raw(graph(), partitions(), SsspU32{s}, options(),
-                   begin_run(detail::info_of<SsspU32>("sssp"), run)),
+    finish(run_builtin(SsspU32{s}, begin_run(detail::info_of<SsspU32>("sssp"), run)),
            SsspU32::kUnreached);
   }
   return result;
 }
 
 Result<vid_t> OocEngine::cc(const RunOptions& run) {
-  auto raw =
-      run_raw(graph(), partitions(), Cc{}, options(), begin_run(detail::info_of<Cc>("cc"), run));
+  auto raw = run_builtin(Cc{}, begin_run(detail::info_of<Cc>("cc"), run));
   // Labels are the smallest internal id of each component; users want the smallest user id.
   const Graph& g = graph();
   std::vector<vid_t> smallest(g.num_vertices(), kNoVertex);
@@ -214,8 +262,8 @@ Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
                        " must be strictly between 0 and 1");
   }
   if (!(pr.tolerance > 0.0f)) throw InvalidInput("tolerance must be positive");
-  auto raw = run_raw(graph(), partitions(), PageRank{pr.damping, pr.tolerance}, options(),
-                     begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
+  auto raw = run_builtin(PageRank{pr.damping, pr.tolerance},
+                         begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
   // The rank is what was taken plus what is still pending; then normalise.
   const std::size_t n = raw.values.size();
   const double total = tbb::parallel_reduce(

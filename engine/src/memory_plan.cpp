@@ -43,7 +43,7 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
                       format_bytes(plan.staging_bytes) + ", but the budget allows " +
                       format_bytes(budget) + " (raise --budget or lower --partition-bytes)");
   }
-  plan.in_memory = plan.needed() + plan.edge_bytes <= budget;
+  plan.in_memory = o.in_memory && plan.needed() + plan.edge_bytes <= budget;
   return plan;
 }
 

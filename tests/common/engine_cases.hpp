@@ -89,6 +89,7 @@ inline EngineOptions options_for(const std::string& policy, bool priority, Backe
     o.device_budget = std::uint64_t{1} << 30;
   } else {
     o.transfer = parse_transfer_policy(policy);
+    o.in_memory = false;  // the GPU's default budget would hold these small graphs whole
   }
   return o;
 }

@@ -6,6 +6,8 @@
 
 #include "engine_cases.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/version.hpp"
+#include "ooc/transfer/devices.hpp"
 
 namespace ooc {
 namespace {
@@ -50,6 +52,22 @@ TEST(Engine, BadRequestsGetOneClearLine) {
             "zerocopy, unified)");
   EXPECT_EQ(error_of([] { parse_backend("tpu"); }),
             "unknown backend 'tpu' (expected one of: auto, cpu, cuda)");
+}
+
+TEST(Engine, AskingForCudaWithoutAGpuIsOneClearLine) {
+  if (!list_devices().empty()) GTEST_SKIP() << "this machine has a GPU";
+  EngineOptions o = cpu();
+  o.backend = Backend::cuda;
+  const std::string error = error_of([&] { OocEngine(test::make_shape("chain"), o); });
+  if (kBuiltWithCuda) {
+    EXPECT_EQ(error.rfind("the CUDA backend needs a GPU: no CUDA device (", 0), 0u) << error;
+  } else {
+    EXPECT_EQ(
+        error,
+        "this build has no CUDA backend (configure with -DOOC_WITH_CUDA=ON), use --backend cpu");
+  }
+  o.backend = Backend::automatic;
+  EXPECT_EQ(OocEngine(test::make_shape("chain"), o).backend(), Backend::cpu);
 }
 
 TEST(Engine, RefusesABudgetTooSmallForVertexDataAndStaging) {

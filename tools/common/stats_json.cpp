@@ -39,6 +39,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"partitions", s.partitions},
           {"seconds", s.seconds},
           {"setup_seconds", s.setup_seconds},
+          {"setup_bytes", s.setup_bytes},
           {"iterations", s.iterations.size()},
           {"edges_processed", s.edges_processed()},
           {"bytes", per_engine(bytes)},

@@ -31,6 +31,7 @@ struct Args {
   std::optional<vid_t> source;
   std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
   std::string priority = "on";
+  std::string in_memory = "on";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
   float damping = 0.85f, tolerance = 1e-6f;
@@ -106,6 +107,7 @@ EngineOptions engine_options(const Args& a) {
   o.partition_bytes = parse_size(a.partition_bytes);
   o.device_budget = parse_size(a.budget);
   o.priority = a.priority == "on";
+  o.in_memory = a.in_memory == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
   o.streams = a.streams;
@@ -198,6 +200,10 @@ int main(int argc, char** argv) {
   app.add_option("--budget", a.budget,
                  "Device memory the engine may use (0: CUDA takes 90% of free memory)")
       ->check(size_validator())
+      ->capture_default_str();
+  app.add_option("--in-memory", a.in_memory,
+                 "Keep all edges on the GPU when they fit the budget: on | off")
+      ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--priority", a.priority, "Hub/delta-driven task order and reprocessing: on | off")
       ->check(CLI::IsMember({"on", "off"}))

@@ -37,6 +37,7 @@ void copy_list(const Graph& g, vid_t v, eid_t to, const CompactionBuffer& out, e
                eid_t end) {
   const eid_t from = g.offsets[v];
   const auto count = static_cast<std::size_t>(end - begin);
+  if (count == 0) return;  // an empty graph's arrays may be null
   std::memcpy(out.targets + to + begin, g.targets.data() + from + begin, count * sizeof(vid_t));
   if (out.weights != nullptr) {
     std::memcpy(out.weights + to + begin, g.weights.data() + from + begin,

@@ -3,17 +3,13 @@
 // 2-13: per partition per iteration, the cost of each transfer engine in PCIe round trips, and
 // the choice among them. Pure functions, compiled for host and device: the CPU backend calls
 // them in a loop, the CUDA cost kernel calls them per partition on the GPU.
-//
-// Counting requests. A warp reading a neighbour list issues one request per 128-byte line the
-// list touches (EMOGI's merged access), so a list of `bytes` bytes starting at byte `start`
-// costs lines_spanned(start, bytes): ceil(bytes/m), plus one when a misaligned start makes the
-// list cross one more line boundary — HyTGraph's am(v), computed from the physical position as
-// its footnote 1 says.
+// Zero-copy requests are counted with lines_spanned (ooc/kernels/requests.hpp).
 #include <cstdint>
 
 #include "ooc/core/hd.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/stats.hpp"
+#include "ooc/kernels/requests.hpp"
 
 namespace ooc {
 
@@ -32,12 +28,6 @@ struct TransferCosts {
 // Bytes per active vertex that a compaction task ships besides its edges (HyTGraph's d2): the
 // vertex id (4) and its 64-bit offset into the compacted edges (8).
 inline constexpr std::uint32_t kCompactionIndexBytes = 12;
-
-OOC_HD inline std::uint64_t lines_spanned(std::uint64_t start_byte, std::uint64_t bytes,
-                                          std::uint32_t line) {
-  if (bytes == 0) return 0;
-  return (start_byte + bytes - 1) / line - start_byte / line + 1;
-}
 
 OOC_HD inline double ceil_div(double a, double b) {
   const double q = a / b;

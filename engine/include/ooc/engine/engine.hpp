@@ -104,6 +104,8 @@ class OocEngine {
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
+  template <class P>
+  auto run_builtin(const P& program, detail::RunSetup setup);
   template <class T>
   std::vector<T> to_user_ids(const T* internal) const;
   void require_cpu_backend(const char* program) const;

@@ -39,6 +39,9 @@ struct EngineOptions {
   // Device memory the engine may use (vertex data, frontiers, staging, and the edges when they
   // all fit). 0: CUDA uses 90% of the free memory; the CPU backend keeps edges out of core.
   std::uint64_t device_budget = 0;
+  // Keep all edges on the device when they fit the budget (in-memory mode). Off: edges stay in
+  // host memory whatever the budget, as when comparing transfer policies on a graph that fits.
+  bool in_memory = true;
   // Priority scheduling (priority.hpp): urgency-ordered tasks, deferral of the least urgent
   // vertices of ordered programs, and loaded partitions processed once more.
   bool priority = true;

@@ -40,8 +40,9 @@ struct RunStats {
   bool in_memory = false;  // all edges were resident on the device
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
-  double seconds = 0;        // the run, without loading the graph
-  double setup_seconds = 0;  // allocations and initial copies of this run
+  double seconds = 0;             // the run, without loading the graph
+  double setup_seconds = 0;       // allocations and initial copies of this run
+  std::uint64_t setup_bytes = 0;  // edges copied to the device once (in-memory mode)
 
   std::uint64_t edges_processed() const;
   std::uint64_t bytes(Engine e) const;

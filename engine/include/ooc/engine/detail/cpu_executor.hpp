@@ -122,7 +122,7 @@ struct CpuStaging {
 };
 
 template <class P>
-class CpuExecutor final : public Executor, private CpuFrontier {
+class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuFrontier {
   using Value = typename P::Value;
   using Clock = std::chrono::steady_clock;
 
@@ -144,8 +144,11 @@ class CpuExecutor final : public Executor, private CpuFrontier {
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
   void advance_frontier() override { advance(); }
 
+  void read_values(Value* values, Value* deltas) override {
+    std::memcpy(values, values_.data(), values_.size_bytes());
+    if (!deltas_.empty()) std::memcpy(deltas, deltas_.data(), deltas_.size_bytes());
+  }
   Buffer<Value>& values() { return values_; }
-  Buffer<Value>& deltas() { return deltas_; }
 
  private:
   void initialise();
@@ -311,9 +314,11 @@ void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
   const Partition& last = parts_[task.partitions.back()];
   const eid_t base = first.first_edge, edges = last.last_edge - first.first_edge;
   auto start = Clock::now();
-  std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
-  if (g_.weighted())
-    std::memcpy(staging_.weights.data(), g_.weights.data() + base, edges * sizeof(std::uint32_t));
+  if (edges > 0) {  // an empty graph's arrays may be null
+    std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
+    if (g_.weighted())
+      std::memcpy(staging_.weights.data(), g_.weights.data() + base, edges * sizeof(std::uint32_t));
+  }
   stats.transfer_seconds += since(start);
   stats.bytes[static_cast<std::size_t>(Engine::filter)] += edges * g_.bytes_per_edge();
   start = Clock::now();

@@ -22,6 +22,16 @@ class Executor {
   virtual void advance_frontier() = 0;
 };
 
+// An executor that also hands back the program's vertex arrays (internal ids) at the end.
+template <class Value>
+class ValuesExecutor : public Executor {
+ public:
+  // deltas is written for accumulative programs only.
+  virtual void read_values(Value* values, Value* deltas) = 0;
+  // Bytes copied to the device before the first iteration (edges in in-memory mode).
+  virtual std::uint64_t setup_bytes() const { return 0; }
+};
+
 struct DriveOptions {
   TaskOptions tasks;
   std::uint32_t max_iterations = 0;  // 0: until no vertex is active

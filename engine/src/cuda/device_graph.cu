@@ -1,0 +1,132 @@
+// The engine's per-graph device state, and the move of the edges into pinned host memory.
+#include <cuda_runtime.h>
+#include <tbb/parallel_for.h>
+
+#include <vector>
+
+#include "device_graph.hpp"
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+#include "ooc/transfer/pinned_memory.hpp"
+
+namespace ooc::detail {
+namespace {
+
+bool is_pinned(const void* p) {
+  if (p == nullptr) return true;
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
+
+template <class T>
+void pin(Buffer<T>& buffer, int device) {
+  if (buffer.empty() || is_pinned(buffer.data())) return;
+  auto pinned = Buffer<T>::allocate(buffer.size(), pinned_memory(device));
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  tbb::parallel_for(std::size_t{0}, (buffer.size() + kChunk - 1) / kChunk, [&](std::size_t c) {
+    const std::size_t begin = c * kChunk, end = std::min(buffer.size(), begin + kChunk);
+    std::copy(buffer.data() + begin, buffer.data() + end, pinned.data() + begin);
+  });
+  buffer = std::move(pinned);
+}
+
+template <class T>
+const T* mapped(const Buffer<T>& buffer) {
+  if (buffer.empty()) return nullptr;
+  void* device_pointer = nullptr;
+  OOC_CUDA(cudaHostGetDevicePointer(&device_pointer, const_cast<T*>(buffer.data()), 0),
+           "mapping the edges");
+  return static_cast<const T*>(device_pointer);
+}
+
+template <class T>
+void upload(DeviceArray<T>& dst, const T* src, std::size_t n, const char* what) {
+  dst = DeviceArray<T>(n, what);
+  if (n > 0) OOC_CUDA(cudaMemcpy(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice), what);
+}
+
+}  // namespace
+
+DeviceGraph::~DeviceGraph() {
+  if (managed_targets != nullptr) cudaFree(managed_targets);
+  if (managed_weights != nullptr) cudaFree(managed_weights);
+}
+
+std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partition> parts,
+                                               const EngineOptions& options) {
+  auto d = std::make_shared<DeviceGraph>();
+  d->device = options.device;
+  OOC_CUDA(cudaSetDevice(options.device), "selecting the GPU");
+  cudaDeviceProp prop{};
+  OOC_CUDA(cudaGetDeviceProperties(&prop, options.device), "reading the GPU's properties");
+  d->name = prop.name;
+  pin(g.targets, options.device);
+  pin(g.weights, options.device);
+  d->graph = &g;
+  d->mapped_targets = mapped(g.targets);
+  d->mapped_weights = mapped(g.weights);
+  upload(d->offsets, g.offsets.data(), g.offsets.size(), "uploading the offsets");
+  std::vector<vid_t> first;
+  std::vector<eid_t> edges;
+  for (const Partition& p : parts) {
+    first.push_back(p.first_vertex);
+    edges.push_back(p.num_edges());
+  }
+  first.push_back(g.num_vertices());
+  upload(d->partition_first, first.data(), first.size(), "uploading the partitions");
+  upload(d->partition_edges, edges.data(), edges.size(), "uploading the partitions");
+  return d;
+}
+
+std::string device_name(const DeviceGraph& d) {
+  return d.name;
+}
+
+std::uint64_t device_budget(const DeviceGraph& d, std::uint64_t asked) {
+  if (asked != 0) return asked;
+  OOC_CUDA(cudaSetDevice(d.device), "selecting the GPU");
+  std::size_t free_bytes = 0, total = 0;
+  OOC_CUDA(cudaMemGetInfo(&free_bytes, &total), "reading the GPU's free memory");
+  return free_bytes / 10 * 9;
+}
+
+std::uint64_t DeviceGraph::make_resident() {
+  if (resident_targets.size() == graph->num_edges() && graph->num_edges() > 0) return 0;
+  upload(resident_targets, graph->targets.data(), graph->targets.size(),
+         "copying the edges to the GPU");
+  upload(resident_weights, graph->weights.data(), graph->weights.size(),
+         "copying the weights to the GPU");
+  return graph->targets.size_bytes() + graph->weights.size_bytes();
+}
+
+void DeviceGraph::make_managed() {
+  if (managed_targets != nullptr || graph->num_edges() == 0) return;
+  std::size_t free_bytes = 0, total = 0;
+  OOC_CUDA(cudaMemGetInfo(&free_bytes, &total), "reading the GPU's free memory");
+  const std::uint64_t bytes = graph->targets.size_bytes() + graph->weights.size_bytes();
+  if (bytes > free_bytes) {
+    throw Unsupported(
+        "the unified policy needs the edges (" + format_bytes(bytes) +
+        ") to fit the GPU's free memory (" + format_bytes(free_bytes) +
+        "): oversubscribed managed memory can hang a shared GPU; use another --transfer policy");
+  }
+  const auto managed_copy = [](auto& out, const auto& buffer, const char* doing) {
+    if (buffer.empty()) return;
+    OOC_CUDA(cudaMallocManaged(&out, buffer.size_bytes()), doing);
+    std::copy(buffer.begin(), buffer.end(), out);
+    int gpu = 0;
+    OOC_CUDA(cudaGetDevice(&gpu), doing);
+    cudaMemLocation location{};
+    location.type = cudaMemLocationTypeDevice;
+    location.id = gpu;
+    OOC_CUDA(cudaMemAdvise(out, buffer.size_bytes(), cudaMemAdviseSetReadMostly, location), doing);
+  };
+  managed_copy(managed_targets, graph->targets, "placing the edges in managed memory");
+  managed_copy(managed_weights, graph->weights, "placing the weights in managed memory");
+}
+
+}  // namespace ooc::detail

@@ -1,0 +1,48 @@
+#pragma once
+// The CUDA backend as the rest of the engine sees it: plain C++ declarations (no CUDA header),
+// defined in src/cuda/ and linked only when the build has CUDA.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/memory_plan.hpp"
+#include "ooc/engine/options.hpp"
+#include "ooc/engine/programs.hpp"
+#include "ooc/partitioner/graph.hpp"
+#include "ooc/partitioner/partition.hpp"
+
+namespace ooc::detail {
+
+// What stays on the GPU between runs: offsets, partition bounds, and the edges themselves when
+// a run keeps them resident (in-memory mode) or in managed memory (unified policy).
+struct DeviceGraph;
+
+// Moves the graph's edges to pinned memory if they are not there yet, and uploads the offsets.
+std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Partition> partitions,
+                                               const EngineOptions& options);
+std::string device_name(const DeviceGraph& device);
+// The budget a run may plan with: the user's, or 90% of the free memory now.
+std::uint64_t device_budget(const DeviceGraph& device, std::uint64_t asked);
+
+struct CudaRun {
+  const Graph& graph;
+  std::span<const Partition> partitions;
+  const EngineOptions& options;
+  const MemoryPlan& plan;
+  DeviceGraph& device;
+};
+
+std::unique_ptr<ValuesExecutor<Bfs::Value>> make_cuda_executor(const Bfs& program,
+                                                               const CudaRun& run);
+std::unique_ptr<ValuesExecutor<SsspU32::Value>> make_cuda_executor(const SsspU32& program,
+                                                                   const CudaRun& run);
+std::unique_ptr<ValuesExecutor<SsspF32::Value>> make_cuda_executor(const SsspF32& program,
+                                                                   const CudaRun& run);
+std::unique_ptr<ValuesExecutor<Cc::Value>> make_cuda_executor(const Cc& program,
+                                                              const CudaRun& run);
+std::unique_ptr<ValuesExecutor<PageRank::Value>> make_cuda_executor(const PageRank& program,
+                                                                    const CudaRun& run);
+
+}  // namespace ooc::detail

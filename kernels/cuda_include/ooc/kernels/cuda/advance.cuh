@@ -1,0 +1,180 @@
+#pragma once
+// The advance kernel: one for every program, every transfer engine and every graph. A warp
+// takes one active vertex at a time and its lanes walk the vertex's out-edges 32 at a time,
+// reading them wherever they are — staged partitions (filter), compacted batches (compaction),
+// pinned host memory through the mapping (zero-copy), device memory (in-memory mode) or
+// managed memory (unified).
+//
+// EMOGI's merged and aligned access (VLDB'21 §4.3.2): the warp starts at the 128-byte line that
+// holds the list's first element, lanes below the true start idling for that first step, so
+// every request the warp issues is one whole, aligned 128-byte line — the request size that
+// fills a PCIe read completion. It costs nothing for data in device memory and is what makes
+// zero-copy run near the link's peak.
+//
+// Work comes two ways: from the work bitmap over a task's vertex ranges (a warp per 64-vertex
+// word), or from a compacted batch (a warp per listed vertex). Load balancing beyond a warp per
+// vertex is part 2's (SAGE's tiles); this is the simple mapping.
+#include <cstdint>
+
+#include "ooc/core/atomics.hpp"
+#include "ooc/kernels/cuda/bitmap.cuh"
+
+namespace ooc::cuda {
+
+inline constexpr unsigned kWarp = 32;
+inline constexpr unsigned kFullMask = 0xffffffffu;
+inline constexpr unsigned kLineElements = 128 / sizeof(vid_t);
+
+template <class P>
+struct ProgramState {
+  typename P::Value* values;
+  typename P::Value* deltas;  // accumulative programs
+  std::uint64_t* next;
+  unsigned long long* edges_processed;
+};
+
+// Edges addressed through the global offsets: vertex v's list is targets[offsets[v] - shift ...].
+struct OffsetEdges {
+  const eid_t* offsets;
+  const vid_t* targets;
+  const std::uint32_t* weights;  // null when unweighted
+  eid_t shift;                   // the global edge index held at targets[0]
+};
+
+// A compacted batch: item i is vertices[i], its list at targets[begin[i] .. begin[i + 1]).
+struct CompactedEdges {
+  const vid_t* vertices;
+  const eid_t* begin;
+  const vid_t* targets;
+  const std::uint32_t* weights;
+};
+
+// Runs vertex v's program step with the whole warp: take the message (lane 0 for accumulative
+// programs), then relax every out-edge. Returns the edges processed (valid in lane 0).
+template <class P>
+__device__ __forceinline__ eid_t process_vertex(const P& program, const ProgramState<P>& s, vid_t v,
+                                                const vid_t* targets, const std::uint32_t* weights,
+                                                eid_t degree, unsigned lane) {
+  using Value = typename P::Value;
+  Value message{};
+  if constexpr (P::kind == ProgramKind::monotone) {
+    message = atomic_load(s.values + v);
+  } else {
+    int go = 0;
+    if (lane == 0) {
+      const Value delta = atomic_exchange(s.deltas + v, Value{0});
+      if (delta != Value{0}) {
+        atomic_add(s.values + v, delta);
+        if (degree > 0) {
+          message = program.message(delta, degree);
+          go = 1;
+        }
+      }
+    }
+    go = __shfl_sync(kFullMask, go, 0);
+    if (go == 0) return 0;
+    message = __shfl_sync(kFullMask, message, 0);
+  }
+  Value* dst = P::kind == ProgramKind::monotone ? s.values : s.deltas;
+  // Start at the aligned line: lanes before the list's first element idle in the first step.
+  const auto skew =
+      static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(targets) % 128) / sizeof(vid_t));
+  for (std::int64_t j = static_cast<std::int64_t>(lane) - skew;
+       j < static_cast<std::int64_t>(degree); j += kWarp) {
+    if (j < 0) continue;
+    const vid_t t = targets[j];
+    if (program.relax(message, weights == nullptr ? 0u : weights[j], dst + t)) bit_set(s.next, t);
+  }
+  return degree;
+}
+
+__device__ __forceinline__ void count_edges(unsigned long long* counter, unsigned long long edges,
+                                            unsigned lane) {
+  if (lane == 0 && edges != 0) atomicAdd(counter, edges);
+}
+
+// A warp per 64-vertex word of the task's ranges; the work bitmap says which vertices run.
+// With `take_from` set (reprocessing), the warp instead takes the word's admitted bits from that
+// bitmap atomically — other streams' kernels may be setting bits in it at the same time.
+template <class P>
+__global__ void advance_ranges_kernel(P program, ProgramState<P> s, RangeSet ranges,
+                                      const std::uint64_t* work, OffsetEdges edges) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::uint64_t warp =
+      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
+  unsigned long long processed = 0;
+  for (std::uint64_t i = warp; i < ranges.words(); i += warps) {
+    std::uint64_t word = 0, mask = 0;
+    ranges.item(i, word, mask);
+    std::uint64_t bits = work[word] & mask;
+    while (bits != 0) {
+      const int b = __ffsll(static_cast<long long>(bits)) - 1;
+      bits &= bits - 1;
+      const auto v = static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b));
+      const eid_t begin = edges.offsets[v] - edges.shift;
+      processed += process_vertex(program, s, v, edges.targets + begin,
+                                  edges.weights == nullptr ? nullptr : edges.weights + begin,
+                                  edges.offsets[v + 1] - edges.offsets[v], lane);
+    }
+  }
+  count_edges(s.edges_processed, processed, lane);
+}
+
+// Reprocessing a loaded filter task: a warp takes the admitted bits of a word of `next`.
+template <class P, class Admit>
+__global__ void reprocess_ranges_kernel(P program, ProgramState<P> s, RangeSet ranges, Admit admit,
+                                        OffsetEdges edges) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::uint64_t warp =
+      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
+  unsigned long long processed = 0;
+  for (std::uint64_t i = warp; i < ranges.words(); i += warps) {
+    std::uint64_t word = 0, mask = 0;
+    ranges.item(i, word, mask);
+    unsigned long long taken = 0;
+    if (lane == 0) {
+      std::uint64_t wanted = 0;
+      const std::uint64_t bits = atomic_load(s.next + word) & mask;
+      for (std::uint64_t rest = bits; rest != 0; rest &= rest - 1) {
+        const int b = __ffsll(static_cast<long long>(rest)) - 1;
+        if (admit(static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b))))
+          wanted |= 1ull << b;
+      }
+      if (wanted != 0)
+        taken = atomicAnd(reinterpret_cast<unsigned long long*>(s.next + word), ~wanted) & wanted;
+    }
+    std::uint64_t bits = __shfl_sync(kFullMask, taken, 0);
+    while (bits != 0) {
+      const int b = __ffsll(static_cast<long long>(bits)) - 1;
+      bits &= bits - 1;
+      const auto v = static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b));
+      const eid_t begin = edges.offsets[v] - edges.shift;
+      processed += process_vertex(program, s, v, edges.targets + begin,
+                                  edges.weights == nullptr ? nullptr : edges.weights + begin,
+                                  edges.offsets[v + 1] - edges.offsets[v], lane);
+    }
+  }
+  count_edges(s.edges_processed, processed, lane);
+}
+
+// A warp per vertex of a compacted batch.
+template <class P>
+__global__ void advance_compacted_kernel(P program, ProgramState<P> s, CompactedEdges batch,
+                                         std::uint64_t count) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::uint64_t warp =
+      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
+  unsigned long long processed = 0;
+  for (std::uint64_t i = warp; i < count; i += warps) {
+    const eid_t begin = batch.begin[i];
+    processed += process_vertex(program, s, batch.vertices[i], batch.targets + begin,
+                                batch.weights == nullptr ? nullptr : batch.weights + begin,
+                                batch.begin[i + 1] - begin, lane);
+  }
+  count_edges(s.edges_processed, processed, lane);
+}
+
+}  // namespace ooc::cuda

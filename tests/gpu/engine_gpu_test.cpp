@@ -1,0 +1,47 @@
+// Every program x every transfer policy x priority on/off x graph shape on the CUDA backend,
+// against the serial references. SKIPPED where there is no GPU.
+#include <gtest/gtest.h>
+
+#include "engine_cases.hpp"
+#include "gpu_test.hpp"
+
+namespace ooc {
+namespace {
+
+class CudaBackend : public ::testing::TestWithParam<test::Case> {};
+
+TEST_P(CudaBackend, MatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [program, shape, policy, priority] = GetParam();
+  OocEngine engine(test::make_shape(shape), test::options_for(policy, priority, Backend::cuda));
+  ASSERT_EQ(engine.backend(), Backend::cuda);
+  test::expect_matches_reference(program, engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend, test::all_cases(), test::case_name);
+
+// The same engine object runs several programs, and the GPU path keeps the edges pinned and
+// reports what it moved.
+TEST(CudaBackendRuns, SeveralProgramsOnOneEngineReportTheirBytes) {
+  OOC_REQUIRE_GPU();
+  EngineOptions o = test::options_for("filter", false, Backend::cuda);
+  OocEngine engine(test::make_shape("kron"), o);
+  const auto bfs = engine.bfs(engine.highest_degree_vertex());
+  const auto cc = engine.cc();
+  EXPECT_GT(bfs.stats.bytes(Engine::filter), 0u);
+  EXPECT_EQ(bfs.stats.total_bytes(), bfs.stats.bytes(Engine::filter));
+  EXPECT_EQ(bfs.stats.backend, "cuda");
+  EXPECT_TRUE(reference::compare_exact(cc.values, reference::cc(engine.graph())).equal);
+}
+
+TEST(CudaBackendRuns, InMemoryModeCopiesTheEdgesOnce) {
+  OOC_REQUIRE_GPU();
+  OocEngine engine(test::make_shape("urand"), test::options_for("resident", true, Backend::cuda));
+  const auto result = engine.bfs(0);
+  EXPECT_TRUE(result.stats.in_memory);
+  EXPECT_EQ(result.stats.setup_bytes, engine.graph().num_edges() * engine.graph().bytes_per_edge());
+  EXPECT_EQ(result.stats.total_bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace ooc
