@@ -94,6 +94,12 @@ const Graph& OocEngine::graph() const {
 const EngineOptions& OocEngine::options() const {
   return impl_->options;
 }
+void OocEngine::set_transfer(TransferPolicy transfer) {
+  impl_->options.transfer = transfer;
+}
+void OocEngine::set_priority(bool priority) {
+  impl_->options.priority = priority;
+}
 Backend OocEngine::backend() const {
   return impl_->backend;
 }

@@ -7,6 +7,13 @@
 #include "ooc/engine/cost_model.hpp"
 
 namespace ooc {
+namespace {
+
+// The CUDA backend queues vertices of at least 4096 edges for the whole grid (heavy_kernel):
+// one 40-byte entry per 4096 edges at most, a queue per stream (three).
+constexpr std::uint64_t kHeavyQueueBytesPerEdge4096 = 3 * 40;
+
+}  // namespace
 
 std::string MemoryPlan::describe() const {
   return std::string(in_memory ? "in-memory" : "out-of-core") + ": vertex data " +
@@ -35,6 +42,7 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
                       + n * sizeof(vid_t);                        // active vertex lists
   plan.staging_bytes =
       kStagingBuffers * (plan.staging_edges * d1 + plan.staging_vertices * kCompactionIndexBytes);
+  plan.staging_bytes += (g.num_edges() / 4096 + 1) * kHeavyQueueBytesPerEdge4096;
   plan.edge_bytes = g.num_edges() * d1;
   if (budget == 0) return plan;
   if (plan.vertex_bytes + plan.staging_bytes > budget) {

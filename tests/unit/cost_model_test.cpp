@@ -17,7 +17,7 @@ TEST(LinesSpanned, CountsEveryTouchedLine) {
 // Hand-worked with HyTGraph's constants (m = 128 B, MR = 256, RTT = 1): a 32 MiB partition of
 // 4-byte edges, 8M edges.
 TEST(CostModel, FormulasByHand) {
-  const CostConstants c;
+  const CostConstants c = CostConstants::hytgraph();
   PartitionActivity a;
   a.edges = 8u << 20;
   a.active_vertices = 1000;
@@ -35,7 +35,7 @@ TEST(CostModel, FormulasByHand) {
 }
 
 TEST(CostModel, ManyActiveVerticesWithFewEdgesEachGoToCompaction) {
-  const CostConstants c;
+  const CostConstants c = CostConstants::hytgraph();
   PartitionActivity a;
   a.edges = 8u << 20;
   a.active_vertices = 200000;  // degree 2 each, scattered: one or two lines per vertex
@@ -47,7 +47,7 @@ TEST(CostModel, ManyActiveVerticesWithFewEdgesEachGoToCompaction) {
 }
 
 TEST(CostModel, MostlyActivePartitionsAreCopiedWhole) {
-  const CostConstants c;
+  const CostConstants c = CostConstants::hytgraph();
   PartitionActivity a;
   a.edges = 8u << 20;
   a.active_vertices = 250000;
@@ -73,7 +73,7 @@ TEST(CostModel, PaperToyExample) {
   PartitionActivity green{128, 6, 64, green_requests}, gray{128, 3, 64, gray_requests};
   // With the paper's MR = 256 everything fits in one round trip: Tef = Tec = 1, and
   // Tiz = 1 * (0.625 + 0.375 * 0.5) = 0.8125 for both, so both pick zero-copy.
-  const CostConstants paper;
+  const CostConstants paper = CostConstants::hytgraph();
   EXPECT_DOUBLE_EQ(transfer_costs(green, 4, paper).zerocopy, 0.8125);
   EXPECT_EQ(choose_engine(transfer_costs(green, 4, paper), paper), Engine::zerocopy);
   EXPECT_EQ(choose_engine(transfer_costs(gray, 4, paper), paper), Engine::zerocopy);
@@ -89,6 +89,34 @@ TEST(CostModel, PaperToyExample) {
   EXPECT_EQ(choose_engine(g, one), Engine::filter);
   EXPECT_DOUBLE_EQ(y.zerocopy, 4 * 0.8125);
   EXPECT_EQ(choose_engine(y, one), Engine::zerocopy);
+}
+
+// The measured terms: compaction pays its CPU gather, zero-copy its slower round trip.
+TEST(CostModel, MeasuredTermsByHand) {
+  CostConstants c = CostConstants::hytgraph();
+  c.link_bandwidth = 50e9;
+  c.compaction_bandwidth = 25e9;  // the CPU gathers at half the link's speed
+  c.zerocopy_round_trip = 1.5;
+  const PartitionActivity a{8u << 20, 1000, 100000, 5000};
+  const TransferCosts t = transfer_costs(a, 4, c);
+  // 412000 compacted bytes: 13 round trips to send, and 412000 / 25e9 s = 16.48 us to gather,
+  // which is 16.48 us * 50e9 / 32768 = 25.15 round trips.
+  EXPECT_DOUBLE_EQ(t.compaction, 13.0 + 412000.0 / 25e9 * 50e9 / 32768.0);
+  EXPECT_DOUBLE_EQ(t.zerocopy, 20.0 * (0.625 + 0.375 * 100000.0 / 8388608.0) * 1.5);
+  EXPECT_DOUBLE_EQ(t.filter, 1024.0);
+}
+
+// Many short lists (500K active vertices of degree 4, a quarter of the edges): by the paper's
+// constants compaction wins (Tec = 428 < 0.8 * 1024 and < 0.4 * Tiz = 614); once the CPU gather
+// at 20 GB/s is counted (another 14 MB / 20 GB/s = 1186 round trips) it loses, and so does
+// zero-copy (Tiz = 1652 > 1024): the partition is copied whole.
+TEST(CostModel, ShortListsAreCompactedOnlyWhenTheCpuKeepsUp) {
+  const PartitionActivity sparse{8u << 20, 500000, 2000000, 550000};
+  const CostConstants paper = CostConstants::hytgraph();
+  EXPECT_DOUBLE_EQ(transfer_costs(sparse, 4, paper).compaction, 428.0);
+  EXPECT_EQ(choose_engine(transfer_costs(sparse, 4, paper), paper), Engine::compaction);
+  const CostConstants measured;
+  EXPECT_EQ(choose_engine(transfer_costs(sparse, 4, measured), measured), Engine::filter);
 }
 
 TEST(CostModel, PoliciesOverrideAndResidentEdgesAreFree) {

@@ -2,6 +2,9 @@
 // OocEngine, prints a summary line per run, and optionally verifies the result against the
 // serial reference, writes the values, the stats as JSON and a per-iteration trace. See
 // docs/cli.md.
+#include <tbb/parallel_reduce.h>
+
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -93,9 +96,8 @@ Graph generate_graph(const Args& a) {
   }
   BuildOptions options;
   options.undirected = true;
-  const std::string weights = !a.weights.empty()      ? a.weights
-                              : a.algorithm == "sssp" ? "random:1-64"
-                                                      : "none";
+  const bool sssp = a.algorithm.find("sssp") != std::string::npos;
+  const std::string weights = !a.weights.empty() ? a.weights : sssp ? "random:1-64" : "none";
   options.weights = parse_weight_spec(weights, a.seed);
   return hub_sort(build_graph(std::move(edges), options));
 }
@@ -103,10 +105,10 @@ Graph generate_graph(const Args& a) {
 EngineOptions engine_options(const Args& a) {
   EngineOptions o;
   o.backend = parse_backend(a.backend);
-  o.transfer = parse_transfer_policy(a.transfer);
+  o.transfer = parse_transfer_policy(a.transfer.substr(0, a.transfer.find(',')));
   o.partition_bytes = parse_size(a.partition_bytes);
   o.device_budget = parse_size(a.budget);
-  o.priority = a.priority == "on";
+  o.priority = a.priority.substr(0, a.priority.find(',')) == "on";
   o.in_memory = a.in_memory == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
@@ -138,18 +140,72 @@ Outcome run_once(OocEngine& engine, const Args& a, vid_t source) {
   return {as_doubles(r.values), std::move(r.stats), r.converged};
 }
 
-reference::Comparison verify(const OocEngine& engine, const Args& a, vid_t source,
-                             const std::vector<double>& values) {
+// The serial reference's values, in the same form as an Outcome's.
+std::vector<double> reference_values(const OocEngine& engine, const std::string& algorithm,
+                                     const Args& a, vid_t source) {
   const Graph& g = engine.graph();
-  if (a.algorithm == "bfs") {
-    return reference::compare_exact(
-        values, as_doubles(reference::bfs(g, source), std::optional(kUnreachedLevel)));
-  }
-  if (a.algorithm == "sssp") return reference::compare_exact(values, reference::sssp(g, source));
-  if (a.algorithm == "cc") return reference::compare_exact(values, reference::cc(g));
+  if (algorithm == "bfs")
+    return as_doubles(reference::bfs(g, source), std::optional(kUnreachedLevel));
+  if (algorithm == "sssp") return reference::sssp(g, source);
+  if (algorithm == "cc") return as_doubles(reference::cc(g));
+  return reference::pagerank(g, a.damping);
+}
+
+reference::Comparison compare(const std::string& algorithm, const Args& a,
+                              const std::vector<double>& values,
+                              const std::vector<double>& expected) {
+  if (algorithm != "pagerank") return reference::compare_exact(values, expected);
   const std::vector<float> ranks(values.begin(), values.end());
-  return reference::compare_l1(ranks, reference::pagerank(g, a.damping),
+  return reference::compare_l1(ranks, expected,
                                reference::pagerank_l1_bound(a.damping, a.tolerance));
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    items.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return items;
+}
+
+// Every (transfer policy, priority) pair asked for, policies outermost.
+std::vector<std::pair<std::string, bool>> settings(const Args& a) {
+  std::vector<std::pair<std::string, bool>> out;
+  for (const std::string& policy : split_list(a.transfer)) {
+    for (const std::string& priority : split_list(a.priority)) {
+      if (priority != "on" && priority != "off")
+        throw InvalidInput("--priority takes on, off or on,off");
+      out.emplace_back(policy, priority == "on");
+    }
+  }
+  return out;
+}
+
+// Out-edges of the vertices a bfs or sssp reached: what any engine must read at least once.
+std::uint64_t reached_edges(const OocEngine& engine, const std::vector<double>& values) {
+  std::uint64_t edges = 0;
+  for (vid_t v = 0; v < values.size(); ++v) {
+    if (!std::isinf(values[v])) edges += engine.graph().degree(engine.internal_id(v));
+  }
+  return edges;
+}
+
+// An order-independent digest of the values, to compare runs (policies) without the reference.
+std::uint64_t digest(const std::vector<double>& values) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, values.size()), std::uint64_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t h) {
+        for (std::size_t v = r.begin(); v < r.end(); ++v) {
+          std::uint64_t x = std::bit_cast<std::uint64_t>(values[v]) ^ (v * 0x9e3779b97f4a7c15ull);
+          x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+          x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+          h += x ^ (x >> 31);
+        }
+        return h;
+      },
+      std::plus<>());
 }
 
 // "vertex<TAB>value" per vertex in the user's ids; integers printed as integers, inf for unreached.
@@ -177,9 +233,9 @@ int main(int argc, char** argv) {
   using namespace ooc::tools;
   CLI::App app{"Runs a graph algorithm with OocGraph's out-of-core engine.", "ooc-run"};
   Args a;
-  app.add_option("ALGORITHM", a.algorithm, "bfs | sssp | cc | pagerank")
-      ->required()
-      ->check(CLI::IsMember({"bfs", "sssp", "cc", "pagerank"}));
+  app.add_option("ALGORITHM", a.algorithm,
+                 "bfs | sssp | cc | pagerank, or several separated by commas")
+      ->required();
   auto* graph = app.add_option("-g,--graph", a.graph, ".oocg file made by partition-tool")
                     ->check(CLI::ExistingFile);
   auto* generate = app.add_option(
@@ -205,8 +261,9 @@ int main(int argc, char** argv) {
                  "Keep all edges on the GPU when they fit the budget: on | off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  app.add_option("--priority", a.priority, "Hub/delta-driven task order and reprocessing: on | off")
-      ->check(CLI::IsMember({"on", "off"}))
+  app.add_option("--priority", a.priority,
+                 "Priority scheduling (urgency order, deferral, reprocessing): on | off | on,off "
+                 "(both in turn)")
       ->capture_default_str();
   app.add_option("--priority-fraction", a.priority_fraction,
                  "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "
@@ -247,7 +304,17 @@ int main(int argc, char** argv) {
     OocEngine engine =
         a.graph.empty() ? OocEngine(generate_graph(a), options) : OocEngine::load(a.graph, options);
     const Graph& g = engine.graph();
-    const bool needs_source = a.algorithm == "bfs" || a.algorithm == "sssp";
+    const std::vector<std::string> algorithms = split_list(a.algorithm);
+    for (const std::string& algorithm : algorithms) {
+      if (algorithm != "bfs" && algorithm != "sssp" && algorithm != "cc" &&
+          algorithm != "pagerank") {
+        throw InvalidInput("unknown algorithm '" + algorithm +
+                           "' (expected bfs, sssp, cc or pagerank)");
+      }
+    }
+    const bool needs_source =
+        std::any_of(algorithms.begin(), algorithms.end(),
+                    [](const std::string& x) { return x == "bfs" || x == "sssp"; });
     const vid_t source = a.source ? *a.source : needs_source ? engine.highest_degree_vertex() : 0;
     if (needs_source) engine.internal_id(source);  // range check before any output
     if (!a.quiet) {
@@ -270,13 +337,37 @@ int main(int argc, char** argv) {
     }
     nlohmann::json runs = nlohmann::json::array();
     Outcome last;
-    for (int r = 0; r < a.repeat; ++r) {
-      last = run_once(engine, a, source);
-      if (!a.quiet)
-        std::printf("%s%s\n", last.stats.summary().c_str(),
-                    last.converged ? "" : " (stopped before converging)");
-      runs.push_back(to_json(last.stats));
-      if (trace.is_open()) write_trace(trace, r, last.stats);
+    int run_index = 0;
+    for (const std::string& algorithm : algorithms) {
+      Args one = a;
+      one.algorithm = algorithm;
+      std::vector<double> expected;  // the reference, computed once per algorithm
+      for (const auto& [policy, priority] : settings(a)) {
+        engine.set_transfer(parse_transfer_policy(policy));
+        engine.set_priority(priority);
+        for (int r = 0; r < a.repeat; ++r, ++run_index) {
+          last = run_once(engine, one, source);
+          if (!a.quiet) {
+            std::printf("%s%s\n", last.stats.summary().c_str(),
+                        last.converged ? "" : " (stopped before converging)");
+          }
+          nlohmann::json j = to_json(last.stats);
+          j["values_digest"] = digest(last.values);
+          if (algorithm == "bfs" || algorithm == "sssp")
+            j["reached_edges"] = reached_edges(engine, last.values);
+          runs.push_back(std::move(j));
+          if (trace.is_open()) write_trace(trace, run_index, last.stats);
+        }
+        if (a.verify) {
+          if (expected.empty()) expected = reference_values(engine, algorithm, a, source);
+          const reference::Comparison c = compare(algorithm, a, last.values, expected);
+          std::printf(
+              "verify %s %s, priority %s: %s\n", algorithm.c_str(), policy.c_str(),
+              priority ? "on" : "off",
+              c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
+          if (!c.equal) status = 2;
+        }
+      }
     }
     if (!a.json.empty()) {
       std::ofstream json(a.json);
@@ -290,12 +381,6 @@ int main(int argc, char** argv) {
       if (!json) throw IoError("cannot write '" + a.json + "'");
     }
     if (!a.output.empty()) write_values(a.output, last.values);
-    if (a.verify) {
-      const reference::Comparison c = verify(engine, a, source, last.values);
-      std::printf("verify: %s\n", c.equal ? "ok, matches the serial reference"
-                                          : ("MISMATCH: " + c.message).c_str());
-      if (!c.equal) status = 2;
-    }
   });
   return rc != 0 ? rc : status;
 }

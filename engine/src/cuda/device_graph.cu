@@ -7,6 +7,8 @@
 #include "device_graph.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/engine/priority.hpp"
+#include "ooc/kernels/cuda/advance.cuh"
 #include "ooc/transfer/pinned_memory.hpp"
 
 namespace ooc::detail {
@@ -127,6 +129,57 @@ void DeviceGraph::make_managed() {
   };
   managed_copy(managed_targets, graph->targets, "placing the edges in managed memory");
   managed_copy(managed_weights, graph->weights, "placing the weights in managed memory");
+}
+
+Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
+                                  std::size_t heavy_item_bytes) {
+  if (work && work->fits(plan, with_compaction)) return *work;
+  work.reset();  // free the old one first: device memory is what the budget counts
+  auto w = std::make_unique<Workspace>();
+  HostMemory& pinned = pinned_memory(device);
+  const Graph& g = *graph;
+  const std::size_t partitions = partition_first.size() - 1;
+  w->plan = plan;
+  w->weighted = g.weighted();
+  w->compaction = with_compaction;
+  for (Workspace::Staging& s : w->staging) {
+    s.targets = DeviceArray<vid_t>(plan.staging_edges, "staging");
+    s.weights = DeviceArray<std::uint32_t>(g.weighted() ? plan.staging_edges : 0, "staging");
+    s.vertices = DeviceArray<vid_t>(plan.staging_vertices, "compaction staging");
+    s.begin = DeviceArray<eid_t>(plan.staging_vertices + 1, "compaction staging");
+    if (with_compaction) {
+      s.host_vertices = Buffer<vid_t>::allocate(plan.staging_vertices, pinned);
+      s.host_begin = Buffer<eid_t>::allocate(plan.staging_vertices + 1, pinned);
+      s.host_targets = Buffer<vid_t>::allocate(plan.staging_edges, pinned);
+      s.host_weights =
+          Buffer<std::uint32_t>::allocate(g.weighted() ? plan.staging_edges : 0, pinned);
+    }
+  }
+  const std::size_t slots = std::max<std::size_t>(partitions, 1);
+  w->counters = DeviceArray<cuda::PartitionCounters>(slots, "partition counters");
+  w->host_counters = Buffer<cuda::PartitionCounters>::allocate(slots, pinned);
+  w->scalars = DeviceArray<unsigned long long>(3 + kStreams, "counters");
+  w->host_scalars = Buffer<unsigned long long>::allocate(3 + kStreams, pinned);
+  w->buckets = DeviceArray<cuda::DeviceBucket>(kPriorityBuckets, "priority buckets");
+  w->host_buckets = Buffer<cuda::DeviceBucket>::allocate(kPriorityBuckets, pinned);
+  w->range_first = DeviceArray<vid_t>(partitions + 1, "task ranges");
+  w->range_last = DeviceArray<vid_t>(partitions + 1, "task ranges");
+  w->range_prefix = DeviceArray<std::uint64_t>(partitions + 2, "task ranges");
+  w->host_range_first = Buffer<vid_t>::allocate(partitions + 1, pinned);
+  w->host_range_last = Buffer<vid_t>::allocate(partitions + 1, pinned);
+  w->host_range_prefix = Buffer<std::uint64_t>::allocate(partitions + 2, pinned);
+  if (with_compaction)
+    w->host_work =
+        Buffer<std::uint64_t>::allocate((std::uint64_t{g.num_vertices()} + 63) / 64 + 1, pinned);
+  // A vertex is queued at most once per kernel, and at most E / kHeavyDegree vertices are heavy.
+  w->heavy_capacity = g.num_edges() / cuda::kHeavyDegree + 1;
+  for (auto& q : w->heavy)
+    q = DeviceArray<unsigned char>(w->heavy_capacity * heavy_item_bytes, "heavy vertex queues");
+  OOC_CUDA(cudaMemset(w->scalars.data(), 0, w->scalars.bytes()), "preparing the workspace");
+  for (unsigned i = 0; i < kStagingBuffers; ++i)
+    w->staging[i].host_free.record(w->streams[i].get(), "preparing staging");
+  work = std::move(w);
+  return *work;
 }
 
 }  // namespace ooc::detail

@@ -1,11 +1,54 @@
 #pragma once
 // DeviceGraph's definition, for the CUDA sources.
+#include <array>
+#include <memory>
 #include <string>
 
 #include "../cuda_backend.hpp"
+#include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/device_array.hpp"
 
 namespace ooc::detail {
+
+inline constexpr unsigned kStreams = kStagingBuffers + 1;  // two staging streams and a direct one
+
+// What every run needs and is slow to allocate (pinned host memory above all): made by the first
+// run that needs it, reused by later ones, grown when a run needs more.
+struct Workspace {
+  struct Staging {
+    DeviceArray<vid_t> targets;
+    DeviceArray<std::uint32_t> weights;
+    DeviceArray<vid_t> vertices;
+    DeviceArray<eid_t> begin;
+    Buffer<vid_t> host_vertices, host_targets;  // compaction: filled by the CPU, copied up
+    Buffer<eid_t> host_begin;
+    Buffer<std::uint32_t> host_weights;
+    Event host_free;  // the last copy out of the host buffers has finished
+  };
+  MemoryPlan plan;
+  bool weighted = false, compaction = false;
+  std::array<Staging, kStagingBuffers> staging;
+  std::array<Stream, kStreams> streams;  // staging 0, staging 1, direct
+  Event work_ready;
+  DeviceArray<cuda::PartitionCounters> counters;
+  Buffer<cuda::PartitionCounters> host_counters;
+  DeviceArray<unsigned long long> scalars;  // edges processed, urgency bounds, heavy counters
+  Buffer<unsigned long long> host_scalars;
+  DeviceArray<cuda::DeviceBucket> buckets;
+  Buffer<cuda::DeviceBucket> host_buckets;
+  DeviceArray<vid_t> range_first, range_last;
+  DeviceArray<std::uint64_t> range_prefix;
+  Buffer<vid_t> host_range_first, host_range_last;
+  Buffer<std::uint64_t> host_range_prefix;
+  Buffer<std::uint64_t> host_work;
+  std::array<DeviceArray<unsigned char>, kStreams> heavy;  // a queue per stream
+  std::uint64_t heavy_capacity = 0;
+
+  bool fits(const MemoryPlan& p, bool with_compaction) const {
+    return p.staging_edges <= plan.staging_edges && p.staging_vertices <= plan.staging_vertices &&
+           (compaction || !with_compaction);
+  }
+};
 
 struct DeviceGraph {
   int device = 0;
@@ -34,6 +77,10 @@ struct DeviceGraph {
   // Managed copy of the edges; refuses when they exceed the GPU's free memory, because
   // oversubscribed managed memory can hang a shared GPU.
   void make_managed();
+  // The workspace, (re)made when the plan needs more than the current one holds.
+  Workspace& workspace(const MemoryPlan& plan, bool with_compaction, std::size_t heavy_item_bytes);
+
+  std::unique_ptr<Workspace> work;
 };
 
 }  // namespace ooc::detail

@@ -42,15 +42,21 @@ OOC_HD inline TransferCosts transfer_costs(const PartitionActivity& a, std::uint
   TransferCosts t;
   // (1): the whole partition, in saturated round trips.
   t.filter = ceil_div(static_cast<double>(a.edges) * bytes_per_edge, per_round) * c.round_trip;
-  // (2): the active edges plus one index per active vertex; the CPU compaction term is left
-  // out, as HyTGraph does in practice ("we compute Tec by considering only the transfer").
+  // (2): the active edges plus one index per active vertex, and the CPU gather when its
+  // bandwidth is given (HyTGraph leaves it out in practice).
   const double compacted = static_cast<double>(a.active_edges) * bytes_per_edge +
                            static_cast<double>(a.active_vertices) * kCompactionIndexBytes;
   t.compaction = ceil_div(compacted, per_round) * c.round_trip;
+  if (c.compaction_bandwidth > 0) {
+    // The CPU gather, in round trips of per_round bytes at the link's speed.
+    t.compaction +=
+        compacted / c.compaction_bandwidth * c.link_bandwidth / per_round * c.round_trip;
+  }
   // (3): unsaturated requests, with a round trip shortened by the share of payload carried.
   const double active_share =
       a.edges == 0 ? 0.0 : static_cast<double>(a.active_edges) / static_cast<double>(a.edges);
-  const double rtt_zc = (c.gamma + (1.0 - c.gamma) * active_share) * c.round_trip;
+  const double rtt_zc =
+      (c.gamma + (1.0 - c.gamma) * active_share) * c.round_trip * c.zerocopy_round_trip;
   t.zerocopy = ceil_div(static_cast<double>(a.requests), c.max_requests) * rtt_zc;
   return t;
 }

@@ -84,6 +84,9 @@ class OocEngine {
 
   const Graph& graph() const;
   const EngineOptions& options() const;
+  // Later runs use another transfer policy or priority setting (the graph stays loaded).
+  void set_transfer(TransferPolicy transfer);
+  void set_priority(bool priority);
   Backend backend() const;  // the one chosen (never automatic)
   std::span<const Partition> partitions() const;
   // The user's id <-> the engine's internal id (hub sort permutes them). Throws InvalidInput for

@@ -114,9 +114,9 @@ struct CpuStaging {
   Buffer<vid_t> vertices;
   Buffer<eid_t> offsets;
 
-  CpuStaging(const Graph& g, const MemoryPlan& plan)
+  CpuStaging(bool weighted, const MemoryPlan& plan)
       : targets(Buffer<vid_t>::allocate(plan.staging_edges)),
-        weights(Buffer<std::uint32_t>::allocate(g.weighted() ? plan.staging_edges : 0)),
+        weights(Buffer<std::uint32_t>::allocate(weighted ? plan.staging_edges : 0)),
         vertices(Buffer<vid_t>::allocate(plan.staging_vertices)),
         offsets(Buffer<eid_t>::allocate(plan.staging_vertices + 1)) {}
 };
@@ -133,7 +133,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
         program_(program),
         options_(options),
         plan_(plan),
-        staging_(g, plan),
+        staging_(P::needs_weights && g.weighted(), plan),
         values_(Buffer<Value>::allocate(g.num_vertices())),
         deltas_(
             Buffer<Value>::allocate(P::kind == ProgramKind::accumulative ? g.num_vertices() : 0)) {
@@ -175,6 +175,9 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
     return std::chrono::duration<double>(Clock::now() - t).count();
   }
 
+  // Weights move only for programs that read them (BFS on a weighted graph moves 4 bytes/edge).
+  bool weighted_ = P::needs_weights && g_.weighted();
+  std::uint32_t edge_bytes_ = weighted_ ? 8u : 4u;
   P program_;
   EngineOptions options_;
   MemoryPlan plan_;
@@ -211,7 +214,7 @@ template <class P>
 PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
   PartitionSurvey s;
   s.activity.edges = p.num_edges();
-  const std::uint32_t arrays = g_.weighted() ? 2 : 1;  // targets, and weights in their own array
+  const std::uint32_t arrays = weighted_ ? 2 : 1;  // targets, and weights in their own array
   double most_urgent = std::numeric_limits<double>::infinity();
   current_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
     const auto v = static_cast<vid_t>(i);
@@ -229,8 +232,8 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
   // Larger priority runs first: the largest pending delta, or the most urgent value.
   if constexpr (P::kind == ProgramKind::monotone) s.priority = -most_urgent;
   if (s.activity.active_vertices > 0) {
-    s.engine = engine_for(options_.transfer, plan_.in_memory, s.activity, g_.bytes_per_edge(),
-                          options_.cost);
+    s.engine =
+        engine_for(options_.transfer, plan_.in_memory, s.activity, edge_bytes_, options_.cost);
   }
   return s;
 }
@@ -316,18 +319,18 @@ void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
   auto start = Clock::now();
   if (edges > 0) {  // an empty graph's arrays may be null
     std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
-    if (g_.weighted())
+    if (weighted_)
       std::memcpy(staging_.weights.data(), g_.weights.data() + base, edges * sizeof(std::uint32_t));
   }
   stats.transfer_seconds += since(start);
-  stats.bytes[static_cast<std::size_t>(Engine::filter)] += edges * g_.bytes_per_edge();
+  stats.bytes[static_cast<std::size_t>(Engine::filter)] += edges * edge_bytes_;
   start = Clock::now();
   const auto staged = [&](std::span<const vid_t> vertices) {
     return advance_cpu(program_, arrays(), next_, vertices.size(), [&](std::size_t i) {
       const vid_t v = vertices[i];
       const eid_t at = g_.offsets[v] - base;
       return VertexEdges{v, staging_.targets.data() + at,
-                         g_.weighted() ? staging_.weights.data() + at : nullptr, g_.degree(v)};
+                         weighted_ ? staging_.weights.data() + at : nullptr, g_.degree(v)};
     });
   };
   const auto admit = [&](vid_t v) { return admitted(v); };
@@ -341,16 +344,15 @@ template <class P>
 void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   const std::span<const vid_t> active =
       take_current(task.partitions, [&](vid_t v) { return admitted(v); });
-  CompactionBuffer buffer{
-      staging_.vertices.data(), staging_.offsets.data(),
-      staging_.targets.data(),  g_.weighted() ? staging_.weights.data() : nullptr,
-      staging_.vertices.size(), staging_.targets.size()};
+  CompactionBuffer buffer{staging_.vertices.data(), staging_.offsets.data(),
+                          staging_.targets.data(),  weighted_ ? staging_.weights.data() : nullptr,
+                          staging_.vertices.size(), staging_.targets.size()};
   for (std::size_t done = 0; done < active.size();) {
     auto start = Clock::now();
     const CompactedBatch batch = compact(g_, active.subspan(done), buffer);
     stats.transfer_seconds += since(start);
     stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
-        batch.edges * g_.bytes_per_edge() + batch.vertices * kCompactionIndexBytes;
+        batch.edges * edge_bytes_ + batch.vertices * kCompactionIndexBytes;
     start = Clock::now();
     stats.edges_processed +=
         advance_cpu(program_, arrays(), next_, batch.vertices, [&](std::size_t i) {
@@ -369,7 +371,7 @@ eid_t CpuExecutor<P>::advance_in_place(std::span<const vid_t> vertices) {
   return advance_cpu(program_, arrays(), next_, vertices.size(), [&](std::size_t i) {
     const vid_t v = vertices[i];
     const eid_t at = g_.offsets[v];
-    return VertexEdges{v, g_.targets.data() + at, g_.weighted() ? g_.weights.data() + at : nullptr,
+    return VertexEdges{v, g_.targets.data() + at, weighted_ ? g_.weights.data() + at : nullptr,
                        g_.degree(v)};
   });
 }
@@ -386,7 +388,7 @@ std::uint64_t CpuExecutor<P>::unified_bytes(std::span<const vid_t> vertices) {
     for (std::uint64_t page = first; page < last; ++page)
       pages += touched_pages_.set_atomic(page) ? 1 : 0;
   }
-  return pages * kUnifiedPageBytes * (g_.weighted() ? 2 : 1);
+  return pages * kUnifiedPageBytes * (weighted_ ? 2 : 1);
 }
 
 template <class P>

@@ -12,8 +12,14 @@
 // zero-copy run near the link's peak.
 //
 // Work comes two ways: from the work bitmap over a task's vertex ranges (a warp per 64-vertex
-// word), or from a compacted batch (a warp per listed vertex). Load balancing beyond a warp per
-// vertex is part 2's (SAGE's tiles); this is the simple mapping.
+// word), or from a compacted batch (a warp per listed vertex).
+//
+// Load balance: a warp per vertex serialises a hub — on Kronecker graphs one list can hold a
+// few percent of all edges, and hub sort packs the hubs into the same partitions. A vertex with
+// at least kHeavyDegree edges is therefore not walked by its warp: lane 0 takes its message and
+// appends it to the stream's heavy queue, and heavy_kernel then spreads every queued list over
+// the whole grid in 1024-edge chunks (node splitting, after Raval et al.; the split is decided
+// per vertex at run time, so no preprocessing is needed).
 #include <cstdint>
 
 #include "ooc/core/atomics.hpp"
@@ -24,6 +30,27 @@ namespace ooc::cuda {
 inline constexpr unsigned kWarp = 32;
 inline constexpr unsigned kFullMask = 0xffffffffu;
 inline constexpr unsigned kLineElements = 128 / sizeof(vid_t);
+inline constexpr eid_t kHeavyDegree = 4096;
+inline constexpr eid_t kHeavyChunk = 1024;  // edges per warp in heavy_kernel
+// A queue's counter packs the item count (high 24 bits) and the chunks queued so far (low 40),
+// so that one atomicAdd gives an item both its slot and its first chunk, in the same order.
+inline constexpr unsigned kChunkBits = 40;
+
+template <class Value>
+struct HeavyItem {
+  const vid_t* targets;
+  const std::uint32_t* weights;
+  eid_t degree;
+  unsigned long long first_chunk;
+  Value message;
+};
+
+template <class Value>
+struct HeavyQueue {
+  HeavyItem<Value>* items;
+  unsigned long long* counter;
+  std::uint64_t capacity;
+};
 
 template <class P>
 struct ProgramState {
@@ -31,7 +58,25 @@ struct ProgramState {
   typename P::Value* deltas;  // accumulative programs
   std::uint64_t* next;
   unsigned long long* edges_processed;
+  HeavyQueue<typename P::Value> heavy;
 };
+
+// Relaxes targets[begin, end) with the warp, starting at the 128-byte line that holds
+// targets[begin] (EMOGI's aligned access).
+template <class P>
+__device__ __forceinline__ void relax_range(const P& program, typename P::Value* dst,
+                                            std::uint64_t* next, typename P::Value message,
+                                            const vid_t* targets, const std::uint32_t* weights,
+                                            eid_t begin, eid_t end, unsigned lane) {
+  const auto skew = static_cast<std::int64_t>(
+      (reinterpret_cast<std::uintptr_t>(targets + begin) % 128) / sizeof(vid_t));
+  for (std::int64_t j = static_cast<std::int64_t>(begin) + lane - skew;
+       j < static_cast<std::int64_t>(end); j += kWarp) {
+    if (j < static_cast<std::int64_t>(begin)) continue;
+    const vid_t t = targets[j];
+    if (program.relax(message, weights == nullptr ? 0u : weights[j], dst + t)) bit_set(next, t);
+  }
+}
 
 // Edges addressed through the global offsets: vertex v's list is targets[offsets[v] - shift ...].
 struct OffsetEdges {
@@ -75,16 +120,18 @@ __device__ __forceinline__ eid_t process_vertex(const P& program, const ProgramS
     if (go == 0) return 0;
     message = __shfl_sync(kFullMask, message, 0);
   }
-  Value* dst = P::kind == ProgramKind::monotone ? s.values : s.deltas;
-  // Start at the aligned line: lanes before the list's first element idle in the first step.
-  const auto skew =
-      static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(targets) % 128) / sizeof(vid_t));
-  for (std::int64_t j = static_cast<std::int64_t>(lane) - skew;
-       j < static_cast<std::int64_t>(degree); j += kWarp) {
-    if (j < 0) continue;
-    const vid_t t = targets[j];
-    if (program.relax(message, weights == nullptr ? 0u : weights[j], dst + t)) bit_set(s.next, t);
+  if (degree >= kHeavyDegree) {
+    // Queue it for heavy_kernel; its edges are counted there.
+    if (lane == 0) {
+      const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
+      const unsigned long long at = atomicAdd(s.heavy.counter, (1ull << kChunkBits) + chunks);
+      s.heavy.items[at >> kChunkBits] = {targets, weights, degree, at & ((1ull << kChunkBits) - 1),
+                                         message};
+    }
+    return 0;
   }
+  Value* dst = P::kind == ProgramKind::monotone ? s.values : s.deltas;
+  relax_range(program, dst, s.next, message, targets, weights, 0, degree, lane);
   return degree;
 }
 
@@ -175,6 +222,57 @@ __global__ void advance_compacted_kernel(P program, ProgramState<P> s, Compacted
                                 batch.begin[i + 1] - begin, lane);
   }
   count_edges(s.edges_processed, processed, lane);
+}
+
+// Every queued heavy list, spread over the grid: global chunk g belongs to the item whose
+// first_chunk is the largest not above g. Resets the queue when done (the next kernel on the
+// stream starts with an empty queue).
+template <class P>
+__global__ void heavy_kernel(P program, ProgramState<P> s) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::uint64_t warp =
+      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
+  const unsigned long long packed = *s.heavy.counter;
+  const std::uint64_t items = packed >> kChunkBits;
+  const std::uint64_t chunks = packed & ((1ull << kChunkBits) - 1);
+  typename P::Value* dst = P::kind == ProgramKind::monotone ? s.values : s.deltas;
+  unsigned long long processed = 0;
+  for (std::uint64_t g = warp; g < chunks; g += warps) {
+    std::uint64_t lo = 0, hi = items;
+    while (hi - lo > 1) {
+      const std::uint64_t mid = (lo + hi) / 2;
+      if (s.heavy.items[mid].first_chunk <= g) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    const HeavyItem<typename P::Value> item = s.heavy.items[lo];
+    const eid_t begin = (g - item.first_chunk) * kHeavyChunk;
+    const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
+    relax_range(program, dst, s.next, item.message, item.targets, item.weights, begin, end, lane);
+    processed += end - begin;
+  }
+  count_edges(s.edges_processed, processed, lane);
+}
+
+// Initial values, deltas and frontier, computed on the GPU: a thread per 64-vertex word.
+template <class P>
+__global__ void init_kernel(P program, typename P::Value* values, typename P::Value* deltas,
+                            std::uint64_t* current, vid_t n) {
+  const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
+  for (std::uint64_t w = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       w < words; w += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+    std::uint64_t bits = 0;
+    for (unsigned b = 0; b < 64 && (w << 6) + b < n; ++b) {
+      const auto v = static_cast<vid_t>((w << 6) + b);
+      values[v] = program.init(v);
+      if constexpr (P::kind == ProgramKind::accumulative) deltas[v] = program.init_delta(v);
+      if (program.active_at_start(v)) bits |= 1ull << b;
+    }
+    current[w] = bits;
+  }
 }
 
 }  // namespace ooc::cuda

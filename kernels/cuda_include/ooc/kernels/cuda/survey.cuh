@@ -1,3 +1,4 @@
+#pragma once
 // The survey kernels (HyTGraph Algorithm 1 lines 1-14, on the GPU): per partition, the
 // active vertices the priority window admits, their edges and the zero-copy requests their
 // lists need — only these counters go back to the host; the priority window's two passes

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""OocGraph's end-to-end benchmark: one command on the GPU machine.
+
+Measures the link (pcie-bench), generates the graphs, runs every algorithm under every
+transfer policy with the edges kept in host memory, checks the results, and writes
+  suite.json   every figure
+  suite.md     a table: time, iterations, bytes moved, GB/s, share of the measured peak,
+               ratio to the lower bound where one is defined
+  *.png        time per policy per algorithm, and the per-iteration execution path (which
+               engine moved how many bytes in each iteration, as HyTGraph's Fig. 7)
+Each graph is loaded once (ooc-run takes lists of algorithms and policies) and deleted after.
+Results are checked two ways: policies must agree exactly (a digest of the values) for bfs,
+sssp and cc, and the smallest graph is verified against the serial references.
+
+  python3 bench/suite.py --bin build/device --out OUT [--quick]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+POLICIES = ["hybrid", "filter", "compaction", "zerocopy", "unified"]
+ALGORITHMS = ["bfs", "sssp", "cc", "pagerank"]
+
+# (name, partition-tool generate arguments). Weighted (1..64) for sssp; the other algorithms
+# read no weights, and the engine moves none for them.
+FULL = [
+    ("kron24", ["kron", "--scale", "24", "--edge-factor", "16"]),
+    ("kron26", ["kron", "--scale", "26", "--edge-factor", "16"]),
+    ("urand26", ["urand", "--scale", "26", "--edge-factor", "16"]),
+    ("grid4k", ["grid", "--rows", "4096", "--cols", "4096"]),
+]
+QUICK = [
+    ("grid1k", ["grid", "--rows", "1024", "--cols", "1024"]),
+    ("kron22", ["kron", "--scale", "22", "--edge-factor", "16"]),
+    ("urand22", ["urand", "--scale", "22", "--edge-factor", "16"]),
+]
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    log("$", " ".join(cmd))
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def measured_peak(bin_dir, out):
+    path = os.path.join(out, "pcie.json")
+    run([os.path.join(bin_dir, "tools/pcie-bench/pcie-bench"), "--quick", "--only", "copy", "--quiet", "--json", path],
+        stdout=subprocess.DEVNULL)
+    rows = json.load(open(path))["rows"]
+    peaks = [r["gbps"] for r in rows if r["test"] == "copy" and r["pattern"] == "pinned H2D" and r["gbps"]]
+    return max(peaks)
+
+
+def gpu_name():
+    try:
+        return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                              text=True, check=True).stdout.strip().splitlines()[0]
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def bench_graph(args, name, spec, verify):
+    work = os.path.join(args.work, name + ".oocg")
+    start = time.time()
+    run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec, "--undirected",
+         "--weights", "random:1-64", "-o", work, "-q"])
+    generate_seconds = time.time() - start
+    json_path = os.path.join(args.out, name + ".json")
+    cmd = [os.path.join(args.bin, "tools/ooc-run/ooc-run"), ",".join(ALGORITHMS), "--graph", work,
+           "--transfer", ",".join(POLICIES), "--in-memory", "off", "--tolerance", str(args.tolerance),
+           "--repeat", str(args.repeat), "--json", json_path, "-q"]
+    if verify:
+        cmd.append("--verify")
+    run(cmd)
+    # The same graph with priority off (sssp, pagerank) and in memory (bfs), hybrid only.
+    extra = os.path.join(args.out, name + "-extra.json")
+    run([os.path.join(args.bin, "tools/ooc-run/ooc-run"), "sssp,pagerank", "--graph", work, "--transfer", "hybrid",
+         "--in-memory", "off", "--priority", "off", "--tolerance", str(args.tolerance), "--repeat", str(args.repeat),
+         "--json", extra, "-q"])
+    resident = os.path.join(args.out, name + "-resident.json")
+    run([os.path.join(args.bin, "tools/ooc-run/ooc-run"), "bfs", "--graph", work, "--repeat", str(args.repeat),
+         "--json", resident, "-q"])
+    os.remove(work)
+    result = json.load(open(json_path))
+    result["runs"] += json.load(open(extra))["runs"] + json.load(open(resident))["runs"]
+    result["name"] = name
+    result["generate_seconds"] = generate_seconds
+    return result
+
+
+def best_runs(graph, repeat):
+    """One entry per (algorithm, transfer, priority, in_memory): the fastest of its repeats."""
+    best = {}
+    for r in graph["runs"]:
+        key = (r["algorithm"], r["transfer"], r["priority"], r["in_memory"])
+        if key not in best or r["seconds"] < best[key]["seconds"]:
+            best[key] = r
+    return best
+
+
+def check(graph):
+    """Exact algorithms: every policy's values must have the same digest."""
+    verdict = {}
+    for algorithm in ["bfs", "sssp", "cc"]:
+        digests = {r["values_digest"] for r in graph["runs"] if r["algorithm"] == algorithm}
+        verdict[algorithm] = "agree" if len(digests) == 1 else "DIFFER"
+    verdict["pagerank"] = "-"
+    return verdict
+
+
+def table(graphs, peak):
+    lines = ["| graph | algorithm | policy | priority | time (ms) | iterations | bytes moved | GB/s | % of peak | "
+             "x lower bound | policies agree |", "|" + "---|" * 11]
+    for g in graphs:
+        verdict = check(g)
+        for key, r in sorted(best_runs(g, 1).items()):
+            algorithm, transfer, priority, in_memory = key
+            seconds = r["seconds"]
+            gbs = r["total_bytes"] / seconds / 1e9 if seconds > 0 else 0
+            bound = ""
+            if algorithm == "bfs" and "reached_edges" in r:
+                lower = 4 * r["reached_edges"] / (peak * 1e9)
+                bound = "%.2f" % (seconds / lower) if lower > 0 else ""
+            policy = transfer + (" (in-memory)" if in_memory else "")
+            lines.append("| %s | %s | %s | %s | %.1f | %d | %.2f GB | %.1f | %.0f%% | %s | %s |" % (
+                g["name"], algorithm, policy, "on" if priority else "off", seconds * 1e3, r["iterations"],
+                r["total_bytes"] / 1e9, gbs, 100 * gbs / peak, bound, verdict[algorithm]))
+    return "\n".join(lines) + "\n"
+
+
+def plots(graphs, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    for g in graphs:
+        best = best_runs(g, 1)
+        fig, axes = plt.subplots(1, len(ALGORITHMS), figsize=(4 * len(ALGORITHMS), 3.5))
+        for ax, algorithm in zip(axes, ALGORITHMS):
+            times = [best.get((algorithm, p, True, False), {}).get("seconds", 0) * 1e3 for p in POLICIES]
+            ax.bar(POLICIES, times, color=["C0", "C1", "C2", "C3", "C4"])
+            ax.set_title("%s %s" % (g["name"], algorithm))
+            ax.set_ylabel("time (ms)")
+            ax.tick_params(axis="x", rotation=45)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "time-%s.png" % g["name"]), dpi=110)
+        plt.close(fig)
+    # Execution path of the largest graph: bytes per engine per iteration, hybrid, priority on.
+    g = max(graphs, key=lambda x: x["edges"])
+    best = best_runs(g, 1)
+    engines = ["filter", "compaction", "zerocopy"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    for ax, algorithm in zip(axes, ["pagerank", "sssp"]):
+        r = best.get((algorithm, "hybrid", True, False))
+        if r is None:
+            continue
+        its = r["per_iteration"]
+        bottom = [0.0] * len(its)
+        for e in engines:
+            mb = [i["bytes"][e] / 1e6 for i in its]
+            ax.bar(range(len(its)), mb, bottom=bottom, label=e)
+            bottom = [b + m for b, m in zip(bottom, mb)]
+        ax.set_title("%s %s, hybrid: bytes per engine per iteration" % (g["name"], algorithm))
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("MB over PCIe")
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "path-%s.png" % g["name"]), dpi=110)
+    plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default="build/device", help="build folder with the tools")
+    parser.add_argument("--out", required=True, help="folder for suite.json, suite.md and the plots")
+    parser.add_argument("--work", default="/tmp/ooc-suite", help="folder for the generated graphs (deleted after)")
+    parser.add_argument("--quick", action="store_true", help="small graphs (scale 22): a few minutes")
+    parser.add_argument("--tolerance", type=float, default=None, help="pagerank tolerance (1e-4, --quick 1e-3)")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each setting; the fastest is reported")
+    parser.add_argument("--peak", type=float, help="link peak in GB/s instead of measuring it (machines without GPU)")
+    args = parser.parse_args()
+    if args.tolerance is None:
+        args.tolerance = 1e-3 if args.quick else 1e-4
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.work, exist_ok=True)
+    start = time.time()
+    peak = args.peak if args.peak else measured_peak(args.bin, args.out)
+    log("measured cudaMemcpy H2D peak: %.1f GB/s" % peak)
+    specs = QUICK if args.quick else FULL
+    graphs = [bench_graph(args, name, spec, verify=(i == 0)) for i, (name, spec) in enumerate(specs)]
+    shutil.rmtree(args.work, ignore_errors=True)
+    summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
+               "seconds": time.time() - start, "graphs": graphs}
+    json.dump(summary, open(os.path.join(args.out, "suite.json"), "w"), indent=1)
+    md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
+         "PageRank tolerance %g. Edges in host memory unless marked in-memory.\n\n" % (
+             summary["gpu"], peak, args.tolerance) + table(graphs, peak)
+    open(os.path.join(args.out, "suite.md"), "w").write(md)
+    plots(graphs, args.out)
+    print(md)
+    log("suite: %.0f s" % (time.time() - start))
+
+
+if __name__ == "__main__":
+    main()
