@@ -31,10 +31,10 @@ FULL = [
     ("kron24", ["kron", "--scale", "24", "--edge-factor", "16"]),
     ("kron26", ["kron", "--scale", "26", "--edge-factor", "16"]),
     ("urand26", ["urand", "--scale", "26", "--edge-factor", "16"]),
-    ("grid4k", ["grid", "--rows", "4096", "--cols", "4096"]),
+    ("grid1k", ["grid", "--rows", "1024", "--cols", "1024"]),
 ]
 QUICK = [
-    ("grid1k", ["grid", "--rows", "1024", "--cols", "1024"]),
+    ("grid256", ["grid", "--rows", "256", "--cols", "256"]),
     ("kron22", ["kron", "--scale", "22", "--edge-factor", "16"]),
     ("urand22", ["urand", "--scale", "22", "--edge-factor", "16"]),
 ]

@@ -40,6 +40,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"seconds", s.seconds},
           {"setup_seconds", s.setup_seconds},
           {"setup_bytes", s.setup_bytes},
+          {"readback_seconds", s.readback_seconds},
           {"iterations", s.iterations.size()},
           {"edges_processed", s.edges_processed()},
           {"bytes", per_engine(bytes)},

@@ -130,12 +130,14 @@ template <class P>
 Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run) {
   require_cpu_backend("user programs");
   detail::RunSetup setup = begin_run(detail::info_of<P>("user program"), run);
-  const auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
   detail::CpuExecutor<P> executor(graph(), partitions(), program, options(), setup.memory);
+  setup.stats.setup_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  start = Clock::now();
   Result<typename P::Value> result;
   result.converged = detail::drive(executor, partitions(), setup.drive, setup.stats);
-  setup.stats.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  setup.stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.values = to_user_ids(executor.values().data());
   result.stats = std::move(setup.stats);
   return result;

@@ -40,8 +40,11 @@ struct RunStats {
   bool in_memory = false;  // all edges were resident on the device
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
-  double seconds = 0;             // the run, without loading the graph
-  double setup_seconds = 0;       // allocations and initial copies of this run
+  // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).
+  // Setting up the run (allocation, initial values) and reading the values back are apart.
+  double seconds = 0;
+  double setup_seconds = 0;     // allocations, initial values, edges copied in in-memory mode
+  double readback_seconds = 0;  // values back to the host
   std::uint64_t setup_bytes = 0;  // edges copied to the device once (in-memory mode)
 
   std::uint64_t edges_processed() const;
