@@ -194,7 +194,8 @@ def main():
     peak = args.peak if args.peak else measured_peak(args.bin, args.out)
     log("measured cudaMemcpy H2D peak: %.1f GB/s" % peak)
     specs = QUICK if args.quick else FULL
-    graphs = [bench_graph(args, name, spec, verify=(i == 0)) for i, (name, spec) in enumerate(specs)]
+    # The grid is small enough for the serial references (Dijkstra, power iteration) to check.
+    graphs = [bench_graph(args, name, spec, verify=name.startswith("grid")) for name, spec in specs]
     shutil.rmtree(args.work, ignore_errors=True)
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
                "seconds": time.time() - start, "graphs": graphs}
