@@ -29,9 +29,9 @@ enum class TransferPolicy { hybrid, filter, compaction, zerocopy, unified };
 //     CPU gather of a dense partition is slower than copying the whole partition.
 // hytgraph() gives the paper's constants (PCIe 3.0, no added terms).
 struct CostConstants {
-  double alpha = 0.8;   // HyTGraph §V-A, after Subway's 80% observation
-  double beta = 0.4;    // HyTGraph §V-A
-  double gamma = 0.62;  // fixed share of a request's time: H200 lists of 8 vs 32 words
+  double alpha = 0.8;                  // HyTGraph §V-A, after Subway's 80% observation
+  double beta = 0.4;                   // HyTGraph §V-A
+  double gamma = 0.62;                 // fixed share of a request's time (docs/cost-model.md)
   std::uint32_t request_bytes = 128;   // m: the largest PCIe read request a warp makes (EMOGI)
   std::uint32_t max_requests = 256;    // MR: outstanding requests per round trip (PCIe 3.0)
   double round_trip = 1.0;             // RTT: cancels in every comparison
