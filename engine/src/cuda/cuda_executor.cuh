@@ -377,13 +377,14 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   const cuda::OffsetEdges staged{device_.offsets.data(), st.targets.data(),
                                  weighted_ ? st.weights.data() : nullptr, base};
   cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, s>>>(
-      program_, program_state(i), ranges, work_.data(), staged);
+      program_, program_state(i), ranges, cuda::FromWork{work_.data()}, staged);
   check_launch("advance_ranges_kernel", doing);
   drain_heavy(i, doing);
   if (task.reprocess) {
-    cuda::reprocess_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, s>>>(
-        program_, program_state(i), ranges, view(window_), staged);
-    check_launch("reprocess_ranges_kernel", doing);
+    const cuda::TakeAdmitted<VertexView<P>> newly_active{next_.data(), view(window_)};
+    cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, s>>>(
+        program_, program_state(i), ranges, newly_active, staged);
+    check_launch("advance_ranges_kernel (reprocessing)", doing);
     drain_heavy(i, doing);
   }
 }
@@ -399,7 +400,8 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
   }
   stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
   cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, stream(kDirect)>>>(
-      program_, program_state(kDirect), ranges, work_.data(), edges_for(task.engine));
+      program_, program_state(kDirect), ranges, cuda::FromWork{work_.data()},
+      edges_for(task.engine));
   check_launch("advance_ranges_kernel", doing);
   drain_heavy(kDirect, doing);
 }

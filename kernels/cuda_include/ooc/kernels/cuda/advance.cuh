@@ -140,63 +140,55 @@ __device__ __forceinline__ void count_edges(unsigned long long* counter, unsigne
   if (lane == 0 && edges != 0) atomicAdd(counter, edges);
 }
 
-// A warp per 64-vertex word of the task's ranges; the work bitmap says which vertices run.
-// With `take_from` set (reprocessing), the warp instead takes the word's admitted bits from that
-// bitmap atomically — other streams' kernels may be setting bits in it at the same time.
-template <class P>
-__global__ void advance_ranges_kernel(P program, ProgramState<P> s, RangeSet ranges,
-                                      const std::uint64_t* work, OffsetEdges edges) {
-  const unsigned lane = threadIdx.x % kWarp;
-  const std::uint64_t warp =
-      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
-  unsigned long long processed = 0;
-  for (std::uint64_t i = warp; i < ranges.words(); i += warps) {
-    std::uint64_t word = 0, mask = 0;
-    ranges.item(i, word, mask);
-    std::uint64_t bits = work[word] & mask;
-    while (bits != 0) {
-      const int b = __ffsll(static_cast<long long>(bits)) - 1;
-      bits &= bits - 1;
-      const auto v = static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b));
-      const eid_t begin = edges.offsets[v] - edges.shift;
-      processed += process_vertex(program, s, v, edges.targets + begin,
-                                  edges.weights == nullptr ? nullptr : edges.weights + begin,
-                                  edges.offsets[v + 1] - edges.offsets[v], lane);
-    }
-  }
-  count_edges(s.edges_processed, processed, lane);
+__device__ __forceinline__ std::uint64_t global_warp() {
+  return (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+}
+__device__ __forceinline__ std::uint64_t warp_count() {
+  return static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
 }
 
-// Reprocessing a loaded filter task: a warp takes the admitted bits of a word of `next`.
-template <class P, class Admit>
-__global__ void reprocess_ranges_kernel(P program, ProgramState<P> s, RangeSet ranges, Admit admit,
-                                        OffsetEdges edges) {
-  const unsigned lane = threadIdx.x % kWarp;
-  const std::uint64_t warp =
-      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
-  unsigned long long processed = 0;
-  for (std::uint64_t i = warp; i < ranges.words(); i += warps) {
-    std::uint64_t word = 0, mask = 0;
-    ranges.item(i, word, mask);
+// Which vertices of a word run: the work bitmap's bits (a task's own vertices)...
+struct FromWork {
+  const std::uint64_t* work;
+  __device__ std::uint64_t bits(std::uint64_t word, std::uint64_t mask, unsigned) const {
+    return work[word] & mask;
+  }
+};
+
+// ...or, when a loaded filter task is processed once more, the admitted bits of `next`, taken
+// atomically by lane 0: other streams' kernels may be setting bits in the same word.
+template <class Admit>
+struct TakeAdmitted {
+  std::uint64_t* next;
+  Admit admit;
+  __device__ std::uint64_t bits(std::uint64_t word, std::uint64_t mask, unsigned lane) const {
     unsigned long long taken = 0;
     if (lane == 0) {
       std::uint64_t wanted = 0;
-      const std::uint64_t bits = atomic_load(s.next + word) & mask;
-      for (std::uint64_t rest = bits; rest != 0; rest &= rest - 1) {
+      for (std::uint64_t rest = atomic_load(next + word) & mask; rest != 0; rest &= rest - 1) {
         const int b = __ffsll(static_cast<long long>(rest)) - 1;
         if (admit(static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b))))
           wanted |= 1ull << b;
       }
       if (wanted != 0)
-        taken = atomicAnd(reinterpret_cast<unsigned long long*>(s.next + word), ~wanted) & wanted;
+        taken = atomicAnd(reinterpret_cast<unsigned long long*>(next + word), ~wanted) & wanted;
     }
-    std::uint64_t bits = __shfl_sync(kFullMask, taken, 0);
-    while (bits != 0) {
-      const int b = __ffsll(static_cast<long long>(bits)) - 1;
-      bits &= bits - 1;
-      const auto v = static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b));
+    return __shfl_sync(kFullMask, taken, 0);
+  }
+};
+
+// A warp per 64-vertex word of the task's ranges; `source` says which of its vertices run.
+template <class P, class Source>
+__global__ void advance_ranges_kernel(P program, ProgramState<P> s, RangeSet ranges, Source source,
+                                      OffsetEdges edges) {
+  const unsigned lane = threadIdx.x % kWarp;
+  unsigned long long processed = 0;
+  for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
+    std::uint64_t word = 0, mask = 0;
+    ranges.item(i, word, mask);
+    for (std::uint64_t bits = source.bits(word, mask, lane); bits != 0; bits &= bits - 1) {
+      const auto v = static_cast<vid_t>(
+          (word << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
       const eid_t begin = edges.offsets[v] - edges.shift;
       processed += process_vertex(program, s, v, edges.targets + begin,
                                   edges.weights == nullptr ? nullptr : edges.weights + begin,
@@ -211,11 +203,8 @@ template <class P>
 __global__ void advance_compacted_kernel(P program, ProgramState<P> s, CompactedEdges batch,
                                          std::uint64_t count) {
   const unsigned lane = threadIdx.x % kWarp;
-  const std::uint64_t warp =
-      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
   unsigned long long processed = 0;
-  for (std::uint64_t i = warp; i < count; i += warps) {
+  for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
     const eid_t begin = batch.begin[i];
     processed += process_vertex(program, s, batch.vertices[i], batch.targets + begin,
                                 batch.weights == nullptr ? nullptr : batch.weights + begin,
@@ -225,20 +214,16 @@ __global__ void advance_compacted_kernel(P program, ProgramState<P> s, Compacted
 }
 
 // Every queued heavy list, spread over the grid: global chunk g belongs to the item whose
-// first_chunk is the largest not above g. Resets the queue when done (the next kernel on the
-// stream starts with an empty queue).
+// first_chunk is the largest not above g. The host empties the queue after it.
 template <class P>
 __global__ void heavy_kernel(P program, ProgramState<P> s) {
   const unsigned lane = threadIdx.x % kWarp;
-  const std::uint64_t warp =
-      (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  const std::uint64_t warps = static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
   const unsigned long long packed = *s.heavy.counter;
   const std::uint64_t items = packed >> kChunkBits;
   const std::uint64_t chunks = packed & ((1ull << kChunkBits) - 1);
   typename P::Value* dst = P::kind == ProgramKind::monotone ? s.values : s.deltas;
   unsigned long long processed = 0;
-  for (std::uint64_t g = warp; g < chunks; g += warps) {
+  for (std::uint64_t g = global_warp(); g < chunks; g += warp_count()) {
     std::uint64_t lo = 0, hi = items;
     while (hi - lo > 1) {
       const std::uint64_t mid = (lo + hi) / 2;
