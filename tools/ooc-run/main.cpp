@@ -42,7 +42,7 @@ struct Args {
   bool verify = false, quiet = false;
   std::string output, json, trace;
   int repeat = 1;
-  unsigned threads = 0, streams = 4;
+  unsigned threads = 0;
 };
 
 // Every algorithm's values as doubles (exact for 32-bit integers and floats), +inf where a
@@ -112,8 +112,6 @@ EngineOptions engine_options(const Args& a) {
   o.in_memory = a.in_memory == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
-  o.streams = a.streams;
-  o.cpu_threads = a.threads;
   return o;
 }
 
@@ -273,9 +271,6 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--priority-min-edges", a.priority_min_edges,
                  "Priority: never fewer active edges per iteration")
-      ->capture_default_str();
-  app.add_option("--streams", a.streams, "CUDA streams")
-      ->check(CLI::Range(1u, 64u))
       ->capture_default_str();
   app.add_option("--damping", a.damping, "PageRank damping, in (0, 1)")->capture_default_str();
   app.add_option("--tolerance", a.tolerance,

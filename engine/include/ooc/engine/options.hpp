@@ -53,7 +53,6 @@ struct EngineOptions {
   TransferPolicy transfer = TransferPolicy::hybrid;
   std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
   unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
-  unsigned streams = 4;       // CUDA streams for task scheduling (HyTGraph §VI-B)
   int device = 0;             // CUDA device
   // Device memory the engine may use (vertex data, frontiers, staging, and the edges when they
   // all fit). 0: CUDA uses 90% of the free memory; the CPU backend keeps edges out of core.
@@ -70,7 +69,6 @@ struct EngineOptions {
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;  // never fewer per iteration (keeps a GPU busy)
   CostConstants cost;
-  unsigned cpu_threads = 0;  // oneTBB workers for the CPU parts; 0: all
 };
 
 std::string_view to_string(Backend b);
