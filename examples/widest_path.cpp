@@ -22,7 +22,9 @@ struct WidestPath {
   static constexpr bool needs_symmetric = false;
   ooc::vid_t source;  // internal id
 
-  OOC_HD Value init(ooc::vid_t v) const { return v == source ? std::numeric_limits<Value>::max() : 0; }
+  OOC_HD Value init(ooc::vid_t v) const {
+    return v == source ? std::numeric_limits<Value>::max() : 0;
+  }
   OOC_HD bool active_at_start(ooc::vid_t v) const { return v == source; }
   OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
     const Value candidate = src < weight ? src : weight;
@@ -58,7 +60,8 @@ int main() {
   ooc::EngineOptions options;
   options.backend = ooc::Backend::cpu;
   options.partition_bytes = 1 << 20;
-  ooc::OocEngine engine(ooc::hub_sort(ooc::build_graph(ooc::generate_kronecker(16, 16, 7), build)), options);
+  ooc::OocEngine engine(ooc::hub_sort(ooc::build_graph(ooc::generate_kronecker(16, 16, 7), build)),
+                        options);
 
   const ooc::vid_t source = engine.highest_degree_vertex();
   const auto result = engine.run(WidestPath{engine.internal_id(source)});

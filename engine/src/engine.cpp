@@ -195,16 +195,21 @@ struct Raw {
 template <class P>
 auto OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
   using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  const auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
   const Graph& g = graph();
   auto start = Clock::now();
   std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor;
 #if OOC_ENGINE_CUDA
   if (impl_->device) {
-    executor = detail::make_cuda_executor(program, {g, partitions(), options(), setup.memory, *impl_->device});
+    executor = detail::make_cuda_executor(
+        program, {g, partitions(), options(), setup.memory, *impl_->device});
   }
 #endif
-  if (!executor) executor = std::make_unique<detail::CpuExecutor<P>>(g, partitions(), program, options(), setup.memory);
+  if (!executor)
+    executor =
+        std::make_unique<detail::CpuExecutor<P>>(g, partitions(), program, options(), setup.memory);
   setup.stats.setup_bytes = executor->setup_bytes();
   setup.stats.setup_seconds = seconds_since(start);
   start = Clock::now();
@@ -213,7 +218,8 @@ auto OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
   setup.stats.seconds = seconds_since(start);
   start = Clock::now();
   raw.values = Buffer<typename P::Value>::allocate(g.num_vertices());
-  raw.deltas = Buffer<typename P::Value>::allocate(P::kind == ProgramKind::accumulative ? g.num_vertices() : 0);
+  raw.deltas = Buffer<typename P::Value>::allocate(
+      P::kind == ProgramKind::accumulative ? g.num_vertices() : 0);
   executor->read_values(raw.values.data(), raw.deltas.data());
   setup.stats.readback_seconds = seconds_since(start);
   raw.stats = std::move(setup.stats);

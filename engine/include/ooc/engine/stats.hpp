@@ -43,8 +43,8 @@ struct RunStats {
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).
   // Setting up the run (allocation, initial values) and reading the values back are apart.
   double seconds = 0;
-  double setup_seconds = 0;     // allocations, initial values, edges copied in in-memory mode
-  double readback_seconds = 0;  // values back to the host
+  double setup_seconds = 0;       // allocations, initial values, edges copied in in-memory mode
+  double readback_seconds = 0;    // values back to the host
   std::uint64_t setup_bytes = 0;  // edges copied to the device once (in-memory mode)
 
   std::uint64_t edges_processed() const;
