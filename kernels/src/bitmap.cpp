@@ -20,16 +20,6 @@ void Bitmap::clear() {
                     });
 }
 
-void Bitmap::clear(std::size_t first, std::size_t last) {
-  for (std::size_t i = first; i < last && (i & 63) != 0; ++i)
-    reset(i);
-  std::size_t i = (first + 63) & ~std::size_t{63};
-  for (; i + 64 <= last; i += 64)
-    words_[i >> 6] = 0;
-  for (; i < last; ++i)
-    reset(i);
-}
-
 std::size_t Bitmap::count() const {
   return count(0, bits_);
 }

@@ -18,7 +18,7 @@ namespace ooc {
 namespace {
 
 using test::data_file;
-using test::graph_edges;
+using test::edge_set;
 using test::read_bytes;
 using test::sorted_edges;
 using test::TempDir;
@@ -136,7 +136,7 @@ TEST(RoundTrip, GeneratedGraphWithAPermutationSurvivesTheText) {
   const auto path = dir.path() / "uniform.wel";
   write_edge_list(g, path);
   const Graph back = build_graph(read_text(path, Format::wel), BuildOptions{});
-  EXPECT_EQ(graph_edges(back), graph_edges(g));
+  EXPECT_EQ(edge_set(back), edge_set(g));
 }
 
 }  // namespace

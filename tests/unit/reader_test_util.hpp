@@ -13,12 +13,11 @@
 #include <tuple>
 #include <vector>
 
+#include "graph_util.hpp"
 #include "ooc/partitioner/edge_list.hpp"
 #include "ooc/partitioner/graph.hpp"
 
 namespace ooc::test {
-
-using Edge = std::tuple<vid_t, vid_t, std::uint32_t>;  // (source, target, weight bits or 0)
 
 inline std::filesystem::path data_file(std::string_view name) {
   return std::filesystem::path(OOC_TEST_DATA_DIR) / name;
@@ -69,20 +68,6 @@ inline std::vector<Edge> file_order(const EdgeList& list) {
 
 inline std::vector<Edge> sorted_edges(const EdgeList& list) {
   std::vector<Edge> edges = file_order(list);
-  std::sort(edges.begin(), edges.end());
-  return edges;
-}
-
-// The graph's edges in the user's ids, sorted.
-inline std::vector<Edge> graph_edges(const Graph& g) {
-  std::vector<Edge> edges;
-  edges.reserve(g.num_edges());
-  for (vid_t v = 0; v < g.num_vertices(); ++v) {
-    for (eid_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-      edges.emplace_back(g.original_id(v), g.original_id(g.targets[e]),
-                         g.weights.empty() ? 0u : g.weights[e]);
-    }
-  }
   std::sort(edges.begin(), edges.end());
   return edges;
 }

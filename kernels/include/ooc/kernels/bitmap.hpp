@@ -25,14 +25,6 @@ class Bitmap {
             mask) == 0;
   }
   void set(std::size_t i) noexcept { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
-  void reset(std::size_t i) noexcept { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
-  // Clears bit i and says whether it was set (safe against concurrent set_atomic).
-  bool take_atomic(std::size_t i) noexcept {
-    const std::uint64_t mask = std::uint64_t{1} << (i & 63);
-    return (std::atomic_ref<std::uint64_t>(words_[i >> 6])
-                .fetch_and(~mask, std::memory_order_relaxed) &
-            mask) != 0;
-  }
 
   void clear();                                                  // parallel
   std::size_t count() const;                                     // parallel
@@ -54,8 +46,6 @@ class Bitmap {
       }
     }
   }
-  // Clears [first, last) (not thread-safe against concurrent setters of the same words).
-  void clear(std::size_t first, std::size_t last);
 
   void swap(Bitmap& other) noexcept {
     words_.swap(other.words_);
