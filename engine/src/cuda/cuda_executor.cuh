@@ -6,7 +6,8 @@
 //   tasks      filter tasks alternate between two staging buffers, each bound to its own
 //              stream, so one task's copy runs under the other's kernel; zero-copy, resident
 //              and unified tasks run on a third stream straight from where the edges are;
-//              compaction runs on the CPU meanwhile (pinned staging, then one copy per batch)
+//              compaction runs on the CPU meanwhile (pinned staging, then one copy per batch),
+//              its oneTBB threads bound with hwloc to the GPU's NUMA node (placed_arena.hpp)
 //   merge      next joins current
 // Vertex values, deltas and bitmaps stay on the GPU for the whole run.
 #include <cuda_runtime.h>
@@ -28,6 +29,7 @@
 #include "ooc/transfer/compaction.hpp"
 #include "ooc/transfer/device_array.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
+#include "ooc/transfer/placed_arena.hpp"
 
 namespace ooc::detail {
 
@@ -427,7 +429,10 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
         st.host_vertices.data(), st.host_begin.data(),
         st.host_targets.data(),  weighted_ ? st.host_weights.data() : nullptr,
         st.host_vertices.size(), st.host_targets.size()};
-    const CompactedBatch batch = compact(g_, std::span<const vid_t>(active).subspan(done), buffer);
+    CompactedBatch batch;
+    compaction_arena(options_.device).execute([&] {
+      batch = compact(g_, std::span<const vid_t>(active).subspan(done), buffer);
+    });
     const auto up = [&](auto* dst, const auto* src, std::size_t n) {
       if (n > 0)
         OOC_CUDA(cudaMemcpyAsync(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice, s), doing);
