@@ -100,6 +100,9 @@ void OocEngine::set_transfer(TransferPolicy transfer) {
 void OocEngine::set_priority(bool priority) {
   impl_->options.priority = priority;
 }
+void OocEngine::set_load_balance(LoadBalance load_balance) {
+  impl_->options.load_balance = load_balance;
+}
 Backend OocEngine::backend() const {
   return impl_->backend;
 }
@@ -175,6 +178,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   s.device = device;
   s.transfer = std::string(to_string(o.transfer));
   s.priority = o.priority;
+  s.load_balance = std::string(to_string(o.load_balance));
   s.in_memory = setup.memory.in_memory;
   s.partitions = static_cast<std::uint32_t>(partitions().size());
   return setup;

@@ -17,6 +17,8 @@ constexpr std::array<std::pair<std::string_view, TransferPolicy>, 5> kPolicies{
      {"compaction", TransferPolicy::compaction},
      {"zerocopy", TransferPolicy::zerocopy},
      {"unified", TransferPolicy::unified}}};
+constexpr std::array<std::pair<std::string_view, LoadBalance>, 2> kLoadBalances{
+    {{"tiled", LoadBalance::tiled}, {"warp", LoadBalance::warp}}};
 
 template <class T, std::size_t N>
 T parse(std::string_view name, const std::array<std::pair<std::string_view, T>, N>& table,
@@ -46,11 +48,17 @@ std::string_view to_string(Backend b) {
 std::string_view to_string(TransferPolicy p) {
   return name_of(p, kPolicies);
 }
+std::string_view to_string(LoadBalance b) {
+  return name_of(b, kLoadBalances);
+}
 Backend parse_backend(std::string_view name) {
   return parse(name, kBackends, "backend");
 }
 TransferPolicy parse_transfer_policy(std::string_view name) {
   return parse(name, kPolicies, "transfer policy");
+}
+LoadBalance parse_load_balance(std::string_view name) {
+  return parse(name, kLoadBalances, "load balance");
 }
 
 }  // namespace ooc

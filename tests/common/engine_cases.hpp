@@ -18,13 +18,15 @@
 namespace ooc::test {
 
 // 512-byte partitions: 128 edges, 64 with weights, so even small graphs have many partitions
-// and the star's hub has more edges than a partition.
+// and the stars' hubs have more edges than a partition. The big star's hub has more edges than
+// the CUDA advance walks in one block (kHeavyDegree), so the grid-wide split runs too.
 inline constexpr std::uint64_t kPartitionBytes = 512;
 inline constexpr float kPageRankTolerance = 1e-6f;
 
 inline const std::vector<std::string>& shape_names() {
-  static const std::vector<std::string> names{"kron", "kron_directed", "urand",  "grid",
-                                              "star", "chain",         "single", "disconnected"};
+  static const std::vector<std::string> names{"kron",  "kron_directed", "urand",
+                                              "grid",  "star",          "big_star",
+                                              "chain", "single",        "disconnected"};
   return names;
 }
 
@@ -72,6 +74,7 @@ inline Graph make_shape(const std::string& name) {
   if (name == "urand") return build(generate_uniform(11, 8, 5), true, 3);
   if (name == "grid") return build(generate_grid(20, 30), false, 4, 0.0);
   if (name == "star") return build(generate_star(300), false, 5);
+  if (name == "big_star") return build(generate_star(10000), true, 9);
   if (name == "chain") return build(generate_chain(200), false, 6, 0.0);
   if (name == "single") return build(generate_empty(1), false, 7);
   return build(disconnected(), true, 8);

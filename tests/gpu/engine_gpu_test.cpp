@@ -1,6 +1,9 @@
-// Every program x every transfer policy x priority on/off x graph shape on the CUDA backend,
-// against the serial references. SKIPPED where there is no GPU.
+// Every program x every transfer policy x priority on/off x graph shape x load-balancing
+// mapping on the CUDA backend, against the serial references. SKIPPED where there is no GPU.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
 
 #include "engine_cases.hpp"
 #include "gpu_test.hpp"
@@ -8,17 +11,26 @@
 namespace ooc {
 namespace {
 
-class CudaBackend : public ::testing::TestWithParam<test::Case> {};
+using GpuCase = std::tuple<test::Case, std::string>;  // the case, the load balance
+
+class CudaBackend : public ::testing::TestWithParam<GpuCase> {};
 
 TEST_P(CudaBackend, MatchesTheReference) {
   OOC_REQUIRE_GPU();
-  const auto& [program, shape, policy, priority] = GetParam();
-  OocEngine engine(test::make_shape(shape), test::options_for(policy, priority, Backend::cuda));
+  const auto& [program, shape, policy, priority] = std::get<0>(GetParam());
+  EngineOptions o = test::options_for(policy, priority, Backend::cuda);
+  o.load_balance = parse_load_balance(std::get<1>(GetParam()));
+  OocEngine engine(test::make_shape(shape), o);
   ASSERT_EQ(engine.backend(), Backend::cuda);
   test::expect_matches_reference(program, engine);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend, test::all_cases(), test::case_name);
+INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend,
+                         ::testing::Combine(test::all_cases(), ::testing::Values("tiled", "warp")),
+                         [](const ::testing::TestParamInfo<GpuCase>& param) {
+                           return test::case_name({std::get<0>(param.param), param.index}) + "_" +
+                                  std::get<1>(param.param);
+                         });
 
 // The same engine object runs several programs, and the GPU path keeps the edges pinned and
 // reports what it moved.

@@ -52,6 +52,10 @@ TEST(Engine, BadRequestsGetOneClearLine) {
             "zerocopy, unified)");
   EXPECT_EQ(error_of([] { parse_backend("tpu"); }),
             "unknown backend 'tpu' (expected one of: auto, cpu, cuda)");
+  EXPECT_EQ(error_of([] { parse_load_balance("block"); }),
+            "unknown load balance 'block' (expected one of: tiled, warp)");
+  EXPECT_EQ(parse_load_balance("warp"), LoadBalance::warp);
+  EXPECT_EQ(to_string(LoadBalance::tiled), "tiled");
 }
 
 TEST(Engine, AskingForCudaWithoutAGpuIsOneClearLine) {

@@ -35,6 +35,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"device", s.device},
           {"transfer", s.transfer},
           {"priority", s.priority},
+          {"load_balance", s.load_balance},
           {"in_memory", s.in_memory},
           {"partitions", s.partitions},
           {"seconds", s.seconds},

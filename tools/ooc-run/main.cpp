@@ -34,6 +34,7 @@ struct Args {
   std::optional<vid_t> source;
   std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
   std::string priority = "on";
+  std::string load_balance = "tiled";
   std::string in_memory = "on";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
@@ -109,6 +110,7 @@ EngineOptions engine_options(const Args& a) {
   o.partition_bytes = parse_size(a.partition_bytes);
   o.device_budget = parse_size(a.budget);
   o.priority = a.priority.substr(0, a.priority.find(',')) == "on";
+  o.load_balance = parse_load_balance(a.load_balance.substr(0, a.load_balance.find(',')));
   o.in_memory = a.in_memory == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
@@ -168,14 +170,22 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
-// Every (transfer policy, priority) pair asked for, policies outermost.
-std::vector<std::pair<std::string, bool>> settings(const Args& a) {
-  std::vector<std::pair<std::string, bool>> out;
+struct Setting {
+  TransferPolicy policy;
+  bool priority;
+  LoadBalance load_balance;
+};
+
+// Every (transfer policy, priority, load balance) asked for, policies outermost.
+std::vector<Setting> settings(const Args& a) {
+  std::vector<Setting> out;
   for (const std::string& policy : split_list(a.transfer)) {
     for (const std::string& priority : split_list(a.priority)) {
       if (priority != "on" && priority != "off")
         throw InvalidInput("--priority takes on, off or on,off");
-      out.emplace_back(policy, priority == "on");
+      for (const std::string& balance : split_list(a.load_balance))
+        out.push_back(
+            {parse_transfer_policy(policy), priority == "on", parse_load_balance(balance)});
     }
   }
   return out;
@@ -263,6 +273,9 @@ int main(int argc, char** argv) {
                  "Priority scheduling (urgency order, deferral, reprocessing): on | off | on,off "
                  "(both in turn)")
       ->capture_default_str();
+  app.add_option("--load-balance", a.load_balance,
+                 "CUDA advance mapping: tiled (SAGE) | warp | tiled,warp (both in turn)")
+      ->capture_default_str();
   app.add_option("--priority-fraction", a.priority_fraction,
                  "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "
                  "the active "
@@ -337,9 +350,10 @@ int main(int argc, char** argv) {
       Args one = a;
       one.algorithm = algorithm;
       std::vector<double> expected;  // the reference, computed once per algorithm
-      for (const auto& [policy, priority] : settings(a)) {
-        engine.set_transfer(parse_transfer_policy(policy));
+      for (const auto& [policy, priority, balance] : settings(a)) {
+        engine.set_transfer(policy);
         engine.set_priority(priority);
+        engine.set_load_balance(balance);
         for (int r = 0; r < a.repeat; ++r, ++run_index) {
           last = run_once(engine, one, source);
           if (!a.quiet) {
@@ -357,8 +371,9 @@ int main(int argc, char** argv) {
           if (expected.empty()) expected = reference_values(engine, algorithm, a, source);
           const reference::Comparison c = compare(algorithm, a, last.values, expected);
           std::printf(
-              "verify %s %s, priority %s: %s\n", algorithm.c_str(), policy.c_str(),
-              priority ? "on" : "off",
+              "verify %s %s, priority %s, %s: %s\n", algorithm.c_str(),
+              std::string(to_string(policy)).c_str(), priority ? "on" : "off",
+              std::string(to_string(balance)).c_str(),
               c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
           if (!c.equal) status = 2;
         }

@@ -25,6 +25,7 @@
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/programs.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
+#include "ooc/kernels/cuda/advance_tiled.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/compaction.hpp"
 #include "ooc/transfer/device_array.hpp"
@@ -74,6 +75,7 @@ void collect_vertices(const std::uint64_t* words, std::span<const vid_t> first,
                       std::span<const vid_t> last, std::vector<vid_t>& out);
 
 inline constexpr int kBlockThreads = 256;
+static_assert(kBlockThreads == cuda::kTileThreads, "grid_for sizes the tiled kernels' grids too");
 
 template <class P>
 class CudaExecutor final : public ValuesExecutor<typename P::Value> {
@@ -111,6 +113,13 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   void choose_priority_window();
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
   cuda::OffsetEdges edges_for(Engine engine) const;
+  // The advance over a task's ranges on stream i, in the chosen load-balancing mapping, then
+  // the heavy vertices it queued.
+  template <class Source>
+  void advance_ranges(unsigned i, const cuda::RangeSet& ranges, Source source,
+                      const cuda::OffsetEdges& edges, const char* doing);
+  void advance_compacted(unsigned i, const cuda::CompactedEdges& batch, std::uint64_t count,
+                         const char* doing);
   // After an advance kernel on stream i: the heavy vertices it queued, then an empty queue.
   void drain_heavy(unsigned i, const char* doing);
   void run_filter(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
@@ -346,6 +355,37 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
 }
 
 template <class P>
+template <class Source>
+void CudaExecutor<P>::advance_ranges(unsigned i, const cuda::RangeSet& ranges, Source source,
+                                     const cuda::OffsetEdges& edges, const char* doing) {
+  if (options_.load_balance == LoadBalance::tiled) {
+    cuda::advance_ranges_tiled_kernel<<<grid_for(task_words_ * 64), kBlockThreads, 0, stream(i)>>>(
+        program_, program_state(i), ranges, source, edges);
+    check_launch("advance_ranges_tiled_kernel", doing);
+  } else {
+    cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, stream(i)>>>(
+        program_, program_state(i), ranges, source, edges);
+    check_launch("advance_ranges_kernel", doing);
+  }
+  drain_heavy(i, doing);
+}
+
+template <class P>
+void CudaExecutor<P>::advance_compacted(unsigned i, const cuda::CompactedEdges& batch,
+                                        std::uint64_t count, const char* doing) {
+  if (options_.load_balance == LoadBalance::tiled) {
+    cuda::advance_compacted_tiled_kernel<<<grid_for(count), kBlockThreads, 0, stream(i)>>>(
+        program_, program_state(i), batch, count);
+    check_launch("advance_compacted_tiled_kernel", doing);
+  } else {
+    cuda::advance_compacted_kernel<<<warp_grid_for(count), kBlockThreads, 0, stream(i)>>>(
+        program_, program_state(i), batch, count);
+    check_launch("advance_compacted_kernel", doing);
+  }
+  drain_heavy(i, doing);
+}
+
+template <class P>
 void CudaExecutor<P>::drain_heavy(unsigned i, const char* doing) {
   cuda::heavy_kernel<<<static_cast<unsigned>(max_blocks_), kBlockThreads, 0, stream(i)>>>(
       program_, program_state(i));
@@ -378,16 +418,10 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   stats.bytes[static_cast<std::size_t>(Engine::filter)] += edges * edge_bytes_;
   const cuda::OffsetEdges staged{device_.offsets.data(), st.targets.data(),
                                  weighted_ ? st.weights.data() : nullptr, base};
-  cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, s>>>(
-      program_, program_state(i), ranges, cuda::FromWork{work_.data()}, staged);
-  check_launch("advance_ranges_kernel", doing);
-  drain_heavy(i, doing);
+  advance_ranges(i, ranges, cuda::FromWork{work_.data()}, staged, doing);
   if (task.reprocess) {
     const cuda::TakeAdmitted<VertexView<P>> newly_active{next_.data(), view(window_)};
-    cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, s>>>(
-        program_, program_state(i), ranges, newly_active, staged);
-    check_launch("advance_ranges_kernel (reprocessing)", doing);
-    drain_heavy(i, doing);
+    advance_ranges(i, ranges, newly_active, staged, "reprocessing a filter task");
   }
 }
 
@@ -401,11 +435,7 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
       bytes += surveys_[p].activity.requests * options_.cost.request_bytes;
   }
   stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
-  cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, stream(kDirect)>>>(
-      program_, program_state(kDirect), ranges, cuda::FromWork{work_.data()},
-      edges_for(task.engine));
-  check_launch("advance_ranges_kernel", doing);
-  drain_heavy(kDirect, doing);
+  advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);
 }
 
 template <class P>
@@ -446,10 +476,7 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
         batch.edges * edge_bytes_ + batch.vertices * kCompactionIndexBytes;
     const cuda::CompactedEdges compacted{st.vertices.data(), st.begin.data(), st.targets.data(),
                                          weighted_ ? st.weights.data() : nullptr};
-    cuda::advance_compacted_kernel<<<warp_grid_for(batch.vertices), kBlockThreads, 0, s>>>(
-        program_, program_state(i), compacted, batch.vertices);
-    check_launch("advance_compacted_kernel", doing);
-    drain_heavy(i, doing);
+    advance_compacted(i, compacted, batch.vertices, doing);
     done += batch.vertices;
   }
   stats.transfer_seconds += std::chrono::duration<double>(Clock::now() - start).count();

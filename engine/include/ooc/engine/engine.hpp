@@ -84,9 +84,11 @@ class OocEngine {
 
   const Graph& graph() const;
   const EngineOptions& options() const;
-  // Later runs use another transfer policy or priority setting (the graph stays loaded).
+  // Later runs use another transfer policy, priority setting or load-balancing mapping (the
+  // graph stays loaded).
   void set_transfer(TransferPolicy transfer);
   void set_priority(bool priority);
+  void set_load_balance(LoadBalance load_balance);
   Backend backend() const;  // the one chosen (never automatic)
   std::span<const Partition> partitions() const;
   // The user's id <-> the engine's internal id (hub sort permutes them). Throws InvalidInput for

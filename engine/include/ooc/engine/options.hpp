@@ -17,6 +17,13 @@ enum class Backend { automatic, cpu, cuda };
 //   unified     managed memory, read-mostly: a baseline only (needs the edges to fit the GPU)
 enum class TransferPolicy { hybrid, filter, compaction, zerocopy, unified };
 
+// How the CUDA advance kernel spreads active vertices' edges over threads (the CPU backend has
+// one mapping and ignores it). Both split lists of 4096+ edges over the whole grid.
+//   tiled  SAGE's tiled partitioning (SIGMOD'21 §5.1): block, then warp tiles for long lists,
+//          short lists gathered by the warp with a prefix sum
+//   warp   a warp per active vertex (EMOGI's mapping): simpler; idles lanes on short lists
+enum class LoadBalance { tiled, warp };
+
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
 // Tiz = ceil(sum_v(lines(v))/MR)*RTT_zc, RTT_zc = (gamma + (1-gamma)*E_act/E_i)*RTT.
 // Compaction if Tec < alpha*Tef and Tec < beta*Tiz; else zero-copy if Tiz < Tef; else filter.
@@ -51,6 +58,7 @@ struct CostConstants {
 struct EngineOptions {
   Backend backend = Backend::automatic;
   TransferPolicy transfer = TransferPolicy::hybrid;
+  LoadBalance load_balance = LoadBalance::tiled;
   std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
   unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
   int device = 0;             // CUDA device
@@ -73,8 +81,10 @@ struct EngineOptions {
 
 std::string_view to_string(Backend b);
 std::string_view to_string(TransferPolicy p);
+std::string_view to_string(LoadBalance b);
 // Throw InvalidInput listing the accepted names.
 Backend parse_backend(std::string_view name);
 TransferPolicy parse_transfer_policy(std::string_view name);
+LoadBalance parse_load_balance(std::string_view name);
 
 }  // namespace ooc

@@ -37,7 +37,8 @@ struct RunStats {
   std::string device;  // GPU name, or the CPU thread count
   std::string transfer;
   bool priority = true;
-  bool in_memory = false;  // all edges were resident on the device
+  std::string load_balance;  // the CUDA advance mapping
+  bool in_memory = false;    // all edges were resident on the device
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).

@@ -1,7 +1,9 @@
 #pragma once
-// The advance kernel: one for every program, every transfer engine and every graph. A warp
-// takes one active vertex at a time and its lanes walk the vertex's out-edges 32 at a time,
-// reading them wherever they are — staged partitions (filter), compacted batches (compaction),
+// The advance operator: one for every program, every transfer engine and every graph, in two
+// load-balancing mappings (EngineOptions::load_balance). This file holds what they share and the
+// simple one, warp per vertex; advance_tiled.cuh holds SAGE's tiled one. Here a warp takes one
+// active vertex at a time and its lanes walk the vertex's out-edges 32 at a time, reading them
+// wherever they are — staged partitions (filter), compacted batches (compaction),
 // pinned host memory through the mapping (zero-copy), device memory (in-memory mode) or
 // managed memory (unified).
 //
@@ -61,20 +63,30 @@ struct ProgramState {
   HeavyQueue<typename P::Value> heavy;
 };
 
-// Relaxes targets[begin, end) with the warp, starting at the 128-byte line that holds
-// targets[begin] (EMOGI's aligned access).
+// One edge: relax the target and mark it active when its value changed.
+template <class P>
+__device__ __forceinline__ void relax_edge(const P& program, typename P::Value* dst,
+                                           std::uint64_t* next, typename P::Value message,
+                                           const vid_t* targets, const std::uint32_t* weights,
+                                           eid_t j) {
+  const vid_t t = targets[j];
+  if (program.relax(message, weights == nullptr ? 0u : weights[j], dst + t)) bit_set(next, t);
+}
+
+// Relaxes targets[begin, end) with a tile of `size` threads (this one is `rank`), starting at
+// the 128-byte line that holds targets[begin] (EMOGI's aligned access).
 template <class P>
 __device__ __forceinline__ void relax_range(const P& program, typename P::Value* dst,
                                             std::uint64_t* next, typename P::Value message,
                                             const vid_t* targets, const std::uint32_t* weights,
-                                            eid_t begin, eid_t end, unsigned lane) {
+                                            eid_t begin, eid_t end, unsigned rank,
+                                            unsigned size = kWarp) {
   const auto skew = static_cast<std::int64_t>(
       (reinterpret_cast<std::uintptr_t>(targets + begin) % 128) / sizeof(vid_t));
-  for (std::int64_t j = static_cast<std::int64_t>(begin) + lane - skew;
-       j < static_cast<std::int64_t>(end); j += kWarp) {
+  for (std::int64_t j = static_cast<std::int64_t>(begin) + rank - skew;
+       j < static_cast<std::int64_t>(end); j += size) {
     if (j < static_cast<std::int64_t>(begin)) continue;
-    const vid_t t = targets[j];
-    if (program.relax(message, weights == nullptr ? 0u : weights[j], dst + t)) bit_set(next, t);
+    relax_edge(program, dst, next, message, targets, weights, static_cast<eid_t>(j));
   }
 }
 
@@ -94,44 +106,58 @@ struct CompactedEdges {
   const std::uint32_t* weights;
 };
 
-// Runs vertex v's program step with the whole warp: take the message (lane 0 for accumulative
-// programs), then relax every out-edge. Returns the edges processed (valid in lane 0).
+// Vertex v's message for this step, taken by one thread: its value (monotone programs), or its
+// pending delta, folded into its value (accumulative ones). False when there is nothing to send.
+template <class P>
+__device__ __forceinline__ bool take_message(const P& program, const ProgramState<P>& s, vid_t v,
+                                             eid_t degree, typename P::Value& message) {
+  using Value = typename P::Value;
+  if constexpr (P::kind == ProgramKind::monotone) {
+    message = atomic_load(s.values + v);
+    return degree > 0;
+  } else {
+    const Value delta = atomic_exchange(s.deltas + v, Value{0});
+    if (delta == Value{0}) return false;
+    atomic_add(s.values + v, delta);
+    if (degree == 0) return false;
+    message = program.message(delta, degree);
+    return true;
+  }
+}
+
+// Hands a list of at least kHeavyDegree edges to heavy_kernel (one thread); its edges are
+// counted there.
+template <class P>
+__device__ __forceinline__ void queue_heavy(const ProgramState<P>& s, const vid_t* targets,
+                                            const std::uint32_t* weights, eid_t degree,
+                                            typename P::Value message) {
+  const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
+  const unsigned long long at = atomicAdd(s.heavy.counter, (1ull << kChunkBits) + chunks);
+  s.heavy.items[at >> kChunkBits] = {targets, weights, degree, at & ((1ull << kChunkBits) - 1),
+                                     message};
+}
+
+template <class P>
+__device__ __forceinline__ typename P::Value* relax_target(const ProgramState<P>& s) {
+  return P::kind == ProgramKind::monotone ? s.values : s.deltas;
+}
+
+// Runs vertex v's program step with the whole warp: lane 0 takes the message, then the warp
+// relaxes every out-edge. Returns the edges processed (valid in lane 0).
 template <class P>
 __device__ __forceinline__ eid_t process_vertex(const P& program, const ProgramState<P>& s, vid_t v,
                                                 const vid_t* targets, const std::uint32_t* weights,
                                                 eid_t degree, unsigned lane) {
-  using Value = typename P::Value;
-  Value message{};
-  if constexpr (P::kind == ProgramKind::monotone) {
-    message = atomic_load(s.values + v);
-  } else {
-    int go = 0;
-    if (lane == 0) {
-      const Value delta = atomic_exchange(s.deltas + v, Value{0});
-      if (delta != Value{0}) {
-        atomic_add(s.values + v, delta);
-        if (degree > 0) {
-          message = program.message(delta, degree);
-          go = 1;
-        }
-      }
-    }
-    go = __shfl_sync(kFullMask, go, 0);
-    if (go == 0) return 0;
-    message = __shfl_sync(kFullMask, message, 0);
-  }
+  typename P::Value message{};
+  int go = 0;
+  if (lane == 0) go = take_message(program, s, v, degree, message) ? 1 : 0;
+  if (__shfl_sync(kFullMask, go, 0) == 0) return 0;
+  message = __shfl_sync(kFullMask, message, 0);
   if (degree >= kHeavyDegree) {
-    // Queue it for heavy_kernel; its edges are counted there.
-    if (lane == 0) {
-      const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
-      const unsigned long long at = atomicAdd(s.heavy.counter, (1ull << kChunkBits) + chunks);
-      s.heavy.items[at >> kChunkBits] = {targets, weights, degree, at & ((1ull << kChunkBits) - 1),
-                                         message};
-    }
+    if (lane == 0) queue_heavy(s, targets, weights, degree, message);
     return 0;
   }
-  Value* dst = P::kind == ProgramKind::monotone ? s.values : s.deltas;
-  relax_range(program, dst, s.next, message, targets, weights, 0, degree, lane);
+  relax_range(program, relax_target(s), s.next, message, targets, weights, 0, degree, lane);
   return degree;
 }
 
@@ -147,33 +173,30 @@ __device__ __forceinline__ std::uint64_t warp_count() {
   return static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
 }
 
-// Which vertices of a word run: the work bitmap's bits (a task's own vertices)...
+// Which vertices of a word run, asked by one thread per word: the work bitmap's bits (a task's
+// own vertices)...
 struct FromWork {
   const std::uint64_t* work;
-  __device__ std::uint64_t bits(std::uint64_t word, std::uint64_t mask, unsigned) const {
+  __device__ std::uint64_t take(std::uint64_t word, std::uint64_t mask) const {
     return work[word] & mask;
   }
 };
 
 // ...or, when a loaded filter task is processed once more, the admitted bits of `next`, taken
-// atomically by lane 0: other streams' kernels may be setting bits in the same word.
+// atomically: other streams' kernels may be setting bits in the same word.
 template <class Admit>
 struct TakeAdmitted {
   std::uint64_t* next;
   Admit admit;
-  __device__ std::uint64_t bits(std::uint64_t word, std::uint64_t mask, unsigned lane) const {
-    unsigned long long taken = 0;
-    if (lane == 0) {
-      std::uint64_t wanted = 0;
-      for (std::uint64_t rest = atomic_load(next + word) & mask; rest != 0; rest &= rest - 1) {
-        const int b = __ffsll(static_cast<long long>(rest)) - 1;
-        if (admit(static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b))))
-          wanted |= 1ull << b;
-      }
-      if (wanted != 0)
-        taken = atomicAnd(reinterpret_cast<unsigned long long*>(next + word), ~wanted) & wanted;
+  __device__ std::uint64_t take(std::uint64_t word, std::uint64_t mask) const {
+    std::uint64_t wanted = 0;
+    for (std::uint64_t rest = atomic_load(next + word) & mask; rest != 0; rest &= rest - 1) {
+      const int b = __ffsll(static_cast<long long>(rest)) - 1;
+      if (admit(static_cast<vid_t>((word << 6) + static_cast<std::uint64_t>(b))))
+        wanted |= 1ull << b;
     }
-    return __shfl_sync(kFullMask, taken, 0);
+    if (wanted == 0) return 0;
+    return atomicAnd(reinterpret_cast<unsigned long long*>(next + word), ~wanted) & wanted;
   }
 };
 
@@ -186,7 +209,8 @@ __global__ void advance_ranges_kernel(P program, ProgramState<P> s, RangeSet ran
   for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
     std::uint64_t word = 0, mask = 0;
     ranges.item(i, word, mask);
-    for (std::uint64_t bits = source.bits(word, mask, lane); bits != 0; bits &= bits - 1) {
+    std::uint64_t bits = lane == 0 ? source.take(word, mask) : 0;
+    for (bits = __shfl_sync(kFullMask, bits, 0); bits != 0; bits &= bits - 1) {
       const auto v = static_cast<vid_t>(
           (word << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
       const eid_t begin = edges.offsets[v] - edges.shift;
@@ -221,7 +245,7 @@ __global__ void heavy_kernel(P program, ProgramState<P> s) {
   const unsigned long long packed = *s.heavy.counter;
   const std::uint64_t items = packed >> kChunkBits;
   const std::uint64_t chunks = packed & ((1ull << kChunkBits) - 1);
-  typename P::Value* dst = P::kind == ProgramKind::monotone ? s.values : s.deltas;
+  typename P::Value* dst = relax_target(s);
   unsigned long long processed = 0;
   for (std::uint64_t g = global_warp(); g < chunks; g += warp_count()) {
     std::uint64_t lo = 0, hi = items;
