@@ -8,9 +8,14 @@ transfer policy with the edges kept in host memory, checks the results, and writ
                ratio to the lower bound where one is defined
   *.png        time per policy per algorithm, and the per-iteration execution path (which
                engine moved how many bytes in each iteration, as HyTGraph's Fig. 7)
-Each graph is loaded once (ooc-run takes lists of algorithms and policies) and deleted after.
-Results are checked two ways: policies must agree exactly (a digest of the values) for bfs,
-sssp and cc, and the smallest graph is verified against the serial references.
+Per graph, ooc-run runs bfs, sssp and cc under every policy on one load and pagerank under
+every policy on a second; then hybrid with priority off (sssp, pagerank), hybrid with the warp
+load-balancing mapping instead of the tiled one, and bfs with the graph in GPU memory. The graph
+is deleted after. Results are checked two ways: every run of bfs, sssp and cc must give the
+same values (a digest), and the grid is verified against the serial references.
+
+The whole set must fit one 10-minute device call: --time-limit bounds the suite, each ooc-run
+gets what is left, and runs that no longer fit are listed as skipped rather than lost.
 
   python3 bench/suite.py --bin build/device --out OUT [--quick]
 """
@@ -27,11 +32,12 @@ ALGORITHMS = ["bfs", "sssp", "cc", "pagerank"]
 
 # (name, partition-tool generate arguments). Weighted (1..64) for sssp; the other algorithms
 # read no weights, and the engine moves none for them.
+# The grid first: it is quick and the only one verified against the serial references.
 FULL = [
+    ("grid1k", ["grid", "--rows", "1024", "--cols", "1024"]),
     ("kron24", ["kron", "--scale", "24", "--edge-factor", "16"]),
     ("kron26", ["kron", "--scale", "26", "--edge-factor", "16"]),
     ("urand26", ["urand", "--scale", "26", "--edge-factor", "16"]),
-    ("grid1k", ["grid", "--rows", "1024", "--cols", "1024"]),
 ]
 QUICK = [
     ("grid256", ["grid", "--rows", "256", "--cols", "256"]),
@@ -47,6 +53,17 @@ def log(*args):
 def run(cmd, **kw):
     log("$", " ".join(cmd))
     return subprocess.run(cmd, check=True, **kw)
+
+
+class Clock:
+    """What is left of --time-limit."""
+
+    def __init__(self, limit):
+        self.start = time.time()
+        self.limit = limit
+
+    def left(self):
+        return None if self.limit is None else self.limit - (time.time() - self.start)
 
 
 def measured_peak(bin_dir, out):
@@ -66,47 +83,65 @@ def gpu_name():
         return "unknown"
 
 
-def bench_graph(args, name, spec, verify):
+def ooc_run(args, clock, label, json_path, algorithms, *options):
+    """One ooc-run: its JSON, or None and the reason when time ran out."""
+    left = clock.left()
+    if left is not None and left < 5:
+        return None, "no time left"
+    cmd = [os.path.join(args.bin, "tools/ooc-run/ooc-run"), algorithms, "--tolerance", str(args.tolerance),
+           "--repeat", str(args.repeat), "--json", json_path, "-q", *options]
+    try:
+        run(cmd, timeout=left)
+    except subprocess.TimeoutExpired:
+        log("suite: %s stopped at the time limit" % label)
+        return None, "stopped at the time limit"
+    return json.load(open(json_path)), None
+
+
+def bench_graph(args, clock, name, spec, verify):
     work = os.path.join(args.work, name + ".oocg")
     start = time.time()
     run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec, "--undirected",
          "--weights", "random:1-64", "-o", work, "-q"])
     generate_seconds = time.time() - start
-    json_path = os.path.join(args.out, name + ".json")
-    cmd = [os.path.join(args.bin, "tools/ooc-run/ooc-run"), ",".join(ALGORITHMS), "--graph", work,
-           "--transfer", ",".join(POLICIES), "--in-memory", "off", "--tolerance", str(args.tolerance),
-           "--repeat", str(args.repeat), "--json", json_path, "-q"]
-    if verify:
-        cmd.append("--verify")
-    run(cmd)
-    # The same graph with priority off (sssp, pagerank) and in memory (bfs), hybrid only.
-    extra = os.path.join(args.out, name + "-extra.json")
-    run([os.path.join(args.bin, "tools/ooc-run/ooc-run"), "sssp,pagerank", "--graph", work, "--transfer", "hybrid",
-         "--in-memory", "off", "--priority", "off", "--tolerance", str(args.tolerance), "--repeat", str(args.repeat),
-         "--json", extra, "-q"])
-    resident = os.path.join(args.out, name + "-resident.json")
-    run([os.path.join(args.bin, "tools/ooc-run/ooc-run"), "bfs", "--graph", work, "--repeat", str(args.repeat),
-         "--json", resident, "-q"])
+    graph = ["--graph", work]
+    out_of_core = [*graph, "--in-memory", "off"]
+    every = ["--transfer", ",".join(POLICIES)] + (["--verify"] if verify else [])
+    plans = [
+        ("bfs, sssp, cc: every policy", "bfs,sssp,cc", out_of_core + every),
+        ("pagerank: every policy", "pagerank", out_of_core + every),
+        ("hybrid, priority off", "sssp,pagerank", out_of_core + ["--transfer", "hybrid", "--priority", "off"]),
+        ("hybrid, warp mapping", ",".join(ALGORITHMS), out_of_core + ["--transfer", "hybrid", "--load-balance", "warp"]),
+        ("bfs in memory", "bfs", graph + ["--load-balance", "tiled,warp"]),
+    ]
+    result = {"name": name, "generate_seconds": generate_seconds, "runs": [], "skipped": [], "edges": 0}
+    for i, (label, algorithms, options) in enumerate(plans):
+        doc, why = ooc_run(args, clock, label, os.path.join(args.out, "%s-%d.json" % (name, i)), algorithms,
+                           *options)
+        if doc is None:
+            result["skipped"].append({"runs": label, "why": why})
+            continue
+        result["runs"] += doc["runs"]
+        result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
     os.remove(work)
-    result = json.load(open(json_path))
-    result["runs"] += json.load(open(extra))["runs"] + json.load(open(resident))["runs"]
-    result["name"] = name
-    result["generate_seconds"] = generate_seconds
     return result
 
 
-def best_runs(graph, repeat):
-    """One entry per (algorithm, transfer, priority, in_memory): the fastest of its repeats."""
+SINGLE = ["filter", "compaction", "zerocopy"]  # the single policies hybrid must beat (unified aside)
+
+
+def best_runs(graph):
+    """One entry per (algorithm, transfer, priority, in_memory, load balance): the fastest of its repeats."""
     best = {}
     for r in graph["runs"]:
-        key = (r["algorithm"], r["transfer"], r["priority"], r["in_memory"])
+        key = (r["algorithm"], r["transfer"], r["priority"], r["in_memory"], r.get("load_balance", ""))
         if key not in best or r["seconds"] < best[key]["seconds"]:
             best[key] = r
     return best
 
 
 def check(graph):
-    """Exact algorithms: every policy's values must have the same digest."""
+    """Exact algorithms: every run's values (any policy, priority or mapping) must have the same digest."""
     verdict = {}
     for algorithm in ["bfs", "sssp", "cc"]:
         digests = {r["values_digest"] for r in graph["runs"] if r["algorithm"] == algorithm}
@@ -116,12 +151,12 @@ def check(graph):
 
 
 def table(graphs, peak):
-    lines = ["| graph | algorithm | policy | priority | time (ms) | iterations | bytes moved | GB/s | % of peak | "
-             "x lower bound | policies agree |", "|" + "---|" * 11]
+    lines = ["| graph | algorithm | policy | priority | mapping | time (ms) | iterations | bytes moved | GB/s | "
+             "% of peak | x lower bound | runs agree |", "|" + "---|" * 12]
     for g in graphs:
         verdict = check(g)
-        for key, r in sorted(best_runs(g, 1).items()):
-            algorithm, transfer, priority, in_memory = key
+        for key, r in sorted(best_runs(g).items()):
+            algorithm, transfer, priority, in_memory, mapping = key
             seconds = r["seconds"]
             gbs = r["total_bytes"] / seconds / 1e9 if seconds > 0 else 0
             bound = ""
@@ -129,9 +164,32 @@ def table(graphs, peak):
                 lower = 4 * r["reached_edges"] / (peak * 1e9)
                 bound = "%.2f" % (seconds / lower) if lower > 0 else ""
             policy = transfer + (" (in-memory)" if in_memory else "")
-            lines.append("| %s | %s | %s | %s | %.1f | %d | %.2f GB | %.1f | %.0f%% | %s | %s |" % (
-                g["name"], algorithm, policy, "on" if priority else "off", seconds * 1e3, r["iterations"],
-                r["total_bytes"] / 1e9, gbs, 100 * gbs / peak, bound, verdict[algorithm]))
+            lines.append("| %s | %s | %s | %s | %s | %.1f | %d | %.2f GB | %.1f | %.0f%% | %s | %s |" % (
+                g["name"], algorithm, policy, "on" if priority else "off", mapping, seconds * 1e3,
+                r["iterations"], r["total_bytes"] / 1e9, gbs, 100 * gbs / peak, bound, verdict[algorithm]))
+        for skipped in g["skipped"]:
+            lines.append("| %s | %s | | | | skipped: %s | | | | | | |" % (g["name"], skipped["runs"], skipped["why"]))
+    return "\n".join(lines) + "\n"
+
+
+def summary_table(graphs):
+    """Hybrid against the best single policy, and the tiled mapping against the warp one (hybrid)."""
+    lines = ["| graph | algorithm | hybrid (ms) | best single policy (ms) | hybrid / best single | "
+             "hybrid / filter | tiled / warp |", "|" + "---|" * 7]
+    for g in graphs:
+        best = best_runs(g)
+        for algorithm in ALGORITHMS:
+            time_of = {p: best[(algorithm, p, True, False, "tiled")]["seconds"] for p in POLICIES
+                       if (algorithm, p, True, False, "tiled") in best}
+            warp = best.get((algorithm, "hybrid", True, False, "warp"))
+            if "hybrid" not in time_of or not any(p in time_of for p in SINGLE):
+                continue
+            single = min((p for p in SINGLE if p in time_of), key=time_of.get)
+            hybrid = time_of["hybrid"]
+            lines.append("| %s | %s | %.1f | %s %.1f | %.2f | %s | %s |" % (
+                g["name"], algorithm, hybrid * 1e3, single, time_of[single] * 1e3, hybrid / time_of[single],
+                "%.2f" % (hybrid / time_of["filter"]) if "filter" in time_of else "",
+                "%.2f" % (hybrid / warp["seconds"]) if warp else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -141,10 +199,10 @@ def plots(graphs, out):
     import matplotlib.pyplot as plt
 
     for g in graphs:
-        best = best_runs(g, 1)
+        best = best_runs(g)
         fig, axes = plt.subplots(1, len(ALGORITHMS), figsize=(4 * len(ALGORITHMS), 3.5))
         for ax, algorithm in zip(axes, ALGORITHMS):
-            times = [best.get((algorithm, p, True, False), {}).get("seconds", 0) * 1e3 for p in POLICIES]
+            times = [best.get((algorithm, p, True, False, "tiled"), {}).get("seconds", 0) * 1e3 for p in POLICIES]
             ax.bar(POLICIES, times, color=["C0", "C1", "C2", "C3", "C4"])
             ax.set_title("%s %s" % (g["name"], algorithm))
             ax.set_ylabel("time (ms)")
@@ -154,11 +212,11 @@ def plots(graphs, out):
         plt.close(fig)
     # Execution path of the largest graph: bytes per engine per iteration, hybrid, priority on.
     g = max(graphs, key=lambda x: x["edges"])
-    best = best_runs(g, 1)
+    best = best_runs(g)
     engines = ["filter", "compaction", "zerocopy"]
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
     for ax, algorithm in zip(axes, ["pagerank", "sssp"]):
-        r = best.get((algorithm, "hybrid", True, False))
+        r = best.get((algorithm, "hybrid", True, False, "tiled"))
         if r is None:
             continue
         its = r["per_iteration"]
@@ -182,27 +240,31 @@ def main():
     parser.add_argument("--out", required=True, help="folder for suite.json, suite.md and the plots")
     parser.add_argument("--work", default="/tmp/ooc-suite", help="folder for the generated graphs (deleted after)")
     parser.add_argument("--quick", action="store_true", help="small graphs (scale 22): a few minutes")
-    parser.add_argument("--tolerance", type=float, default=None, help="pagerank tolerance (1e-4, --quick 1e-3)")
-    parser.add_argument("--repeat", type=int, default=2, help="runs of each setting; the fastest is reported")
+    parser.add_argument("--tolerance", type=float, default=1e-3, help="pagerank's per-vertex delta threshold")
+    parser.add_argument("--repeat", type=int, default=None, help="runs of each setting, the fastest reported "
+                        "(default 2, full set 1)")
+    parser.add_argument("--time-limit", type=float, default=540, help="seconds the suite may take; runs that no "
+                        "longer fit are skipped and listed (0: no limit)")
     parser.add_argument("--peak", type=float, help="link peak in GB/s instead of measuring it (machines without GPU)")
     args = parser.parse_args()
-    if args.tolerance is None:
-        args.tolerance = 1e-3 if args.quick else 1e-4
+    if args.repeat is None:
+        args.repeat = 2 if args.quick else 1
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.work, exist_ok=True)
     start = time.time()
+    clock = Clock(args.time_limit if args.time_limit > 0 else None)
     peak = args.peak if args.peak else measured_peak(args.bin, args.out)
     log("measured cudaMemcpy H2D peak: %.1f GB/s" % peak)
     specs = QUICK if args.quick else FULL
     # The grid is small enough for the serial references (Dijkstra, power iteration) to check.
-    graphs = [bench_graph(args, name, spec, verify=name.startswith("grid")) for name, spec in specs]
+    graphs = [bench_graph(args, clock, name, spec, verify=name.startswith("grid")) for name, spec in specs]
     shutil.rmtree(args.work, ignore_errors=True)
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
                "seconds": time.time() - start, "graphs": graphs}
     json.dump(summary, open(os.path.join(args.out, "suite.json"), "w"), indent=1)
     md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
          "PageRank tolerance %g. Edges in host memory unless marked in-memory.\n\n" % (
-             summary["gpu"], peak, args.tolerance) + table(graphs, peak)
+             summary["gpu"], peak, args.tolerance) + summary_table(graphs) + "\n" + table(graphs, peak)
     open(os.path.join(args.out, "suite.md"), "w").write(md)
     plots(graphs, args.out)
     print(md)
