@@ -210,28 +210,39 @@ def plots(graphs, out):
         fig.tight_layout()
         fig.savefig(os.path.join(out, "time-%s.png" % g["name"]), dpi=110)
         plt.close(fig)
-    # Execution path of the largest graph: bytes per engine per iteration, hybrid, priority on.
-    g = max(graphs, key=lambda x: x["edges"])
-    best = best_runs(g)
+    # Execution path of every graph: bytes per engine per iteration, hybrid, priority on, tiled.
     engines = ["filter", "compaction", "zerocopy"]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
-    for ax, algorithm in zip(axes, ["pagerank", "sssp"]):
-        r = best.get((algorithm, "hybrid", True, False, "tiled"))
-        if r is None:
-            continue
-        its = r["per_iteration"]
-        bottom = [0.0] * len(its)
-        for e in engines:
-            mb = [i["bytes"][e] / 1e6 for i in its]
-            ax.bar(range(len(its)), mb, bottom=bottom, label=e)
-            bottom = [b + m for b, m in zip(bottom, mb)]
-        ax.set_title("%s %s, hybrid: bytes per engine per iteration" % (g["name"], algorithm))
-        ax.set_xlabel("iteration")
-        ax.set_ylabel("MB over PCIe")
-        ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "path-%s.png" % g["name"]), dpi=110)
-    plt.close(fig)
+    for g in graphs:
+        best = best_runs(g)
+        fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+        for ax, algorithm in zip(axes, ["pagerank", "sssp"]):
+            r = best.get((algorithm, "hybrid", True, False, "tiled"))
+            if r is None:
+                continue
+            its = r["per_iteration"]
+            bottom = [0.0] * len(its)
+            for e in engines:
+                mb = [i["bytes"][e] / 1e6 for i in its]
+                ax.bar(range(len(its)), mb, bottom=bottom, label=e)
+                bottom = [b + m for b, m in zip(bottom, mb)]
+            ax.set_title("%s %s, hybrid: bytes per engine per iteration" % (g["name"], algorithm))
+            ax.set_xlabel("iteration")
+            ax.set_ylabel("MB over PCIe")
+            ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "path-%s.png" % g["name"]), dpi=110)
+        plt.close(fig)
+
+
+def report(summary, out):
+    """suite.md and the plots, from the summary that suite.json holds."""
+    graphs, peak = summary["graphs"], summary["peak_gbps"]
+    md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
+         "PageRank tolerance %g. Edges in host memory unless marked in-memory.\n\n" % (
+             summary["gpu"], peak, summary["tolerance"]) + summary_table(graphs) + "\n" + table(graphs, peak)
+    open(os.path.join(out, "suite.md"), "w").write(md)
+    plots(graphs, out)
+    return md
 
 
 def main():
@@ -246,7 +257,13 @@ def main():
     parser.add_argument("--time-limit", type=float, default=540, help="seconds the suite may take; runs that no "
                         "longer fit are skipped and listed (0: no limit)")
     parser.add_argument("--peak", type=float, help="link peak in GB/s instead of measuring it (machines without GPU)")
+    parser.add_argument("--from-json", metavar="SUITE_JSON", help="run nothing: write suite.md and the plots into "
+                        "--out from an earlier run's suite.json")
     args = parser.parse_args()
+    if args.from_json:
+        os.makedirs(args.out, exist_ok=True)
+        print(report(json.load(open(args.from_json)), args.out))
+        return
     if args.repeat is None:
         args.repeat = 2 if args.quick else 1
     os.makedirs(args.out, exist_ok=True)
@@ -262,12 +279,7 @@ def main():
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
                "seconds": time.time() - start, "graphs": graphs}
     json.dump(summary, open(os.path.join(args.out, "suite.json"), "w"), indent=1)
-    md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
-         "PageRank tolerance %g. Edges in host memory unless marked in-memory.\n\n" % (
-             summary["gpu"], peak, args.tolerance) + summary_table(graphs) + "\n" + table(graphs, peak)
-    open(os.path.join(args.out, "suite.md"), "w").write(md)
-    plots(graphs, args.out)
-    print(md)
+    print(report(summary, args.out))
     log("suite: %.0f s" % (time.time() - start))
 
 
