@@ -176,16 +176,20 @@ struct Setting {
   LoadBalance load_balance;
 };
 
-// Every (transfer policy, priority, load balance) asked for, policies outermost.
-std::vector<Setting> settings(const Args& a) {
+// Every (transfer policy, priority, load balance) asked for, policies outermost. The CPU backend
+// has one mapping: a list of them would run the same thing again, so it takes the first.
+std::vector<Setting> settings(const Args& a, Backend backend) {
+  std::vector<LoadBalance> balances;
+  for (const std::string& balance : split_list(a.load_balance))
+    balances.push_back(parse_load_balance(balance));
+  if (backend != Backend::cuda) balances.resize(1);
   std::vector<Setting> out;
   for (const std::string& policy : split_list(a.transfer)) {
     for (const std::string& priority : split_list(a.priority)) {
       if (priority != "on" && priority != "off")
         throw InvalidInput("--priority takes on, off or on,off");
-      for (const std::string& balance : split_list(a.load_balance))
-        out.push_back(
-            {parse_transfer_policy(policy), priority == "on", parse_load_balance(balance)});
+      for (const LoadBalance balance : balances)
+        out.push_back({parse_transfer_policy(policy), priority == "on", balance});
     }
   }
   return out;
@@ -309,6 +313,7 @@ int main(int argc, char** argv) {
     const auto threads = limit_threads(a.threads);
     const ProgressBar progress(a.quiet);
     const EngineOptions options = engine_options(a);
+    settings(a, Backend::cuda);  // every listed name is checked before a long load
     OocEngine engine =
         a.graph.empty() ? OocEngine(generate_graph(a), options) : OocEngine::load(a.graph, options);
     const Graph& g = engine.graph();
@@ -350,7 +355,7 @@ int main(int argc, char** argv) {
       Args one = a;
       one.algorithm = algorithm;
       std::vector<double> expected;  // the reference, computed once per algorithm
-      for (const auto& [policy, priority, balance] : settings(a)) {
+      for (const auto& [policy, priority, balance] : settings(a, engine.backend())) {
         engine.set_transfer(policy);
         engine.set_priority(priority);
         engine.set_load_balance(balance);
@@ -371,9 +376,10 @@ int main(int argc, char** argv) {
           if (expected.empty()) expected = reference_values(engine, algorithm, a, source);
           const reference::Comparison c = compare(algorithm, a, last.values, expected);
           std::printf(
-              "verify %s %s, priority %s, %s: %s\n", algorithm.c_str(),
+              "verify %s %s, priority %s%s: %s\n", algorithm.c_str(),
               std::string(to_string(policy)).c_str(), priority ? "on" : "off",
-              std::string(to_string(balance)).c_str(),
+              engine.backend() == Backend::cuda ? (", " + std::string(to_string(balance))).c_str()
+                                                : "",
               c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
           if (!c.equal) status = 2;
         }
