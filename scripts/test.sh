@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: set up, build and run every test. Exits non-zero on the first failure.
 #  1. the default build (CUDA when nvcc is found; GPU tests report SKIPPED without a GPU)
-#  2. the CPU-only build, which must pass on its own
+#  2. the CPU-only build, which must pass on its own; then a plain Release build as users make
+#     it (no preset), with warnings as errors
 #  3. host code under AddressSanitizer + UndefinedBehaviorSanitizer
 #  4. the text readers under libFuzzer for a bounded time
 #  5. install, then build and run examples/ against the installed tree, as a user would
@@ -22,6 +23,11 @@ step "CPU-only build"
 cmake --preset cpu-only >/dev/null
 cmake --build --preset cpu-only
 ctest --preset cpu-only
+
+step "plain Release build (cmake -DCMAKE_BUILD_TYPE=Release, as a user builds)"
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DOOC_WARNINGS_AS_ERRORS=ON \
+  -DOOC_BUILD_TESTS=OFF >/dev/null
+cmake --build build/release
 
 step "sanitizers (asan preset)"
 cmake --preset asan >/dev/null
