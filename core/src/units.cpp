@@ -82,4 +82,11 @@ std::string format_bytes(std::uint64_t bytes) {
   return out;
 }
 
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
 }  // namespace ooc

@@ -5,14 +5,22 @@
 
 #include <cstdio>
 #include <exception>
+#include <regex>
 #include <string_view>
+#include <thread>
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/core/version.hpp"
 
 namespace ooc::tools {
+
+extern const char* const kBuildCommit;  // build_commit.cpp, written at build time
+
 namespace {
+
+std::string g_tool = "ooc";  // the running tool's name, for warnings
 
 // Draws "step [#####.....]  45%  3.1 s" on one line, only for steps that have run a second.
 class TerminalSink final : public ProgressSink {
@@ -40,21 +48,72 @@ class TerminalSink final : public ProgressSink {
 
 TerminalSink g_terminal;
 
+// The option called `name` in the app or any of its subcommands.
+const CLI::Option* find_option(const CLI::App& app, const std::string& name) {
+  if (const CLI::Option* o = app.get_option_no_throw(name)) return o;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (const CLI::Option* o = find_option(*sub, name)) return o;
+  }
+  return nullptr;
+}
+
+std::string describe_type(const std::string& type_name) {
+  if (type_name == "VERTEX") return "a vertex id";
+  if (type_name == "UINT") return "a non-negative integer";
+  if (type_name == "INT") return "an integer";
+  if (type_name == "FLOAT") return "a number";
+  return "a valid " + type_name;
+}
+
+// CLI11's messages, in our form where its own is unclear: "Could not convert: --source = -1"
+// becomes "--source: '-1' is not a vertex id".
+std::string usage_message(const CLI::App& app, const CLI::ParseError& e) {
+  const std::string what = e.what();
+  static const std::regex conversion("Could not convert: (\\S+) = (.*)");
+  std::smatch m;
+  if (std::regex_match(what, m, conversion)) {
+    const CLI::Option* option = find_option(app, m[1].str());
+    const std::string type = option != nullptr ? option->get_type_name() : "";
+    return m[1].str() + ": '" + m[2].str() + "' is not " + describe_type(type);
+  }
+  return what;
+}
+
 }  // namespace
 
-int run_main(CLI::App& app, int argc, char** argv, const std::function<void()>& body) {
+std::string version_text(std::string_view tool) {
+  return std::string(tool) + " " + kVersion + "\ncommit: " + kBuildCommit +
+         "\nbackends: " OOC_BACKENDS "\nbuild: " OOC_BUILD_TYPE "\n";
+}
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+  g_tool = app.get_name();
+  app.set_version_flag("--version", version_text(app.get_name()), "Print version and build, exit");
   try {
     app.parse(argc, argv);
+    return std::nullopt;
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::fprintf(stderr, "%s: %s (see %s --help)\n", g_tool.c_str(), usage_message(app, e).c_str(),
+                 g_tool.c_str());
+    return kExitUsage;
   }
+}
+
+int run_main(CLI::App& app, int argc, char** argv, const std::function<void()>& body) {
+  if (const auto code = parse_command_line(app, argc, argv)) return *code;
   try {
     body();
     return 0;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", app.get_name().c_str(), e.what());
-    return 1;
+    std::fprintf(stderr, "%s: %s\n", g_tool.c_str(), e.what());
+    return kExitError;
   }
+}
+
+void warn(std::string_view message) {
+  std::fprintf(stderr, "%s: warning: %.*s\n", g_tool.c_str(), static_cast<int>(message.size()),
+               message.data());
 }
 
 ProgressBar::ProgressBar(bool quiet) {
@@ -78,17 +137,19 @@ CLI::Validator size_validator() {
       "SIZE");
 }
 
-std::shared_ptr<void> limit_threads(unsigned n) {
-  if (n == 0) return nullptr;
-  return std::make_shared<tbb::global_control>(tbb::global_control::max_allowed_parallelism, n);
+void add_threads_option(CLI::App& cmd, unsigned& threads) {
+  cmd.add_option("--threads", threads, "Worker threads (default: all cores)")
+      ->check(CLI::Range(1u, 4096u));
 }
 
-std::string with_commas(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
-    digits.insert(static_cast<std::size_t>(i), ",");
+std::shared_ptr<void> limit_threads(unsigned n) {
+  if (n == 0) return nullptr;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  if (hardware != 0 && n > hardware) {
+    warn("--threads " + std::to_string(n) + " is more than the " + std::to_string(hardware) +
+         " hardware threads here; the extra threads only take turns with the others");
   }
-  return digits;
+  return std::make_shared<tbb::global_control>(tbb::global_control::max_allowed_parallelism, n);
 }
 
 }  // namespace ooc::tools

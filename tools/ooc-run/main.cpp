@@ -258,7 +258,8 @@ int main(int argc, char** argv) {
   app.add_option("--weights", a.weights, "With --generate: file | none | random:LO-HI");
   app.add_option("--seed", a.seed, "With --generate: seed")->capture_default_str();
   app.add_option("-s,--source", a.source,
-                 "Source vertex for bfs/sssp (default: the highest out-degree)");
+                 "Source vertex for bfs/sssp (default: the highest out-degree)")
+      ->type_name("VERTEX");
   app.add_option("--backend", a.backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("-t,--transfer", a.transfer, "hybrid | filter | compaction | zerocopy | unified")
       ->capture_default_str();
@@ -303,7 +304,7 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", a.repeat, "Run N times (statistics of each)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  app.add_option("--threads", a.threads, "CPU worker threads (default: all)");
+  add_threads_option(app, a.threads);
   app.add_flag("-q,--quiet", a.quiet, "Only errors and the verification result");
 
   int status = 0;
@@ -381,7 +382,7 @@ int main(int argc, char** argv) {
               engine.backend() == Backend::cuda ? (", " + std::string(to_string(balance))).c_str()
                                                 : "",
               c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
-          if (!c.equal) status = 2;
+          if (!c.equal) status = kExitMismatch;
         }
       }
     }

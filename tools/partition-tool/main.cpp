@@ -37,15 +37,17 @@ struct BuildArgs {
 
 void add_common(CLI::App& cmd, Common& c) {
   cmd.add_flag("-q,--quiet", c.quiet, "No progress bar and no summary line");
-  cmd.add_option("--threads", c.threads, "Worker threads (default: all cores)")
-      ->check(CLI::Range(1u, 4096u));
+  add_threads_option(cmd, c.threads);
 }
 
-void add_build(CLI::App& cmd, BuildArgs& b, const std::string& default_weights) {
-  b.weights = default_weights;
+// Each subcommand binds its own BuildArgs: CLI11 writes defaults into the bound variable when
+// the option is added, so a shared one would take the last subcommand's defaults.
+void add_build(CLI::App& cmd, BuildArgs& b) {
   cmd.add_flag("--undirected", b.undirected,
                "Add the reverse of every edge (symmetric graph; needed for cc)");
-  cmd.add_option("--weights", b.weights, "file | none | random:LO-HI (uniform integers, symmetric)")
+  cmd.add_option("--weights", b.weights,
+                 "file (the input's own, if it has any) | none | random:LO-HI (uniform integers, "
+                 "symmetric)")
       ->capture_default_str();
   cmd.add_option("--seed", b.seed, "Seed for generated edges and random weights")
       ->capture_default_str();
@@ -122,7 +124,6 @@ int main(int argc, char** argv) {
   CLI::App app{"Turns graphs into .oocg files for OocGraph, and inspects them.", "partition-tool"};
   app.require_subcommand(1);
   Common common;
-  BuildArgs build;
 
   std::string input, output, format;
   auto* convert = app.add_subcommand(
@@ -130,7 +131,8 @@ int main(int argc, char** argv) {
   convert->add_option("INPUT", input, "Input graph file")->required();
   convert->add_option("-o,--output", output, "Output .oocg file")->required();
   convert->add_option("--format", format, "el | wel | mtx (default: from the file name)");
-  add_build(*convert, build, "file");
+  BuildArgs convert_build{.weights = "file"};
+  add_build(*convert, convert_build);
   add_common(*convert, common);
 
   Generate gen;
@@ -148,7 +150,8 @@ int main(int argc, char** argv) {
   generate_cmd->add_option("--cols", gen.cols, "grid: columns (default from --scale)");
   generate_cmd->add_option("--vertices", gen.vertices, "star, chain, complete, empty: vertex count")
       ->capture_default_str();
-  add_build(*generate_cmd, build, "none");
+  BuildArgs generate_build{.weights = "none"};
+  add_build(*generate_cmd, generate_build);
   add_common(*generate_cmd, common);
 
   std::string file;
@@ -181,9 +184,9 @@ int main(int argc, char** argv) {
         throw InvalidInput("'" + input +
                            "' is already an .oocg file (use 'partition-tool export' to get text)");
       }
-      build_and_write(read_text(input, f), build, output, common);
+      build_and_write(read_text(input, f), convert_build, output, common);
     } else if (*generate_cmd) {
-      build_and_write(generate(gen, build.seed), build, output, common);
+      build_and_write(generate(gen, generate_build.seed), generate_build, output, common);
     } else if (*info) {
       const auto description = describe_graph_file(file, parse_size(partition_bytes));
       std::fputs(

@@ -13,4 +13,7 @@ std::uint64_t parse_size(std::string_view text);
 // "512 B", "32.0 MiB", "8.40 GiB".
 std::string format_bytes(std::uint64_t bytes);
 
+// "2147483648" -> "2,147,483,648"
+std::string with_commas(std::uint64_t n);
+
 }  // namespace ooc

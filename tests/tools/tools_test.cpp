@@ -1,0 +1,197 @@
+// The tools as a user runs them: real command lines, their output, their exit codes. Each
+// reader's weights survive `partition-tool convert` with no flags, `info` reports them and
+// `ooc-run sssp` gives the distances worked out by hand; command-line mistakes get one line and
+// exit code 64; --version says what was built.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Ran {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class Tools : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("tools_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  // Runs `program args...` through the shell with stdout and stderr kept apart.
+  Ran run(const std::string& program, const std::vector<std::string>& args) const {
+    std::string command = "'" + program + "'";
+    for (const std::string& a : args)
+      command += " '" + a + "'";
+    command += " >'" + path("out").string() + "' 2>'" + path("err").string() + "' </dev/null";
+    const int status = std::system(command.c_str());
+    Ran r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(path("out"));
+    r.err = slurp(path("err"));
+    return r;
+  }
+  Ran partition_tool(const std::vector<std::string>& args) const {
+    return run(OOC_PARTITION_TOOL, args);
+  }
+  Ran ooc_run(const std::vector<std::string>& args) const { return run(OOC_RUN, args); }
+
+  nlohmann::json info(const fs::path& graph) const {
+    const Ran r = partition_tool({"info", graph.string(), "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  }
+
+  // ooc-run sssp on the CPU backend; the distances by user id, +inf where unreached.
+  std::vector<double> sssp(const fs::path& graph, const std::string& source) const {
+    const Ran r = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "--source",
+                           source, "-q", "-o", path("values.tsv").string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<double> values;
+    std::ifstream in(path("values.tsv"));
+    std::size_t vertex = 0;
+    std::string value;
+    while (in >> vertex >> value) {
+      EXPECT_EQ(vertex, values.size());
+      values.push_back(value == "inf" ? std::numeric_limits<double>::infinity() : std::stod(value));
+    }
+    return values;
+  }
+
+  fs::path dir_;
+};
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// tests/data/small.*: from vertex 0, 0->1 (8), 0->8 (27), 0->9 (64), 1->3 (55), 1->6 (41),
+// 8->2 (16), 3->5 (24), 6->10 (37); 4 and 11 have only out-edges, 7 none.
+const std::vector<double> kSmallDistances{0, 8, 43, 63, kInf, 87, 49, kInf, 27, 64, 86, kInf};
+
+class ToolsEachReader : public Tools, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(ToolsEachReader, ConvertKeepsTheFilesWeightsWithNoFlag) {
+  const fs::path graph = path("small.oocg");
+  const Ran convert = partition_tool(
+      {"convert", std::string(OOC_TEST_DATA_DIR) + "/" + GetParam(), "-o", graph.string()});
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_NE(convert.out.find("weights u32"), std::string::npos) << convert.out;
+  const nlohmann::json described = info(graph);
+  EXPECT_EQ(described["weights"], "u32") << described.dump();
+  EXPECT_EQ(described["edges"], 25);
+  EXPECT_EQ(sssp(graph, "0"), kSmallDistances);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, ToolsEachReader,
+                         ::testing::Values("small.el", "small.wel", "small.mtx", "small.txt.gz"),
+                         [](const auto& p) {
+                           std::string name = p.param;
+                           for (char& c : name)
+                             if (c == '.') c = '_';
+                           return name;
+                         });
+
+TEST_F(Tools, ConvertKeepsRealWeights) {
+  const fs::path graph = path("real.oocg");
+  const Ran convert = partition_tool(
+      {"convert", std::string(OOC_TEST_DATA_DIR) + "/small_real.mtx", "-o", graph.string()});
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_EQ(info(graph)["weights"], "f32");
+  // 0->1 (0.5), then 1->2 (1.25) beats 0->2 (2.25), then 2->3 (0.125) beats 1->3 (3).
+  EXPECT_EQ(sssp(graph, "0"), (std::vector<double>{0, 0.5, 1.75, 1.875}));
+}
+
+TEST_F(Tools, WeightsNoneDropsThemAndSsspSaysWhy) {
+  const fs::path graph = path("plain.oocg");
+  ASSERT_EQ(partition_tool({"convert", std::string(OOC_TEST_DATA_DIR) + "/small.wel", "-o",
+                            graph.string(), "--weights", "none", "-q"})
+                .exit_code,
+            0);
+  EXPECT_EQ(info(graph)["weights"], "none");
+  const Ran r = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "-q"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "ooc-run: sssp needs edge weights, and this graph has none (convert or generate it "
+            "with --weights file or --weights random:1-64)\n");
+}
+
+TEST_F(Tools, GenerateStillDefaultsToNoWeights) {
+  const fs::path graph = path("grid.oocg");
+  ASSERT_EQ(
+      partition_tool({"generate", "grid", "--rows", "3", "--cols", "3", "-o", graph.string(), "-q"})
+          .exit_code,
+      0);
+  EXPECT_EQ(info(graph)["weights"], "none");
+}
+
+TEST_F(Tools, VersionSaysWhatWasBuilt) {
+  for (const char* tool : {OOC_PARTITION_TOOL, OOC_RUN}) {
+    const Ran r = run(tool, {"--version"});
+    EXPECT_EQ(r.exit_code, 0) << tool;
+    const std::string name = fs::path(tool).filename().string();
+    EXPECT_EQ(r.out.rfind(name + " " + OOC_VERSION + "\ncommit: ", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\nbackends: cpu"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nbuild: "), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
+  const auto expect_usage = [](const Ran& r, const std::string& line) {
+    EXPECT_EQ(r.exit_code, 64) << r.err;
+    EXPECT_EQ(r.err, line + "\n");
+    EXPECT_EQ(r.out, "");
+  };
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--source", "-1"}),
+               "ooc-run: --source: '-1' is not a vertex id (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--max-iterations", "many"}),
+               "ooc-run: --max-iterations: 'many' is not a non-negative integer (see ooc-run "
+               "--help)");
+  expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--damping", "high"}),
+               "ooc-run: --damping: 'high' is not a number (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--threads", "0"}),
+               "ooc-run: --threads: Value 0 not in range 1 to 4096 (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--no-such-flag"}),
+               "ooc-run: The following argument was not expected: --no-such-flag (see ooc-run "
+               "--help)");
+  expect_usage(partition_tool({"convert", "-o", "x.oocg"}),
+               "partition-tool: INPUT is required (see partition-tool --help)");
+  expect_usage(partition_tool({"generate", "kron", "-o", "x.oocg", "--scale", "-3"}),
+               "partition-tool: --scale: '-3' is not a non-negative integer (see "
+               "partition-tool --help)");
+}
+
+TEST_F(Tools, RunTimeErrorsGetOneLineAndExitCode1) {
+  const Ran r = ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--source", "9"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "ooc-run: vertex 9 is out of range: the graph has 9 vertices (ids 0-8)\n");
+}
+
+TEST_F(Tools, HelpExitsZero) {
+  const Ran r = ooc_run({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--version"), std::string::npos);
+}
+
+}  // namespace
