@@ -3,23 +3,23 @@
 #include "ooc/partitioner/partition.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <string>
 
 #include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
 
 namespace ooc {
+namespace {
 
-std::vector<Partition> partition_by_edges(const Graph& g, std::uint64_t partition_bytes,
-                                          std::uint32_t bytes_per_edge) {
-  if (partition_bytes < bytes_per_edge || bytes_per_edge == 0) {
-    throw InvalidInput("partition size must hold at least one edge (" +
-                       std::to_string(bytes_per_edge) + " bytes)");
-  }
-  const eid_t capacity = partition_bytes / bytes_per_edge;
+// The partitions of `capacity` edges each; stops (and returns what it has) once there are more
+// than `max_parts`.
+std::vector<Partition> split(const Graph& g, eid_t capacity, std::uint64_t max_parts) {
   const vid_t n = g.num_vertices();
   const eid_t* offsets = g.offsets.data();
   std::vector<Partition> parts;
   vid_t first = 0;
-  while (first < n) {
+  while (first < n && parts.size() <= max_parts) {
     // Largest last with offsets[last] <= offsets[first] + capacity, but at least first + 1.
     const eid_t limit = offsets[first] + capacity;
     const eid_t* bound = std::upper_bound(offsets + first + 1, offsets + n + 1, limit);
@@ -28,6 +28,42 @@ std::vector<Partition> partition_by_edges(const Graph& g, std::uint64_t partitio
     parts.push_back({first, last, offsets[first], offsets[last]});
     first = last;
   }
+  return parts;
+}
+
+// `how_many` says how many partitions the size gives ("at least 8,216,000").
+[[noreturn]] void too_many(const Graph& g, std::uint64_t partition_bytes,
+                           std::uint32_t bytes_per_edge, const std::string& how_many) {
+  const std::uint64_t edge_bytes = g.num_edges() * bytes_per_edge;
+  // The smallest power of two that gives few enough partitions (imbalance can need more than
+  // edge_bytes / kMaxPartitions).
+  std::uint64_t enough = std::bit_ceil((edge_bytes + kMaxPartitions - 1) / kMaxPartitions);
+  while (split(g, enough / bytes_per_edge, kMaxPartitions).size() > kMaxPartitions)
+    enough *= 2;
+  throw InvalidInput("partition size " + format_bytes(partition_bytes) + " splits the " +
+                     format_bytes(edge_bytes) + " of edges into " + how_many +
+                     " partitions; at most " + with_commas(kMaxPartitions) +
+                     " are allowed, since each is surveyed and scheduled in every iteration: use " +
+                     format_bytes(enough) + " or more (the default is " +
+                     format_bytes(kDefaultPartitionBytes) + ")");
+}
+
+}  // namespace
+
+std::vector<Partition> partition_by_edges(const Graph& g, std::uint64_t partition_bytes,
+                                          std::uint32_t bytes_per_edge) {
+  if (partition_bytes < bytes_per_edge || bytes_per_edge == 0) {
+    throw InvalidInput("partition size must hold at least one edge (" +
+                       std::to_string(bytes_per_edge) + " bytes)");
+  }
+  const eid_t capacity = partition_bytes / bytes_per_edge;
+  // Fewer partitions than this are impossible: refuse before building millions of them.
+  const std::uint64_t lower_bound = (g.num_edges() + capacity - 1) / capacity;
+  if (lower_bound > kMaxPartitions)
+    too_many(g, partition_bytes, bytes_per_edge, "at least " + with_commas(lower_bound));
+  std::vector<Partition> parts = split(g, capacity, kMaxPartitions);
+  if (parts.size() > kMaxPartitions)
+    too_many(g, partition_bytes, bytes_per_edge, "more than " + with_commas(kMaxPartitions));
   return parts;
 }
 

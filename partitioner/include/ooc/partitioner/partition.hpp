@@ -10,6 +10,10 @@
 namespace ooc {
 
 inline constexpr std::uint64_t kDefaultPartitionBytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
+// Every partition is surveyed, priced and scheduled in every iteration, so a size that splits a
+// large graph into millions of partitions makes each iteration crawl (docs/cli.md has the
+// figures). More than this many partitions is refused.
+inline constexpr std::uint64_t kMaxPartitions = std::uint64_t{1} << 16;
 
 struct Partition {
   vid_t first_vertex = 0;  // [first_vertex, last_vertex)
@@ -20,7 +24,9 @@ struct Partition {
   eid_t num_edges() const noexcept { return last_edge - first_edge; }
 };
 
-// bytes_per_edge: 4 for targets only, 8 with weights (Graph::bytes_per_edge()).
+// bytes_per_edge: 4 for targets only, 8 with weights (Graph::bytes_per_edge()). Throws
+// InvalidInput when a partition cannot hold one edge, or when there would be more than
+// kMaxPartitions partitions (the message names the smallest size that gives few enough).
 std::vector<Partition> partition_by_edges(const Graph& graph, std::uint64_t partition_bytes,
                                           std::uint32_t bytes_per_edge);
 
