@@ -1,10 +1,11 @@
-// Reading a whole input file for the text readers: regular files are mapped, so that parsing
-// threads fault their chunks in concurrently and nothing is copied; pipes are read to the end.
+// Reading a whole input file for the text readers: regular files are read in parallel blocks,
+// pipes to the end. Never mapped: a mapped file that another program truncates kills the process
+// with SIGBUS, where a read gives an error that names the file.
 #include "file_bytes.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,13 +40,24 @@ class FileDescriptor {
   int fd_;
 };
 
-// The mapping outlives the descriptor: the Buffer's owner unmaps it.
-Buffer<char> map_file(int fd, std::size_t size, const std::filesystem::path& path) {
-  if (size == 0) return {};
-  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (p == MAP_FAILED) throw_io("cannot map", path, errno);
-  auto owner = std::shared_ptr<void>(p, [size](void* q) { ::munmap(q, size); });
-  return Buffer<char>::view(static_cast<char*>(p), size, std::move(owner));
+// The file's `size` bytes (as fstat saw them), read in parallel blocks.
+Buffer<char> read_regular(int fd, std::size_t size, const std::filesystem::path& path) {
+  auto bytes = Buffer<char>::allocate(size);
+  constexpr std::size_t kBlock = std::size_t{4} << 20;
+  tbb::parallel_for(std::size_t{0}, (size + kBlock - 1) / kBlock, [&](std::size_t b) {
+    std::size_t at = b * kBlock;
+    const std::size_t end = std::min(size, at + kBlock);
+    while (at < end) {
+      const ssize_t n = ::pread(fd, bytes.data() + at, end - at, static_cast<off_t>(at));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw_io("cannot read", path, errno);
+      if (n == 0) {
+        throw IoError("cannot read '" + path.string() + "': it was truncated while being read");
+      }
+      at += static_cast<std::size_t>(n);
+    }
+  });
+  return bytes;
 }
 
 Buffer<char> read_to_end(int fd, const std::filesystem::path& path) {
@@ -71,7 +83,7 @@ Buffer<char> read_file_bytes(const std::filesystem::path& path) {
   if (::fstat(file.get(), &info) != 0) throw_io("cannot read", path, errno);
   if (S_ISDIR(info.st_mode)) throw_io("cannot read", path, EISDIR);
   if (S_ISREG(info.st_mode))
-    return map_file(file.get(), static_cast<std::size_t>(info.st_size), path);
+    return read_regular(file.get(), static_cast<std::size_t>(info.st_size), path);
   return read_to_end(file.get(), path);
 }
 

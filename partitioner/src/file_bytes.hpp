@@ -1,6 +1,6 @@
 #pragma once
-// A file's bytes in memory, for the text readers: a regular file is memory-mapped (read-only,
-// advised sequential), anything else (a pipe, /dev/stdin) is read to its end. ByteSink is the
+// A file's bytes in memory, for the text readers: a regular file is read in parallel blocks,
+// anything else (a pipe, /dev/stdin) to its end. ByteSink is the
 // growing buffer behind the second case and behind gzip decompression, where the final length
 // is not known in advance.
 #include <cstddef>

@@ -4,7 +4,6 @@
 #include "ooc/partitioner/oocg.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
@@ -213,14 +212,6 @@ void check_counts(const Header& h, const std::filesystem::path& path, std::uint6
   }
 }
 
-struct Mapping {
-  void* base = nullptr;
-  std::uint64_t bytes = 0;
-  ~Mapping() {
-    if (base != nullptr) ::munmap(base, bytes);
-  }
-};
-
 struct Opened {
   Header header;
   std::uint64_t file_bytes;
@@ -235,21 +226,40 @@ Opened open_checked(int fd, const std::filesystem::path& path) {
   return {h, file_bytes};
 }
 
-// Fills `dst` (or only hashes the mapped bytes when dst is null) and checks the checksum.
-void load_section(const Header& h, int s, const char* mapped, void* dst, bool verify,
+// Reads [at, at + bytes) of the file into `to`. A file cut short while it is read (another
+// program truncating it, a network file system) is an error that names it.
+void read_exactly(int fd, char* to, std::uint64_t bytes, std::uint64_t at,
+                  const std::filesystem::path& path) {
+  while (bytes > 0) {
+    const ssize_t n = ::pread(fd, to, bytes, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError("cannot read '" + path.string() + "': " + errno_text());
+    if (n == 0) {
+      struct stat st {};
+      const std::string now =
+          ::fstat(fd, &st) == 0 ? std::to_string(st.st_size) + " bytes" : "fewer bytes";
+      bad(path, "truncated while being read: byte " + std::to_string(at) +
+                    " is past its end (it now has " + now + ")");
+    }
+    to += n;
+    at += static_cast<std::uint64_t>(n);
+    bytes -= static_cast<std::uint64_t>(n);
+  }
+}
+
+// Reads section s into `to` in parallel 1 MiB blocks, hashing each block while it is in cache,
+// and checks the checksum. Read, not mapped: a mapping of a file that shrinks under it kills
+// the process with SIGBUS, during the load or (for views of it) in the middle of a run.
+void read_section(int fd, const Header& h, int s, char* to, bool verify,
                   const std::filesystem::path& path, ProgressStep& progress) {
   const Section& sec = h.sections[s];
   const std::uint64_t blocks = blocks_of(sec.bytes);
   std::vector<std::uint64_t> digests(blocks);
   tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
     const std::uint64_t len = std::min(kBlock, sec.bytes - b * kBlock);
-    const char* from = mapped + sec.offset + b * kBlock;
-    if (dst != nullptr) {
-      char* to = static_cast<char*>(dst) + b * kBlock;
-      std::memcpy(to, from, len);
-      from = to;  // hash the copy while it is in cache
-    }
-    if (verify) digests[b] = XXH3_64bits(from, len);
+    char* block = to + b * kBlock;
+    read_exactly(fd, block, len, sec.offset + b * kBlock, path);
+    if (verify) digests[b] = XXH3_64bits(block, len);
     progress.advance(len);
   });
   if (verify && combine(digests) != sec.checksum) {
@@ -259,21 +269,13 @@ void load_section(const Header& h, int s, const char* mapped, void* dst, bool ve
 }
 
 template <class T>
-Buffer<T> section_buffer(const Header& h, int s, const std::shared_ptr<Mapping>& map,
-                         const OocgReadOptions& options, const std::filesystem::path& path,
-                         ProgressStep& progress) {
-  const Section& sec = h.sections[s];
-  const std::size_t count = sec.bytes / sizeof(T);
-  const char* mapped = static_cast<const char*>(map->base);
-  if (options.memory != nullptr) {
-    auto buffer = Buffer<T>::allocate(count, *options.memory);
-    load_section(h, s, mapped, buffer.data(), options.verify_checksums, path, progress);
-    return buffer;
-  }
-  load_section(h, s, mapped, nullptr, options.verify_checksums, path, progress);
-  if (count == 0) return {};
-  return Buffer<T>::view(reinterpret_cast<T*>(static_cast<char*>(map->base) + sec.offset), count,
-                         map);
+Buffer<T> section_buffer(int fd, const Header& h, int s, const OocgReadOptions& options,
+                         const std::filesystem::path& path, ProgressStep& progress) {
+  HostMemory& memory = options.memory != nullptr ? *options.memory : default_host_memory();
+  auto buffer = Buffer<T>::allocate(h.sections[s].bytes / sizeof(T), memory);
+  read_section(fd, h, s, reinterpret_cast<char*>(buffer.data()), options.verify_checksums, path,
+               progress);
+  return buffer;
 }
 
 }  // namespace
@@ -346,23 +348,15 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   File file(path, O_RDONLY);
   const Opened o = open_checked(file.fd(), path);
   const Header& h = o.header;
-  auto map = std::make_shared<Mapping>();
-  map->bytes = o.file_bytes;
-  map->base = ::mmap(nullptr, o.file_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.fd(), 0);
-  if (map->base == MAP_FAILED) {
-    map->base = nullptr;
-    throw IoError("cannot map '" + path.string() + "': " + errno_text());
-  }
-  ::madvise(map->base, o.file_bytes, MADV_SEQUENTIAL);
   std::uint64_t total = 0;
   for (const Section& s : h.sections)
     total += s.bytes;
   ProgressStep progress("reading " + path.filename().string(), total);
   Graph g;
-  g.offsets = section_buffer<eid_t>(h, kOffsets, map, options, path, progress);
-  g.targets = section_buffer<vid_t>(h, kTargets, map, options, path, progress);
-  g.weights = section_buffer<std::uint32_t>(h, kWeights, map, options, path, progress);
-  g.original_ids = section_buffer<vid_t>(h, kOriginalIds, map, options, path, progress);
+  g.offsets = section_buffer<eid_t>(file.fd(), h, kOffsets, options, path, progress);
+  g.targets = section_buffer<vid_t>(file.fd(), h, kTargets, options, path, progress);
+  g.weights = section_buffer<std::uint32_t>(file.fd(), h, kWeights, options, path, progress);
+  g.original_ids = section_buffer<vid_t>(file.fd(), h, kOriginalIds, options, path, progress);
   g.weight_type = static_cast<WeightType>(h.weight_type);
   g.hub_count = h.hub_count;
   g.symmetric = (h.flags & kFlagSymmetric) != 0;

@@ -131,6 +131,49 @@ TEST_F(Oocg, NamesEachKindOfDamage) {
             "cannot open '" + path("missing.oocg").string() + "': No such file or directory");
 }
 
+// Host memory that cuts the file to its header when the reader asks for its first array: the
+// file shrinks after it was opened and checked, as when another program truncates it.
+class TruncatingMemory final : public HostMemory {
+ public:
+  explicit TruncatingMemory(fs::path file) : file_(std::move(file)) {}
+  void* allocate(std::size_t bytes) override {
+    fs::resize_file(file_, 256);
+    return default_host_memory().allocate(bytes);
+  }
+  void deallocate(void* p, std::size_t bytes) noexcept override {
+    default_host_memory().deallocate(p, bytes);
+  }
+  std::string_view name() const override { return "truncating"; }
+
+ private:
+  fs::path file_;
+};
+
+TEST_F(Oocg, AFileTruncatedWhileBeingReadIsAnErrorNotACrash) {
+  write_oocg(weighted_hub_sorted(), path("g.oocg"));
+  TruncatingMemory memory(path("g.oocg"));
+  OocgReadOptions options;
+  options.memory = &memory;
+  try {
+    read_oocg(path("g.oocg"), options);
+    FAIL() << "read a truncated file";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, std::string(e.what()).find(": byte")),
+              path("g.oocg").string() + ": truncated while being read");
+    EXPECT_NE(std::string(e.what()).find("(it now has 256 bytes)"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Oocg, ALoadedGraphDoesNotDependOnItsFile) {
+  const Graph g = weighted_hub_sorted();
+  write_oocg(g, path("g.oocg"));
+  const Graph loaded = read_oocg(path("g.oocg"));
+  fs::resize_file(path("g.oocg"), 0);  // a mapping of it would now raise SIGBUS on access
+  EXPECT_EQ(test::edge_set(loaded), test::edge_set(g));
+  EXPECT_TRUE(std::equal(loaded.original_ids.begin(), loaded.original_ids.end(),
+                         g.original_ids.begin(), g.original_ids.end()));
+}
+
 TEST_F(Oocg, RefusesToWriteAnInvalidGraph) {
   Graph g = build_graph(generate_chain(3), {});
   g.targets[0] = 9;

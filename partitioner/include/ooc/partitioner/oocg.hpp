@@ -24,9 +24,8 @@ struct OocgInfo {
 };
 
 struct OocgReadOptions {
-  // Where the arrays go: nullptr maps the file and hands out views of it (copy-on-write);
-  // otherwise they are copied into memory from this strategy (e.g. pinned host memory), the
-  // checksum computed on the way.
+  // Where the arrays are read to (e.g. pinned host memory); nullptr: default_host_memory().
+  // The file is read, never mapped, so the graph does not depend on it once loaded.
   HostMemory* memory = nullptr;
   bool verify_checksums = true;
 };
@@ -36,7 +35,8 @@ struct OocgReadOptions {
 void write_oocg(const Graph& graph, const std::filesystem::path& path);
 
 // Throws IoError (cannot open / read) or FormatError naming what is wrong: bad magic, unsupported
-// version, header checksum, counts that do not add up, truncation, section checksum mismatch.
+// version, header checksum, counts that do not add up, truncation (also while it is being
+// read), section checksum mismatch.
 Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& options = {});
 
 // Header only (validated, including that the file is long enough for its sections).
