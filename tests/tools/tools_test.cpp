@@ -147,7 +147,11 @@ TEST_F(Tools, GenerateStillDefaultsToNoWeights) {
 }
 
 TEST_F(Tools, VersionSaysWhatWasBuilt) {
-  for (const char* tool : {OOC_PARTITION_TOOL, OOC_RUN}) {
+  std::vector<std::string> tools{OOC_PARTITION_TOOL, OOC_RUN};
+#ifdef OOC_PCIE_BENCH
+  tools.emplace_back(OOC_PCIE_BENCH);  // built with CUDA only; --version needs no GPU
+#endif
+  for (const std::string& tool : tools) {
     const Ran r = run(tool, {"--version"});
     EXPECT_EQ(r.exit_code, 0) << tool;
     const std::string name = fs::path(tool).filename().string();

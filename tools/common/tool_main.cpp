@@ -60,7 +60,7 @@ const CLI::Option* find_option(const CLI::App& app, const std::string& name) {
 std::string describe_type(const std::string& type_name) {
   if (type_name == "VERTEX") return "a vertex id";
   if (type_name == "UINT") return "a non-negative integer";
-  if (type_name == "INT") return "an integer";
+  if (type_name == "INT" || type_name == "N") return "an integer";
   if (type_name == "FLOAT") return "a number";
   return "a valid " + type_name;
 }

@@ -14,6 +14,7 @@
 #include "ooc/core/units.hpp"
 #include "ooc/transfer/devices.hpp"
 #include "options.hpp"
+#include "peak.hpp"
 #include "plot.hpp"
 #include "report.hpp"
 #include "suite.hpp"
@@ -50,8 +51,8 @@ std::vector<int> pick_devices(std::size_t count, int wanted) {
 void run_device(int device, const Plan& plan, std::vector<Row>& rows) {
   Bench bench(device, plan, rows);
   const std::string gpu = "GPU " + std::to_string(device) + ": ";
-  log_line(plan, gpu + (plan.wants(Group::copy) ? "explicit copies"
-                                                : "pinned H2D copy (the % peak reference)"));
+  log_line(plan, gpu + (plan.wants(Group::copy) ? std::string("explicit copies")
+                                                : std::string(kPeakName) + " (copy, 1 stream)"));
   run_copy_tests(bench, !plan.wants(Group::copy));
   for (const GroupRun& group : kGroupRuns) {
     if (!plan.wants(group.group)) continue;

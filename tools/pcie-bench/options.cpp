@@ -10,6 +10,7 @@
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
+#include "tool_main.hpp"
 
 namespace pcie_bench {
 namespace {
@@ -114,11 +115,9 @@ CommandLine parse_command_line(int argc, char** argv) {
   app.name("pcie-bench");
   CommandLine line;
   define_options(app, line.options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  if (const auto exit_status = ooc::tools::parse_command_line(app, argc, argv)) {
     line.run = false;
-    line.exit_status = app.exit(e);
+    line.exit_status = *exit_status;
   }
   return line;
 }

@@ -9,14 +9,17 @@
         resident_blocks.png  merged+aligned zero-copy against one-warp blocks per SM
     plot_pcie.py --check                 exits 0 if matplotlib can be imported
 
-The dashed line in each plot is the GPU's pinned H2D cudaMemcpy peak of the same run
-(EMOGI, VLDB'21, compares every zero-copy pattern with that figure).
+The dashed line in each plot is the GPU's pinned H2D peak of the same run, the JSON's
+peak_gbps: its copy test's "pinned H2D", "1 stream" row, the figure the table's '% peak'
+divides by (EMOGI, VLDB'21, compares every zero-copy pattern with that figure). For the
+all-GPUs-at-once rows it is the sum of the GPUs' peaks.
 """
 import json
 import os
 import sys
 
 ALL_DEVICES = -1
+PEAK_NAME = "pinned H2D peak"  # as the table's note names it (peak.hpp, kPeakName)
 
 
 def load(path):
@@ -42,12 +45,22 @@ def devices_of(rows):
 LINESTYLES = ("-", "--", ":", "-.")
 
 
+def peak_of(doc, device):
+    """The figure the table's '% peak' divides by, from the JSON's peak_gbps; None if absent."""
+    return doc["peak_gbps"].get("all" if device == ALL_DEVICES else str(device))
+
+
+def peak_label(device, peak):
+    """Names the peak as the table does, with the table's two decimals."""
+    if device == ALL_DEVICES:
+        return f"all GPUs: sum of the GPUs' {PEAK_NAME}s {peak:.2f} GB/s"
+    return f"GPU {device} {PEAK_NAME} (copy, 1 stream) {peak:.2f} GB/s"
+
+
 def peak_line(ax, doc, device, style):
-    peak = doc["peak_gbps"].get("all" if device == ALL_DEVICES else str(device))
+    peak = peak_of(doc, device)
     if peak:
-        who = "" if device == ALL_DEVICES else f"GPU {device} "
-        ax.axhline(peak, color="gray", linestyle=style, linewidth=1,
-                   label=f"{who}cudaMemcpy pinned H2D peak {peak:.1f} GB/s")
+        ax.axhline(peak, color="gray", linestyle=style, linewidth=1, label=peak_label(device, peak))
 
 
 def finish(fig, ax, title, path):
@@ -114,13 +127,14 @@ def plot_patterns(plt, doc, rows, out):
         ys = [j + i * height for j, label in enumerate(labels) if label in by_label]
         ax.barh(ys, [by_label[label] for label in labels if label in by_label], height=height,
                 label=device_name(doc, device), color=f"C{i}")
-        peak = doc["peak_gbps"].get("all" if device == ALL_DEVICES else str(device))
+        peak = peak_of(doc, device)
         if peak:
-            ax.axvline(peak, color=f"C{i}", linestyle="--", linewidth=1)
+            ax.axvline(peak, color=f"C{i}", linestyle="--", linewidth=1,
+                       label=peak_label(device, peak))
     ax.set_yticks([j + 0.4 - height / 2 for j in range(len(labels))])
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("GB/s (1e9 bytes/s of useful data); dashed: cudaMemcpy pinned H2D peak")
+    ax.set_xlabel(f"GB/s (1e9 bytes/s of useful data); dashed: {PEAK_NAME}")
     ax.set_title("Bandwidth by transfer method and access pattern")
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=8)

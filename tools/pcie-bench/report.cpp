@@ -1,5 +1,5 @@
-// The results of a run: the '% peak' column, the aligned table, and the CSV and JSON files
-// that plot_pcie.py and later comparisons read.
+// The results of a run: the aligned table, and the CSV and JSON files that plot_pcie.py and
+// later comparisons read. The '% peak' column and peak_gbps come from peak.cpp.
 #include "report.hpp"
 
 #include <cuda_runtime_api.h>
@@ -19,11 +19,6 @@
 
 namespace pcie_bench {
 namespace {
-
-bool is_peak_candidate(const Row& row) {
-  return row.sample && row.device != kAllDevices && row.pattern == "pinned H2D" &&
-         (row.test == "copy" || row.test == "sweep");
-}
 
 std::string device_label(int device) {
   return device == kAllDevices ? "all" : std::to_string(device);
@@ -88,6 +83,7 @@ nlohmann::json row_json(const Row& row) {
           {"min_gbps", optional_number(measured, row.slowest_gbps())},
           {"max_gbps", optional_number(measured, row.fastest_gbps())},
           {"percent_of_peak", optional_number(measured, row.percent_of_peak)},
+          {"peak", row.peak},
           {"skipped", !measured},
           {"note", row.note}};
 }
@@ -132,24 +128,6 @@ nlohmann::json plan_json(const Plan& plan) {
 }
 
 }  // namespace
-
-std::map<int, double> apply_peaks(std::vector<Row>& rows) {
-  std::map<int, double> peaks;
-  for (const Row& row : rows) {
-    if (is_peak_candidate(row)) peaks[row.device] = std::max(peaks[row.device], row.gbps());
-  }
-  double sum = 0;
-  for (const auto& [device, peak] : peaks)
-    sum += peak;
-  if (peaks.size() > 1) peaks[kAllDevices] = sum;
-  for (Row& row : rows) {
-    const auto peak = peaks.find(row.device);
-    if (row.sample && peak != peaks.end() && peak->second > 0) {
-      row.percent_of_peak = 100 * row.gbps() / peak->second;
-    }
-  }
-  return peaks;
-}
 
 void print_table(std::ostream& out, const std::vector<Row>& rows) {
   std::vector<Cells> table{kHeader};

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "timing.hpp"
+#include "sample.hpp"
 
 namespace pcie_bench {
 
@@ -19,7 +19,8 @@ struct Row {
   std::uint64_t bytes = 0;       // useful bytes one run moves
   std::optional<Sample> sample;  // empty: skipped, and the note says why
   std::string note;
-  double percent_of_peak = 0;  // of this run's pinned H2D cudaMemcpy peak (report.cpp)
+  bool peak = false;           // its GPU's pinned H2D peak, the figure '% peak' divides by
+  double percent_of_peak = 0;  // of this GPU's pinned H2D peak in this run (peak.hpp)
 
   double gbps() const {
     return sample ? gb_per_s(static_cast<double>(bytes), sample->median_ms) : 0;

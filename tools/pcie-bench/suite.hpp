@@ -8,7 +8,7 @@
 namespace pcie_bench {
 
 // copy_tests.cpp: cudaMemcpyAsync pinned/pageable, H2D/D2H, 1 and several streams. With
-// reference_only, just the pinned H2D copy that '% peak' refers to.
+// reference_only, just the pinned H2D 1-stream copy, the row marked as the peak (peak.hpp).
 void run_copy_tests(Bench& bench, bool reference_only);
 // copy_tests.cpp: pinned H2D copies of 4 KiB, 16 KiB ... plan.copy_bytes.
 void run_size_sweep(Bench& bench);

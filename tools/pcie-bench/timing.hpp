@@ -8,6 +8,7 @@
 
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
+#include "sample.hpp"
 
 namespace pcie_bench {
 
@@ -17,18 +18,7 @@ struct Repeats {
   int total() const { return warmup + timed; }
 };
 
-struct Sample {
-  double median_ms = 0;
-  double fastest_ms = 0;
-  double slowest_ms = 0;
-};
-
 Sample summarize(std::vector<double> ms);
-
-// 1e9 bytes per second, the unit of every figure.
-inline double gb_per_s(double bytes, double ms) {
-  return bytes / (ms * 1e-3) / 1e9;
-}
 
 // Runs prepare() then launch() repeats.total() times on `stream`; only launch() lies between
 // the two events. prepare() may enqueue work on `stream` (it finishes before the start event
