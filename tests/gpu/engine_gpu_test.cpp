@@ -7,6 +7,7 @@
 
 #include "engine_cases.hpp"
 #include "gpu_test.hpp"
+#include "ooc/core/error.hpp"
 
 namespace ooc {
 namespace {
@@ -53,6 +54,23 @@ TEST(CudaBackendRuns, InMemoryModeCopiesTheEdgesOnce) {
   EXPECT_TRUE(result.stats.in_memory);
   EXPECT_EQ(result.stats.setup_bytes, engine.graph().num_edges() * engine.graph().bytes_per_edge());
   EXPECT_EQ(result.stats.total_bytes(), 0u);
+}
+
+TEST(CudaBackendRuns, ABudgetAboveTheFreeMemoryIsRefused) {
+  OOC_REQUIRE_GPU();
+  EngineOptions o = test::options_for("hybrid", false, Backend::cuda);
+  o.device_budget = std::uint64_t{1} << 50;  // 1 PiB
+  OocEngine engine(test::make_shape("kron"), o);
+  try {
+    engine.bfs(0);
+    FAIL() << "ran with a budget the GPU cannot give";
+  } catch (const OutOfMemory& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("device memory budget 1024.0 TiB is more than the ", 0), 0u) << message;
+    EXPECT_NE(message.find("lower --budget, or give 0 for 90% of the free memory"),
+              std::string::npos)
+        << message;
+  }
 }
 
 }  // namespace
