@@ -31,19 +31,18 @@ std::vector<Partition> split(const Graph& g, eid_t capacity, std::uint64_t max_p
   return parts;
 }
 
-// `how_many` says how many partitions the size gives ("at least 8,216,000").
 [[noreturn]] void too_many(const Graph& g, std::uint64_t partition_bytes,
-                           std::uint32_t bytes_per_edge, const std::string& how_many) {
-  const std::uint64_t edge_bytes = g.num_edges() * bytes_per_edge;
-  // The smallest power of two that gives few enough partitions (imbalance can need more than
-  // edge_bytes / kMaxPartitions).
-  std::uint64_t enough = std::bit_ceil((edge_bytes + kMaxPartitions - 1) / kMaxPartitions);
+                           std::uint32_t bytes_per_edge) {
+  // The smallest larger power of two that gives few enough (the count only falls as the size
+  // grows; each try stops after kMaxPartitions + 1 partitions).
+  std::uint64_t enough = std::bit_ceil(partition_bytes + 1);
   while (split(g, enough / bytes_per_edge, kMaxPartitions).size() > kMaxPartitions)
     enough *= 2;
   throw InvalidInput("partition size " + format_bytes(partition_bytes) + " splits the " +
-                     format_bytes(edge_bytes) + " of edges into " + how_many +
-                     " partitions; at most " + with_commas(kMaxPartitions) +
-                     " are allowed, since each is surveyed and scheduled in every iteration: use " +
+                     format_bytes(g.num_edges() * bytes_per_edge) + " of edges into more than " +
+                     with_commas(kMaxPartitions) +
+                     " partitions, the most allowed, since each is surveyed and scheduled in "
+                     "every iteration: use " +
                      format_bytes(enough) + " or more (the default is " +
                      format_bytes(kDefaultPartitionBytes) + ")");
 }
@@ -56,14 +55,9 @@ std::vector<Partition> partition_by_edges(const Graph& g, std::uint64_t partitio
     throw InvalidInput("partition size must hold at least one edge (" +
                        std::to_string(bytes_per_edge) + " bytes)");
   }
-  const eid_t capacity = partition_bytes / bytes_per_edge;
-  // Fewer partitions than this are impossible: refuse before building millions of them.
-  const std::uint64_t lower_bound = (g.num_edges() + capacity - 1) / capacity;
-  if (lower_bound > kMaxPartitions)
-    too_many(g, partition_bytes, bytes_per_edge, "at least " + with_commas(lower_bound));
-  std::vector<Partition> parts = split(g, capacity, kMaxPartitions);
-  if (parts.size() > kMaxPartitions)
-    too_many(g, partition_bytes, bytes_per_edge, "more than " + with_commas(kMaxPartitions));
+  // split() stops after kMaxPartitions + 1: a tiny size costs no more than a refusal.
+  std::vector<Partition> parts = split(g, partition_bytes / bytes_per_edge, kMaxPartitions);
+  if (parts.size() > kMaxPartitions) too_many(g, partition_bytes, bytes_per_edge);
   return parts;
 }
 

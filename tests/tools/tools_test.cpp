@@ -199,20 +199,23 @@ TEST_F(Tools, HelpExitsZero) {
 }
 
 TEST_F(Tools, TinyPartitionsAreRefusedWithTheSizeThatWorks) {
-  // kron:14 undirected: about 2 MiB of edges; 16-byte partitions would be over 100,000.
+  // A 300x300 grid: 90,000 vertices of 2 to 4 edges; 16-byte partitions (4 edges) hold one or
+  // two vertices each.
   const Ran r = ooc_run(
-      {"bfs", "--generate", "kron:14", "--backend", "cpu", "--partition-bytes", "16", "-q"});
+      {"bfs", "--generate", "grid:300x300", "--backend", "cpu", "--partition-bytes", "16", "-q"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("ooc-run: partition size 16 B splits the ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(" partitions; at most 65,536 are allowed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" of edges into more than 65,536 partitions, the most allowed"),
+            std::string::npos)
+      << r.err;
   const std::string use = "use ";
   const auto at = r.err.find(use);
   ASSERT_NE(at, std::string::npos) << r.err;
   const std::string size = r.err.substr(at + use.size(), r.err.find(" or more") - at - use.size());
   // The size it names works.
   const std::string compact = size.substr(0, size.find(' ')) + size.substr(size.find(' ') + 1);
-  const Ran ok = ooc_run({"bfs", "--generate", "kron:14", "--backend", "cpu", "--partition-bytes",
-                          compact, "-q", "--verify"});
+  const Ran ok = ooc_run({"bfs", "--generate", "grid:300x300", "--backend", "cpu",
+                          "--partition-bytes", compact, "-q", "--verify"});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_NE(ok.out.find("ok, matches the serial reference"), std::string::npos) << ok.out;
 }

@@ -56,5 +56,30 @@ TEST(Partition, EmptyGraphHasNoPartitionAndTinyBudgetIsRejected) {
   EXPECT_THROW(partition_by_edges(example(), 3, 4), InvalidInput);
 }
 
+TEST(Partition, MoreThanTheMostPartitionsIsRefusedNamingASizeThatWorks) {
+  // 200,001 vertices, both directions of 200,000 links: 400,000 edges, 2 per inner vertex.
+  const Graph chain = build_graph(generate_chain(200'001), {});
+  try {
+    partition_by_edges(chain, 4, 4);
+    FAIL() << "200,000 partitions were accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(),
+                 "partition size 4 B splits the 1.53 MiB of edges into more than 65,536 "
+                 "partitions, the most allowed, since each is surveyed and scheduled in every "
+                 "iteration: use 32 B or more (the default is 32.0 MiB)");
+  }
+  EXPECT_EQ(partition_by_edges(chain, 32, 4).size(), 50'001u);   // 4 vertices each
+  EXPECT_THROW(partition_by_edges(chain, 16, 4), InvalidInput);  // 2 each: 32 B is the smallest
+}
+
+TEST(Partition, OnlyTheRealCountIsBoundedNotEdgesOverSize) {
+  // One vertex holds all 100,000 edges: it gets a partition of its own, the leaves share one.
+  std::vector<std::pair<vid_t, vid_t>> spokes;
+  for (vid_t leaf = 1; leaf <= 100'000; ++leaf)
+    spokes.emplace_back(0, leaf);
+  const Graph star = build_graph(test::edge_list(100'001, spokes), {});
+  EXPECT_EQ(partition_by_edges(star, 4, 4).size(), 2u);
+}
+
 }  // namespace
 }  // namespace ooc
