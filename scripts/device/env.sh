@@ -1,7 +1,9 @@
-# Sourced on the GPU machine (bash): unpacks the carried Debian packages into /opt/devdeps and
-# points CMake, pkg-config and the loader at them.
+# Sourced on the GPU machine (bash), from the repository root: unpacks the carried Debian
+# packages (.device/debs, made by stage.sh) into /opt/devdeps and points CMake, pkg-config and
+# the loader at them. scripts/device/run.sh sources it; stage.sh also copies it to
+# .device/env.sh for hand-written device commands.
 d=/opt/devdeps
-if [ ! -d "$d/usr" ]; then
+if [ ! -d "$d/usr" ] && ls .device/debs/*.deb >/dev/null 2>&1; then
   for f in .device/debs/*.deb; do dpkg -x "$f" "$d"; done
   # The .pc files say prefix=/usr; make them say where the files are.
   sed -i "s|^prefix=/usr|prefix=$d/usr|" "$d"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc

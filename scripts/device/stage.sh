@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Run here (Debian 12), from anywhere in the repo, before using the GPU machine: downloads into
 # .device/debs the Debian packages that machine lacks (it has no network) and puts env.sh
-# beside them. Name ".device" in the device call's carry list and start with
-#   source .device/env.sh
+# beside them. Then name ".device" in the device call's carry list and run, for example,
+#   bash scripts/device/run.sh build tests timings      (--help lists the stages)
+# or, for a hand-written command, start it with: source .device/env.sh
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"

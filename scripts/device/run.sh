@@ -1,0 +1,538 @@
+#!/usr/bin/env bash
+# OocGraph on the lent GPU machine: build, tests, compute-sanitizer, the Kronecker-26 timings,
+# the benchmark suite, pcie-bench and the micro-benchmarks, as named stages in one command.
+#
+#   here, once:      bash scripts/device/stage.sh          (oneTBB & co. into .device/, ignored)
+#   device call:     bash scripts/device/run.sh build tests timings      with carry [".device"]
+#
+# Stages run in the order of --help whatever the order given. Every stage's logs and figures go
+# under one results folder ($RESULTS); after each stage it is packed into $OUT/results.tar.gz,
+# with $OUT/summary.txt beside it, so a call stopped at its limit still brings back what was
+# done. A failed stage does not stop the ones after it; the exit status is 1 if any failed.
+# bash scripts/device/run.sh --help lists the stages and the variables that change them.
+set -uo pipefail
+
+readonly ORDER=(build tests sanitizers pcie timings suite microbench)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22)
+readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
+
+usage() {
+  cat <<EOF
+usage: bash scripts/device/run.sh STAGE... [--help]
+       (VARIABLE=value before the command changes a stage, see below)
+
+Run from anywhere in the repository on the GPU machine; the device call carries .device (made
+by scripts/device/stage.sh here). Stages, in the order they run:
+
+  build       cmake --preset device (Release, sm_90, Ninja) and cmake --build -j\$JOBS -- -k 0;
+              on failure prints the first errors
+  tests       ctest -L gpu (-j\$CTEST_GPU_JOBS, 300 s per test) and ctest -L unit (-j16)
+  sanitizers  compute-sanitizer on ooc-run over a kron:12 graph (16 KiB partitions, edges in
+              host memory, --verify): memcheck of bfs,sssp,pagerank under each policy, memcheck
+              of cc with the edges in GPU memory, racecheck of bfs, sssp and pagerank,
+              synccheck of bfs; every run under both mappings (\$SAN_MAPPINGS)
+  pcie        pcie-bench --json --csv, with --plot (full) or --quick (\$PCIE)
+  timings     generates Kronecker \$KRON_SCALE (edge factor 16, undirected, weights 1..64) once
+              into \$GRAPH, timing it (/usr/bin/time -v), then one ooc-run per set in \$TIMINGS,
+              each with --json and --trace; prints a table (best ms, iterations, GB moved,
+              BFS's ratio to its lower bound against the measured pinned H2D peak)
+  suite       python3 bench/suite.py --bin build/device, quick or full set (\$SUITE)
+  microbench  ooc-bench (Google Benchmark) on the host code: generation, CSR build, hub sort,
+              .oocg I/O, compaction, parsing, at OOC_BENCH_SCALE=\$BENCH_SCALE
+
+Timing sets (\$TIMINGS; default: every one but partsize and k22). Edges in host memory (--in-memory off),
+tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwise:
+  policies     bfs,sssp,cc   hybrid,filter,compaction,zerocopy     --repeat \$REPEAT
+  unified      bfs,sssp,cc   unified (its setup copies the graph into managed memory)
+  mappings     bfs,sssp,cc   hybrid,zerocopy  --load-balance tiled,warp  --repeat \$REPEAT
+  pr-mappings  pagerank      hybrid,filter    --load-balance tiled,warp
+  inmemory     bfs with the edges in GPU memory, tiled,warp, --repeat 3
+  priority     sssp,pagerank hybrid,filter    --priority on,off
+  pagerank     pagerank      \$PR_POLICIES     --repeat \$PR_REPEAT
+  pr-1e6       pagerank      hybrid, tolerance 1e-6
+  partsize     bfs hybrid at --partition-bytes \$PART_SIZES, --repeat 2, one ooc-run each; then 1KiB,
+               which is refused (its message names the smallest size allowed)
+  k22          bfs,pagerank on --generate kron:22 (no file), hybrid,filter,compaction,zerocopy,
+               tolerance 1e-4, --repeat 3 (the first CUDA timings)
+
+Variables (default):
+  OUT            where results.tar.gz and summary.txt go (\$OUT of the device call; /tmp/ooc-out)
+  RESULTS        the results folder, emptied first (/tmp/ooc-results)
+  BUDGET_S       seconds this script may take, to keep under the call's timeout_s: a stage is
+                 skipped (and counts as failed) when less than 20 s are left, and every command
+                 is cut at what is left (570)
+  JOBS           build parallelism (16);  BUILD_TARGETS  only these targets (all)
+  CTEST_GPU_JOBS (12);  GPU_TESTS  a ctest -R regex to run only some GPU tests (all)
+  SAN_POLICIES   (hybrid filter compaction zerocopy unified);  SAN_MAPPINGS  (tiled,warp)
+  SAN_TESTS      a gtest filter: also memcheck engine_gpu_test on it (none)
+  PCIE           full (every test, plots) | quick (--quick) | peak (--quick --only copy) (full)
+  TIMINGS        ($DEFAULT_TIMINGS)
+  KRON_SCALE     (26);  GRAPH  (/tmp/kron\${KRON_SCALE}w.oocg);  KEEP_GRAPH  1 keeps the file
+                 and reuses one already there (0: generated afresh, deleted after)
+  REPEAT         runs of each policies/mappings setting, the best reported (2)
+  PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
+  PART_SIZES     (32MiB 4MiB 1MiB 256KiB 128KiB)
+  SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
+  BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
+  DRY_RUN        1: print the commands into the logs instead of running them
+
+Examples:
+  bash scripts/device/run.sh build tests sanitizers            # check a change
+  bash scripts/device/run.sh build pcie timings                # the Kronecker-26 figures
+  SUITE=full BUILD_TARGETS="partition-tool ooc-run pcie-bench" bash scripts/device/run.sh build suite
+  PR_POLICIES=hybrid,filter PR_REPEAT=3 TIMINGS=pagerank bash scripts/device/run.sh build timings
+One device call runs at most 10 minutes, and BUDGET_S cuts what does not fit. From earlier
+runs on an H200: build about 40 s, generating kron-26 about 57 s, pcie-bench 28 s (5 s quick),
+the quick suite 62 s, the full suite 522 s (so run it alone; SUITE_SECONDS bounds it).
+EOF
+}
+
+# ---- arguments --------------------------------------------------------------------------------
+want=()
+for a in "$@"; do
+  case $a in
+    -h | --help) usage; exit 0 ;;
+    *)
+      ok=0
+      for s in "${ORDER[@]}"; do [[ $a == "$s" ]] && ok=1; done
+      if ((!ok)); then echo "run.sh: unknown stage '$a' (see --help)" >&2; exit 64; fi
+      want+=("$a")
+      ;;
+  esac
+done
+if ((${#want[@]} == 0)); then usage >&2; exit 64; fi
+stages=()
+for s in "${ORDER[@]}"; do
+  for w in "${want[@]}"; do if [[ $w == "$s" ]]; then stages+=("$s"); break; fi; done
+done
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+OUT=${OUT:-/tmp/ooc-out}
+RESULTS=${RESULTS:-/tmp/ooc-results}
+BUDGET_S=${BUDGET_S:-570}
+JOBS=${JOBS:-16}
+BUILD_TARGETS=${BUILD_TARGETS:-}
+CTEST_GPU_JOBS=${CTEST_GPU_JOBS:-12}
+GPU_TESTS=${GPU_TESTS:-}
+SAN_POLICIES=${SAN_POLICIES:-hybrid filter compaction zerocopy unified}
+SAN_MAPPINGS=${SAN_MAPPINGS:-tiled,warp}
+SAN_TESTS=${SAN_TESTS:-}
+PCIE=${PCIE:-full}
+TIMINGS=${TIMINGS:-$DEFAULT_TIMINGS}
+KRON_SCALE=${KRON_SCALE:-26}
+GRAPH=${GRAPH:-/tmp/kron${KRON_SCALE}w.oocg}
+KEEP_GRAPH=${KEEP_GRAPH:-0}
+REPEAT=${REPEAT:-2}
+PR_POLICIES=${PR_POLICIES:-hybrid,filter,compaction,zerocopy,unified}
+PR_REPEAT=${PR_REPEAT:-1}
+PART_SIZES=${PART_SIZES:-32MiB 4MiB 1MiB 256KiB 128KiB}
+SUITE=${SUITE:-quick}
+SUITE_SECONDS=${SUITE_SECONDS:-530}
+BENCH_SCALE=${BENCH_SCALE:-24}
+BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText}
+DRY_RUN=${DRY_RUN:-0}
+
+for t in $TIMINGS; do
+  ok=0
+  for s in "${ALL_TIMINGS[@]}"; do [[ $t == "$s" ]] && ok=1; done
+  if ((!ok)); then echo "run.sh: unknown timing set '$t' in TIMINGS (see --help)" >&2; exit 64; fi
+done
+case $PCIE in full | quick | peak) ;; *) echo "run.sh: PCIE must be full, quick or peak" >&2; exit 64 ;; esac
+case $SUITE in quick | full) ;; *) echo "run.sh: SUITE must be quick or full" >&2; exit 64 ;; esac
+
+# oneTBB and the other carried packages, the CUDA toolkit on the PATH, NCCL_NVLS_ENABLE=0.
+if ! ls .device/debs/*.deb >/dev/null 2>&1; then
+  echo "run.sh: no .device/debs (run scripts/device/stage.sh here, carry .device); going on without" >&2
+fi
+# shellcheck source=scripts/device/env.sh
+source scripts/device/env.sh
+
+readonly B=build/device
+readonly OOC_RUN=$B/tools/ooc-run/ooc-run
+readonly PARTITION_TOOL=$B/tools/partition-tool/partition-tool
+readonly PCIE_BENCH=$B/tools/pcie-bench/pcie-bench
+readonly OOC_BENCH=$B/bench/ooc-bench
+readonly GPU_TEST=$B/tests/engine_gpu_test
+
+T0=$SECONDS
+rm -rf "$RESULTS" && mkdir -p "$RESULTS" "$OUT" || exit 1
+SUMMARY=$RESULTS/summary.txt
+
+# ---- helpers ----------------------------------------------------------------------------------
+left() { echo $((BUDGET_S - (SECONDS - T0))); }
+
+# note LINE...: a line of the summary (summary.txt, printed at the end).
+note() { printf '%s\n' "$@" >>"$SUMMARY"; }
+
+# bounded CAP CMD...: run CMD for at most CAP seconds and never past the budget (exit 124 when cut).
+bounded() {
+  local cap=$1 t
+  shift
+  t=$(left)
+  t=$((t - 10 < cap ? t - 10 : cap))
+  if ((t < 5)); then
+    echo "run.sh: no time left for: $*" >&2
+    return 124
+  fi
+  if [[ $DRY_RUN == 1 ]]; then
+    echo "+ timeout $t $*"
+    return 0
+  fi
+  timeout -k 10 "$t" "$@"
+}
+
+# need FILE...: the binaries a stage runs; says which one is missing.
+need() {
+  local f
+  for f in "$@"; do
+    if [[ ! -x $f && $DRY_RUN != 1 ]]; then
+      STAGE_NOTE="missing $f (run the build stage)"
+      return 1
+    fi
+  done
+}
+
+# ctest_count LOG: "passed/total" from ctest's summary line, or what went wrong.
+ctest_count() {
+  local line
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of' "$1" | tail -1)
+  if [[ -z $line ]]; then
+    grep -qE 'No tests were found' "$1" && echo "no tests found" || echo "no summary"
+    return
+  fi
+  sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1 \2/' <<<"$line" |
+    { read -r failed total; echo "$((total - failed))/$total passed"; }
+}
+
+# Pack the results folder into $OUT: one tarball, split if it passes the 16 MiB a file may have.
+pack() {
+  cp "$SUMMARY" "$OUT/summary.txt" 2>/dev/null
+  rm -f "$OUT"/results.tar.gz "$OUT"/results.tar.gz.part-*
+  tar czf "$OUT/results.tar.gz" -C "$(dirname "$RESULTS")" "$(basename "$RESULTS")" 2>/dev/null || return
+  if (($(stat -c %s "$OUT/results.tar.gz") > 16 * 1024 * 1024 - 4096)); then
+    split -b 15M -d -a 1 "$OUT/results.tar.gz" "$OUT/results.tar.gz.part-" && rm -f "$OUT/results.tar.gz"
+    note "results.tar.gz was split into results.tar.gz.part-*: cat them together"
+  fi
+}
+
+# ---- build ------------------------------------------------------------------------------------
+stage_build() {
+  local d=$RESULTS/build t=$SECONDS targets=()
+  if ! bounded 180 cmake --preset device >"$d/configure.log" 2>&1; then
+    STAGE_NOTE="configure failed: build/configure.log"
+    tail -n 30 "$d/configure.log" | sed 's/^/    /'
+    return 1
+  fi
+  local configured=$((SECONDS - t))
+  # shellcheck disable=SC2206  # a list of target names, split on spaces
+  [[ -n $BUILD_TARGETS ]] && targets=(--target $BUILD_TARGETS)
+  if ! bounded 600 cmake --build --preset device -j "$JOBS" "${targets[@]}" -- -k 0 >"$d/build.log" 2>&1; then
+    STAGE_NOTE="$(grep -c '^FAILED:' "$d/build.log") targets failed (configure ${configured} s): build/build.log"
+    # The first errors, loudly: where each failed target starts, and what the compiler said.
+    grep -E -A6 '^FAILED:|error[: ]|Error [0-9]|ninja: error' "$d/build.log" | head -60 | sed 's/^/    /'
+    note "build errors:" "$(grep -E -m 10 'error[: ]' "$d/build.log")"
+    return 1
+  fi
+  STAGE_NOTE="configure ${configured} s, ${BUILD_TARGETS:-all targets}, $(grep -c 'warning:' "$d/build.log") warnings"
+  return 0
+}
+
+# ---- tests ------------------------------------------------------------------------------------
+stage_tests() {
+  local d=$RESULTS/tests rc_gpu rc_unit regex=()
+  [[ -n $GPU_TESTS ]] && regex=(-R "$GPU_TESTS")
+  bounded 540 ctest --preset device -L gpu "${regex[@]}" -j "$CTEST_GPU_JOBS" --timeout 300 \
+    --no-tests=error >"$d/gpu-tests.log" 2>&1
+  rc_gpu=$?
+  bounded 300 ctest --preset device -L unit -j 16 --no-tests=error >"$d/unit-tests.log" 2>&1
+  rc_unit=$?
+  local skipped
+  skipped=$(grep -c '(Skipped)' "$d/gpu-tests.log")
+  STAGE_NOTE="gpu ${GPU_TESTS:+(-R $GPU_TESTS) }$(ctest_count "$d/gpu-tests.log")$( ((skipped)) && echo ", $skipped skipped"); unit $(ctest_count "$d/unit-tests.log")"
+  note "gpu tests: rc=$rc_gpu $(grep -E 'tests passed' "$d/gpu-tests.log")" \
+    "unit tests: rc=$rc_unit $(grep -E 'tests passed' "$d/unit-tests.log")"
+  if ((rc_gpu || rc_unit)); then
+    grep -hE '\*\*\*(Failed|Exception|Timeout)|Not Run' "$d/gpu-tests.log" "$d/unit-tests.log" | head -20 |
+      sed 's/^/    /' | tee -a "$SUMMARY"
+    return 1
+  fi
+  return 0
+}
+
+# ---- sanitizers -------------------------------------------------------------------------------
+SAN_FAILED=()
+SAN_RUNS=0
+# san NAME TOOL CMD...: one compute-sanitizer run into sanitizers/NAME.log.
+san() {
+  local name=$1 tool=$2 log rc
+  shift 2
+  log=$RESULTS/sanitizers/$name.log
+  bounded 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" >"$log" 2>&1
+  rc=$?
+  SAN_RUNS=$((SAN_RUNS + 1))
+  note "$(printf '%-24s rc=%-3s %s verified;%s' "$name" "$rc" "$(grep -c 'matches the serial reference' "$log")" \
+    "$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|MISMATCH' "$log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')")"
+  ((rc)) && SAN_FAILED+=("$name(rc=$rc)")
+}
+
+stage_sanitizers() {
+  need "$OOC_RUN" || return 1
+  if ! command -v compute-sanitizer >/dev/null && [[ $DRY_RUN != 1 ]]; then
+    STAGE_NOTE="compute-sanitizer not found"
+    return 1
+  fi
+  SAN_FAILED=()
+  SAN_RUNS=0
+  local small=(--generate kron:12 --partition-bytes 16KiB --in-memory off --tolerance 1e-4
+    --load-balance "$SAN_MAPPINGS" --verify)
+  local t alg
+  for t in $SAN_POLICIES; do
+    san "memcheck-$t" memcheck "$OOC_RUN" bfs,sssp,pagerank "${small[@]}" --transfer "$t"
+  done
+  # The edges in GPU memory: the resident path.
+  san memcheck-resident-cc memcheck "$OOC_RUN" cc --generate kron:12 --budget 1GiB \
+    --load-balance "$SAN_MAPPINGS" --verify
+  for alg in bfs sssp pagerank; do
+    san "racecheck-$alg" racecheck "$OOC_RUN" "$alg" "${small[@]}"
+  done
+  san synccheck-bfs synccheck "$OOC_RUN" bfs "${small[@]}"
+  if [[ -n $SAN_TESTS ]]; then
+    need "$GPU_TEST" || return 1
+    san memcheck-gtest memcheck "$GPU_TEST" "--gtest_filter=$SAN_TESTS"
+  fi
+  if ((${#SAN_FAILED[@]})); then
+    STAGE_NOTE="${#SAN_FAILED[@]} of $SAN_RUNS runs failed: ${SAN_FAILED[*]}"
+    return 1
+  fi
+  STAGE_NOTE="$SAN_RUNS runs clean (no sanitizer error, --verify matched)"
+  return 0
+}
+
+# ---- pcie -------------------------------------------------------------------------------------
+stage_pcie() {
+  need "$PCIE_BENCH" || return 1
+  local d=$RESULTS/pcie args=(--json "$RESULTS/pcie/pcie.json" --csv "$RESULTS/pcie/pcie.csv")
+  case $PCIE in
+    full) args+=(--plot "$d/plots") ;;
+    quick) args+=(--quick) ;;
+    peak) args+=(--quick --only copy) ;;
+  esac
+  if ! bounded 240 "$PCIE_BENCH" "${args[@]}" >"$d/pcie.txt" 2>"$d/pcie.err"; then
+    STAGE_NOTE="pcie-bench failed: pcie/pcie.err"
+    tail -n 5 "$d/pcie.err" | sed 's/^/    /'
+    return 1
+  fi
+  STAGE_NOTE="$PCIE: $(grep -m 1 -E 'pinned H2D +1 stream' "$d/pcie.txt" | tr -s ' ' | cut -c1-80)"
+  note "$(grep -E '^\S.*\s(copy|zerocopy)\s' "$d/pcie.txt" | cut -c1-100)"
+  return 0
+}
+
+# ---- timings ----------------------------------------------------------------------------------
+TIMING_FAILED=()
+# timing NAME CAP ARGS...: one ooc-run into timings/NAME.{log,json,csv}.
+timing() {
+  local name=$1 cap=$2 d=$RESULTS/timings rc t=$SECONDS
+  shift 2
+  bounded "$cap" "$OOC_RUN" "$@" --json "$d/$name.json" --trace "$d/$name.csv" >"$d/$name.log" 2>&1
+  rc=$?
+  note "$(printf '%-20s rc=%-3s %4d s' "$name" "$rc" $((SECONDS - t)))"
+  ((rc)) && TIMING_FAILED+=("$name(rc=$rc)")
+}
+
+# The pinned H2D peak, for BFS's lower bound: from the pcie stage, else measured now (a few s).
+timing_peak() {
+  local j=$RESULTS/pcie/pcie.json
+  if [[ ! -s $j ]]; then
+    j=$RESULTS/timings/peak.json
+    bounded 60 "$PCIE_BENCH" --quick --only copy --quiet --json "$j" >/dev/null 2>&1
+  fi
+  # GPU 0's "pinned H2D peak" row, the figure pcie-bench's '% peak' and bench/suite.py use.
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["peak_gbps"]["0"])' "$j" 2>/dev/null
+}
+
+# Best time per setting of every timings/*.json, one line each.
+timing_table() {
+  python3 - "$@" <<'EOF'
+import json, os, sys
+peak = float(sys.argv[1]) if sys.argv[1] else None
+print("%-16s %-8s %-10s %-9s %-4s %-5s %9s %6s %9s %7s  %s" % (
+    "set", "algo", "policy", "edges", "prio", "map", "best ms", "iters", "GB moved", "x bound",
+    "every run (ms)"))
+for path in sys.argv[2:]:
+    name = os.path.basename(path)[:-5]
+    try:
+        runs = json.load(open(path))["runs"]
+    except (OSError, ValueError, KeyError) as e:
+        print("%-16s unreadable: %s" % (name, e))
+        continue
+    groups = {}
+    for r in runs:
+        key = (r["algorithm"], r["transfer"], "in-memory" if r["in_memory"] else "host",
+               "on" if r["priority"] else "off", r["load_balance"])
+        groups.setdefault(key, []).append(r)
+    for key, rs in groups.items():
+        best = min(rs, key=lambda r: r["seconds"])
+        bound = ""
+        if peak and key[0] == "bfs" and best.get("reached_edges"):
+            bound = "%.2f" % (best["seconds"] / (4 * best["reached_edges"] / (peak * 1e9)))
+        every = " ".join("%.1f" % (r["seconds"] * 1e3) for r in rs) if len(rs) > 1 else ""
+        print("%-16s %-8s %-10s %-9s %-4s %-5s %9.1f %6d %9.2f %7s  %s" % (
+            name, *key, best["seconds"] * 1e3, best["iterations"], best["total_bytes"] / 1e9,
+            bound, every))
+EOF
+}
+
+stage_timings() {
+  need "$OOC_RUN" "$PARTITION_TOOL" || return 1
+  local d=$RESULTS/timings k=k$KRON_SCALE ts g=(--graph "$GRAPH") host=(--in-memory off)
+  TIMING_FAILED=()
+  local file_sets=0
+  for ts in $TIMINGS; do [[ $ts != k22 ]] && file_sets=1; done
+  if ((file_sets)); then
+    if [[ $KEEP_GRAPH == 1 && -s $GRAPH ]]; then
+      note "graph: reusing $GRAPH (KEEP_GRAPH=1)"
+    else
+      local t=$SECONDS timev=()
+      [[ -x /usr/bin/time ]] && timev=(/usr/bin/time -v -o "$d/generate-time.log")
+      if ! bounded 300 "${timev[@]}" "$PARTITION_TOOL" generate kron --scale "$KRON_SCALE" --edge-factor 16 \
+        --undirected --weights random:1-64 -o "$GRAPH" >"$d/generate.log" 2>&1; then
+        STAGE_NOTE="generating kron-$KRON_SCALE failed: timings/generate.log"
+        tail -n 5 "$d/generate.log" | sed 's/^/    /'
+        rm -f "$GRAPH"
+        return 1
+      fi
+      note "generate kron-$KRON_SCALE: $((SECONDS - t)) s, file $(stat -c %s "$GRAPH" 2>/dev/null) bytes;" \
+        "  $(grep -hE 'Elapsed|Maximum resident' "$d/generate-time.log" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ';')"
+    fi
+    bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
+  fi
+  local peak
+  peak=$(timing_peak)
+  note "pinned H2D peak: ${peak:-not measured} GB/s"
+  for ts in $TIMINGS; do
+    case $ts in
+      policies) timing "$k-policies" 240 bfs,sssp,cc "${g[@]}" "${host[@]}" \
+        --transfer hybrid,filter,compaction,zerocopy --repeat "$REPEAT" ;;
+      unified) timing "$k-unified" 240 bfs,sssp,cc "${g[@]}" "${host[@]}" --transfer unified ;;
+      mappings) timing "$k-mappings" 180 bfs,sssp,cc "${g[@]}" "${host[@]}" --transfer hybrid,zerocopy \
+        --load-balance tiled,warp --repeat "$REPEAT" ;;
+      pr-mappings) timing "$k-pr-mappings" 180 pagerank "${g[@]}" "${host[@]}" --transfer hybrid,filter \
+        --load-balance tiled,warp --tolerance 1e-3 ;;
+      inmemory) timing "$k-inmemory" 120 bfs "${g[@]}" --load-balance tiled,warp --repeat 3 ;;
+      priority) timing "$k-priority" 180 sssp,pagerank "${g[@]}" "${host[@]}" --transfer hybrid,filter \
+        --priority on,off --tolerance 1e-3 ;;
+      pagerank) timing "$k-pagerank" 300 pagerank "${g[@]}" "${host[@]}" --transfer "$PR_POLICIES" \
+        --tolerance 1e-3 --repeat "$PR_REPEAT" ;;
+      pr-1e6) timing "$k-pr-1e6" 150 pagerank "${g[@]}" "${host[@]}" --transfer hybrid --tolerance 1e-6 ;;
+      partsize)
+        local size
+        for size in $PART_SIZES; do
+          timing "$k-partsize-$size" 120 bfs "${g[@]}" "${host[@]}" --partition-bytes "$size" --repeat 2
+        done
+        bounded 60 "$OOC_RUN" bfs "${g[@]}" "${host[@]}" --partition-bytes 1KiB >"$d/$k-partsize-1KiB.log" 2>&1
+        note "1KiB partitions: exit $?: $(tail -n 1 "$d/$k-partsize-1KiB.log")" ;;
+      k22) timing k22 180 bfs,pagerank --generate kron:22 "${host[@]}" \
+        --transfer hybrid,filter,compaction,zerocopy --repeat 3 --tolerance 1e-4 ;;
+    esac
+  done
+  [[ $KEEP_GRAPH == 1 ]] || rm -f "$GRAPH"
+  local jsons=() j
+  for ts in $TIMINGS; do
+    for j in "$d/$([[ $ts == k22 ]] && echo k22 || echo "$k-$ts")"{,-*}.json; do
+      [[ -e $j ]] && jsons+=("$j")
+    done
+  done
+  ((${#jsons[@]})) && note "" "$(timing_table "${peak:-}" "${jsons[@]}" 2>&1)"
+  if ((${#TIMING_FAILED[@]})); then
+    # A set cut by its timeout leaves no JSON; its log keeps the runs that finished.
+    note "summary lines of the failed sets:" \
+      "$(grep -hE '^(bfs|sssp|cc|pagerank) on' "$d"/*.log | sed -E 's/ edges processed, bytes:/ e,/' | cut -c1-200)"
+    STAGE_NOTE="failed: ${TIMING_FAILED[*]}"
+    return 1
+  fi
+  STAGE_NOTE="sets: $TIMINGS (graph kron-$KRON_SCALE, peak ${peak:-?} GB/s)"
+  return 0
+}
+
+# ---- suite ------------------------------------------------------------------------------------
+stage_suite() {
+  need "$OOC_RUN" "$PARTITION_TOOL" "$PCIE_BENCH" || return 1
+  local d=$RESULTS/suite args=(--bin "$B" --out "$RESULTS/suite")
+  [[ $SUITE == quick ]] && args+=(--quick)
+  local limit=$SUITE_SECONDS l
+  l=$(($(left) - 40))
+  ((l < limit)) && limit=$l
+  if ! bounded $((limit + 30)) env PYTHONUNBUFFERED=1 python3 bench/suite.py "${args[@]}" --time-limit "$limit" \
+    >"$d/suite.log" 2>&1; then
+    STAGE_NOTE="$SUITE set failed: suite/suite.log"
+    grep -E 'Error|error' "$d/suite.log" | tail -n 5 | sed 's/^/    /'
+    note "$(tail -n 20 "$d/suite.log")"
+    return 1
+  fi
+  STAGE_NOTE="$SUITE set, --time-limit $limit, $(grep -c '| skipped: ' "$d/suite.md" 2>/dev/null) runs skipped"
+  note "$(sed -n '1,40p' "$d/suite.md" 2>/dev/null)"
+  return 0
+}
+
+# ---- microbench -------------------------------------------------------------------------------
+stage_microbench() {
+  need "$OOC_BENCH" || return 1
+  local d=$RESULTS/microbench
+  if ! bounded 300 env OOC_BENCH_SCALE="$BENCH_SCALE" "$OOC_BENCH" "--benchmark_filter=$BENCH_FILTER" \
+    --benchmark_min_time=0.1 "--benchmark_out=$d/ooc-bench.json" --benchmark_out_format=json \
+    >"$d/ooc-bench.txt" 2>&1; then
+    STAGE_NOTE="ooc-bench failed: microbench/ooc-bench.txt"
+    return 1
+  fi
+  STAGE_NOTE="OOC_BENCH_SCALE=$BENCH_SCALE, $(grep -cE '^BM_' "$d/ooc-bench.txt") benchmarks"
+  note "$(grep -E '^BM_' "$d/ooc-bench.txt" | cut -c1-120)"
+  return 0
+}
+
+# ---- main -------------------------------------------------------------------------------------
+gpu=$(nvidia-smi --query-gpu=name,memory.total,pcie.link.gen.current,pcie.link.width.current,driver_version \
+  --format=csv,noheader 2>/dev/null | head -8)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no git")
+{
+  echo "run.sh ${stages[*]} on $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $commit$(git status --porcelain 2>/dev/null | grep -q . && echo ' (with uncommitted changes)')"
+  echo "GPU: ${gpu:-none found (nvidia-smi)}"
+  echo "cores: $(nproc)"
+} | tee "$SUMMARY"
+
+failed=()
+table=()
+for s in "${stages[@]}"; do
+  mkdir -p "$RESULTS/$s"
+  note "" "## $s"
+  t=$SECONDS
+  STAGE_NOTE=""
+  if (($(left) < 20)); then
+    status=SKIPPED
+    STAGE_NOTE="no time left (BUDGET_S=$BUDGET_S)"
+    failed+=("$s")
+  elif "stage_$s"; then
+    status=ok
+  else
+    status=FAILED
+    failed+=("$s")
+  fi
+  line=$(printf '%-11s %-7s %4d s  %s' "$s" "$status" $((SECONDS - t)) "$STAGE_NOTE")
+  echo "$line"
+  table+=("$line")
+  note "$line"
+  pack
+done
+
+if [[ -x $OOC_RUN ]]; then note "" "$("$OOC_RUN" --version 2>&1 | head -3)"; fi
+note "" "total: $((SECONDS - T0)) s; results: $RESULTS, packed into $OUT/results.tar.gz"
+pack
+echo
+cat "$SUMMARY"
+echo
+printf '%s\n' "${table[@]}"
+if ((${#failed[@]})); then
+  echo "FAILED: ${failed[*]} ($((SECONDS - T0)) s)"
+  exit 1
+fi
+echo "all ${#stages[@]} stages ok ($((SECONDS - T0)) s)"
