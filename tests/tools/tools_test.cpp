@@ -198,6 +198,18 @@ TEST_F(Tools, HelpExitsZero) {
   EXPECT_NE(r.out.find("--version"), std::string::npos);
 }
 
+TEST_F(Tools, ManySmallPartitionsWorkWithAWarning) {
+  // The grid's 1.37 MiB of edges in 128-byte partitions: over 8,192 of them.
+  const Ran r = ooc_run({"bfs", "--generate", "grid:300x300", "--backend", "cpu",
+                         "--partition-bytes", "128", "-q", "--verify"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("ooc-run: warning: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(" partitions of 128: every iteration surveys and schedules each one"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("ok, matches the serial reference"), std::string::npos) << r.out;
+}
+
 TEST_F(Tools, TinyPartitionsAreRefusedWithTheSizeThatWorks) {
   // A 300x300 grid: 90,000 vertices of 2 to 4 edges; 16-byte partitions (4 edges) hold one or
   // two vertices each.
