@@ -19,13 +19,14 @@ constexpr std::size_t kMmapThreshold = std::size_t{2} << 20;
 
 class PageMemory final : public HostMemory {
  public:
+  PageMemory(int mmap_flags, std::string_view name) : mmap_flags_(mmap_flags), name_(name) {}
   void* allocate(std::size_t bytes) override {
     if (bytes < kMmapThreshold) {
       void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
       if (p == nullptr) throw_oom(bytes, "aligned_alloc");
       return p;
     }
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, mmap_flags_, -1, 0);
     if (p == MAP_FAILED) throw_oom(bytes, "mmap");
     madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
     return p;
@@ -37,19 +38,27 @@ class PageMemory final : public HostMemory {
       munmap(p, bytes);
     }
   }
-  std::string_view name() const override { return "pageable"; }
+  std::string_view name() const override { return name_; }
 
  private:
   [[noreturn]] static void throw_oom(std::size_t bytes, const char* how) {
     throw OutOfMemory("cannot allocate " + format_bytes(bytes) + " of host memory (" + how + ": " +
                       std::strerror(errno) + ")");
   }
+
+  int mmap_flags_;
+  std::string_view name_;
 };
 
 }  // namespace
 
 HostMemory& default_host_memory() {
-  static PageMemory memory;
+  static PageMemory memory(MAP_PRIVATE | MAP_ANONYMOUS, "pageable");
+  return memory;
+}
+
+HostMemory& sparse_host_memory() {
+  static PageMemory memory(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, "sparse pageable");
   return memory;
 }
 

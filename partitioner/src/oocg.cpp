@@ -247,20 +247,30 @@ void read_exactly(int fd, char* to, std::uint64_t bytes, std::uint64_t at,
   }
 }
 
-// Reads section s into `to` in parallel 1 MiB blocks, hashing each block while it is in cache,
-// and checks the checksum. Read, not mapped: a mapping of a file that shrinks under it kills
-// the process with SIGBUS, during the load or (for views of it) in the middle of a run.
-void read_section(int fd, const Header& h, int s, char* to, bool verify,
-                  const std::filesystem::path& path, ProgressStep& progress) {
+// Bytes [at, at + bytes) of a section.
+struct Extent {
+  std::uint64_t at, bytes;
+};
+
+// Reads `parts` of section s into the same offsets of `to`, in parallel blocks of up to 1 MiB
+// from each part's start. `verify` is for a whole section (one part, all of it), whose blocks are
+// then the checksum's: each is hashed while it is in cache, and the checksum checked. Read, not
+// mapped: a mapping of a file that shrinks under it kills the process with SIGBUS, during the
+// load or (for views of it) in the middle of a run.
+void read_section(int fd, const Header& h, int s, char* to, const std::vector<Extent>& parts,
+                  bool verify, const std::filesystem::path& path, ProgressStep& progress) {
   const Section& sec = h.sections[s];
-  const std::uint64_t blocks = blocks_of(sec.bytes);
-  std::vector<std::uint64_t> digests(blocks);
-  tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
-    const std::uint64_t len = std::min(kBlock, sec.bytes - b * kBlock);
-    char* block = to + b * kBlock;
-    read_exactly(fd, block, len, sec.offset + b * kBlock, path);
-    if (verify) digests[b] = XXH3_64bits(block, len);
-    progress.advance(len);
+  std::vector<Extent> blocks;
+  for (const Extent& part : parts) {
+    for (std::uint64_t b = 0; b < part.bytes; b += kBlock)
+      blocks.push_back({part.at + b, std::min(kBlock, part.bytes - b)});
+  }
+  std::vector<std::uint64_t> digests(blocks.size());
+  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
+    char* block = to + blocks[i].at;
+    read_exactly(fd, block, blocks[i].bytes, sec.offset + blocks[i].at, path);
+    if (verify) digests[i] = XXH3_64bits(block, blocks[i].bytes);
+    progress.advance(blocks[i].bytes);
   });
   if (verify && combine(digests) != sec.checksum) {
     bad(path, std::string("checksum mismatch in the ") + kSectionNames[s] +
@@ -268,14 +278,21 @@ void read_section(int fd, const Header& h, int s, char* to, bool verify,
   }
 }
 
-template <class T>
-Buffer<T> section_buffer(int fd, const Header& h, int s, const OocgReadOptions& options,
-                         const std::filesystem::path& path, ProgressStep& progress) {
-  HostMemory& memory = options.memory != nullptr ? *options.memory : default_host_memory();
-  auto buffer = Buffer<T>::allocate(h.sections[s].bytes / sizeof(T), memory);
-  read_section(fd, h, s, reinterpret_cast<char*>(buffer.data()), options.verify_checksums, path,
-               progress);
-  return buffer;
+void check_edge_ranges(const std::vector<std::pair<eid_t, eid_t>>& ranges, eid_t num_edges,
+                       const std::filesystem::path& path) {
+  const auto text = [](std::pair<eid_t, eid_t> r) {
+    return "[" + std::to_string(r.first) + ", " + std::to_string(r.second) + ")";
+  };
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const std::string what = path.string() + ": edge range " + text(ranges[i]);
+    if (ranges[i].first > ranges[i].second) throw InvalidInput(what + " ends before it starts");
+    if (ranges[i].second > num_edges)
+      throw InvalidInput(what + " goes past the " + std::to_string(num_edges) + " edges");
+    if (i > 0 && ranges[i].first < ranges[i - 1].second) {
+      throw InvalidInput(what + " starts before " + text(ranges[i - 1]) +
+                         " ends: ranges must be sorted and disjoint");
+    }
+  }
 }
 
 }  // namespace
@@ -348,15 +365,36 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   File file(path, O_RDONLY);
   const Opened o = open_checked(file.fd(), path);
   const Header& h = o.header;
+  check_edge_ranges(options.edge_ranges, h.num_edges, path);
+  // What to read of each section: all of it, or of the edge arrays only the ranges' bytes.
+  const auto in_part = [&](int s) {
+    return !options.edge_ranges.empty() && (s == kTargets || s == kWeights);
+  };
+  std::array<std::vector<Extent>, kSections> parts;
   std::uint64_t total = 0;
-  for (const Section& s : h.sections)
-    total += s.bytes;
+  for (int s = 0; s < kSections; ++s) {
+    if (in_part(s) && h.sections[s].bytes > 0) {
+      for (const auto& [first, last] : options.edge_ranges)  // a weight is as wide as a target
+        parts[s].push_back({first * sizeof(vid_t), (last - first) * sizeof(vid_t)});
+    } else {
+      parts[s] = {{0, h.sections[s].bytes}};
+    }
+    for (const Extent& part : parts[s])
+      total += part.bytes;
+  }
+  HostMemory& memory = options.memory != nullptr ? *options.memory : default_host_memory();
   ProgressStep progress("reading " + path.filename().string(), total);
+  const auto read = [&]<class T>(int s, Buffer<T>& to) {
+    HostMemory& m = in_part(s) && options.memory == nullptr ? sparse_host_memory() : memory;
+    to = Buffer<T>::allocate(h.sections[s].bytes / sizeof(T), m);
+    read_section(file.fd(), h, s, reinterpret_cast<char*>(to.data()), parts[s],
+                 options.verify_checksums && !in_part(s), path, progress);
+  };
   Graph g;
-  g.offsets = section_buffer<eid_t>(file.fd(), h, kOffsets, options, path, progress);
-  g.targets = section_buffer<vid_t>(file.fd(), h, kTargets, options, path, progress);
-  g.weights = section_buffer<std::uint32_t>(file.fd(), h, kWeights, options, path, progress);
-  g.original_ids = section_buffer<vid_t>(file.fd(), h, kOriginalIds, options, path, progress);
+  read(kOffsets, g.offsets);
+  read(kTargets, g.targets);
+  read(kWeights, g.weights);
+  read(kOriginalIds, g.original_ids);
   g.weight_type = static_cast<WeightType>(h.weight_type);
   g.hub_count = h.hub_count;
   g.symmetric = (h.flags & kFlagSymmetric) != 0;

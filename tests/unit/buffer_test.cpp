@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
 #include <numeric>
 #include <vector>
 
@@ -31,6 +32,21 @@ TEST(Buffer, MoveTransfersOwnershipAndViewKeepsOwnerAlive) {
   auto view = Buffer<int>::view(owner->data(), owner->size(), owner);
   owner.reset();
   EXPECT_EQ(view[2], 3);
+}
+
+TEST(Buffer, SparseMemoryIsAddressSpaceUntilTouched) {
+  // More than most hosts' RAM plus swap: a mapping that reserved its size would be refused by
+  // Linux's default overcommit heuristic. Under vm.overcommit_memory=2 (no overcommit) the kernel
+  // ignores MAP_NORESERVE and no allocation may exceed the commit limit.
+  std::ifstream overcommit("/proc/sys/vm/overcommit_memory");
+  int mode = 0;
+  if (overcommit >> mode && mode == 2) GTEST_SKIP() << "vm.overcommit_memory is 2";
+  constexpr std::size_t kBytes = std::size_t{64} << 30;
+  Buffer<std::uint64_t> b;
+  ASSERT_NO_THROW(b = Buffer<std::uint64_t>::allocate(kBytes / 8, sparse_host_memory()));
+  b[b.size() / 2] = 42;  // one page (or huge page) committed
+  EXPECT_EQ(b[b.size() / 2], 42u);
+  EXPECT_EQ(sparse_host_memory().name(), "sparse pageable");
 }
 
 }  // namespace

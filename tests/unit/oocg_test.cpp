@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "graph_util.hpp"
 #include "ooc/core/error.hpp"
@@ -16,6 +20,7 @@ namespace ooc {
 namespace {
 
 namespace fs = std::filesystem;
+using EdgeRanges = std::vector<std::pair<eid_t, eid_t>>;
 
 class Oocg : public ::testing::Test {
  protected:
@@ -129,6 +134,125 @@ TEST_F(Oocg, NamesEachKindOfDamage) {
 
   EXPECT_EQ(read_error(path("missing.oocg")),
             "cannot open '" + path("missing.oocg").string() + "': No such file or directory");
+}
+
+// Two disjoint ranges, the second ending short of the last edge.
+EdgeRanges two_ranges(eid_t edges) {
+  return {{3, edges / 3}, {edges / 2 + 1, edges - 1}};
+}
+
+// The arrays of `part` that read_oocg reads whole, and its edges inside `ranges`, are `whole`'s.
+void expect_same_inside(const Graph& part, const Graph& whole, const EdgeRanges& ranges) {
+  ASSERT_EQ(part.num_edges(), whole.num_edges());
+  ASSERT_EQ(part.weights.size(), whole.weights.size());
+  EXPECT_TRUE(std::equal(part.offsets.begin(), part.offsets.end(), whole.offsets.begin(),
+                         whole.offsets.end()));
+  EXPECT_TRUE(std::equal(part.original_ids.begin(), part.original_ids.end(),
+                         whole.original_ids.begin(), whole.original_ids.end()));
+  for (const auto& [first, last] : ranges) {
+    EXPECT_TRUE(std::equal(part.targets.begin() + first, part.targets.begin() + last,
+                           whole.targets.begin() + first));
+    EXPECT_TRUE(std::equal(part.weights.begin() + first, part.weights.begin() + last,
+                           whole.weights.begin() + first));
+  }
+}
+
+TEST_F(Oocg, ReadsOnlyTheEdgeRangesItIsAskedFor) {
+  BuildOptions weighted;
+  weighted.weights = parse_weight_spec("random:1-64", 5);
+  // The fixture's graph, and one whose edge arrays span three 1 MiB blocks, which the ranges
+  // start and end inside of.
+  for (const Graph& g : {weighted_hub_sorted(), build_graph(generate_chain(700'000), weighted)}) {
+    write_oocg(g, path("g.oocg"));
+    OocgReadOptions options;
+    options.edge_ranges = two_ranges(g.num_edges());
+    expect_same_inside(read_oocg(path("g.oocg"), options), read_oocg(path("g.oocg")),
+                       options.edge_ranges);
+    // An empty range reads just the offsets and original ids: what a rank needs to compute the
+    // partitions, and so its ranges, from.
+    options.edge_ranges = {{0, 0}};
+    expect_same_inside(read_oocg(path("g.oocg"), options), read_oocg(path("g.oocg")), {});
+  }
+}
+
+// Host memory whose every byte starts as 0xab, to see which bytes the reader wrote.
+class FilledMemory final : public HostMemory {
+ public:
+  void* allocate(std::size_t bytes) override {
+    return std::memset(default_host_memory().allocate(bytes), 0xab, bytes);
+  }
+  void deallocate(void* p, std::size_t bytes) noexcept override {
+    default_host_memory().deallocate(p, bytes);
+  }
+  std::string_view name() const override { return "filled"; }
+};
+
+TEST_F(Oocg, EdgesOutsideTheRangesAreNotRead) {
+  const Graph g = weighted_hub_sorted();
+  write_oocg(g, path("g.oocg"));
+  const Graph whole = read_oocg(path("g.oocg"));
+  OocgReadOptions options;
+  options.edge_ranges = two_ranges(g.num_edges());
+  FilledMemory filled;
+  options.memory = &filled;
+  const Graph part = read_oocg(path("g.oocg"), options);
+  expect_same_inside(part, whole, options.edge_ranges);
+  // The edges outside the ranges still hold the fill: the reader never wrote them.
+  const EdgeRanges& r = options.edge_ranges;
+  for (const auto* array : {&part.targets, &part.weights}) {
+    for (const auto& [first, last] :
+         EdgeRanges{{0, r[0].first}, {r[0].second, r[1].first}, {r[1].second, g.num_edges()}}) {
+      EXPECT_TRUE(std::all_of(array->begin() + first, array->begin() + last,
+                              [](std::uint32_t x) { return x == 0xabababab; }));
+    }
+  }
+  options.memory = nullptr;
+  // Corrupt the targets between the two ranges: a read of the ranges never sees it (and cannot
+  // check the section's checksum), a read of the whole file does.
+  const std::uint64_t targets_at = (4096 + (g.num_vertices() + 1) * 8 + 4095) / 4096 * 4096;
+  poke(path("g.oocg"), targets_at + (options.edge_ranges[0].second + 5) * sizeof(vid_t),
+       "\xff\xff\xff\xff");
+  expect_same_inside(read_oocg(path("g.oocg"), options), whole, options.edge_ranges);
+  EXPECT_EQ(read_error(path("g.oocg")),
+            path("g.oocg").string() +
+                ": checksum mismatch in the targets section (the file is corrupted; "
+                "re-create it with partition-tool)");
+}
+
+TEST_F(Oocg, RefusesEdgeRangesThatAreNotSortedDisjointAndInside) {
+  const Graph g = weighted_hub_sorted();
+  write_oocg(g, path("g.oocg"));
+  const std::string e = std::to_string(g.num_edges());
+  const auto error = [&](EdgeRanges ranges) -> std::string {
+    OocgReadOptions options;
+    options.edge_ranges = std::move(ranges);
+    try {
+      read_oocg(path("g.oocg"), options);
+    } catch (const InvalidInput& refused) {
+      return refused.what();
+    }
+    return "no InvalidInput";
+  };
+  const std::string at = path("g.oocg").string() + ": edge range ";
+  EXPECT_EQ(error({{10, 20}, {0, 5}}),
+            at + "[0, 5) starts before [10, 20) ends: ranges must be sorted and disjoint");
+  EXPECT_EQ(error({{0, 10}, {5, 20}}),
+            at + "[5, 20) starts before [0, 10) ends: ranges must be sorted and disjoint");
+  EXPECT_EQ(error({{0, 10}, {10, g.num_edges() + 1}}),
+            at + "[10, " + std::to_string(g.num_edges() + 1) + ") goes past the " + e + " edges");
+  EXPECT_EQ(error({{7, 3}}), at + "[7, 3) ends before it starts");
+  EXPECT_EQ(error({{0, 10}, {10, 20}, {20, 20}, {30, g.num_edges()}}), "no InvalidInput");
+}
+
+TEST_F(Oocg, AnEmptyGraphReadsWithAndWithoutRanges) {
+  write_oocg(build_graph(generate_empty(3), {}), path("empty.oocg"));
+  for (const EdgeRanges& ranges : {EdgeRanges{}, EdgeRanges{{0, 0}}}) {
+    OocgReadOptions options;
+    options.edge_ranges = ranges;
+    const Graph back = read_oocg(path("empty.oocg"), options);
+    EXPECT_EQ(back.num_vertices(), 3u);
+    EXPECT_EQ(back.num_edges(), 0u);
+  }
 }
 
 // Host memory that cuts the file to its header when the reader asks for its first array: the

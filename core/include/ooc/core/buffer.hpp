@@ -24,6 +24,15 @@ class HostMemory {
 // Anonymous pages, large allocations advised to use transparent huge pages.
 HostMemory& default_host_memory();
 
+// The same, for arrays of which only a part is ever touched (a rank's share of a graph's edges):
+// large allocations are mapped with MAP_NORESERVE. Both commit pages on first write, but under
+// Linux's default overcommit heuristic (vm.overcommit_memory=0) one mapping larger than RAM plus
+// swap is refused unless it reserves nothing, so without the flag a rank could not even address a
+// graph larger than its host. Touching more than the host holds ends in the OOM killer, not an
+// exception, as with any overcommitted memory; under vm.overcommit_memory=2 the kernel ignores
+// the flag and accounts the mapping in full (refused: OutOfMemory).
+HostMemory& sparse_host_memory();
+
 template <class T>
 class Buffer {
   static_assert(std::is_trivially_copyable_v<T>, "Buffer holds plain data only");

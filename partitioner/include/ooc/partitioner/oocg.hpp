@@ -3,6 +3,8 @@
 // without parsing. Layout and checksums are specified in docs/file-format.md.
 #include <cstdint>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "ooc/core/buffer.hpp"
 #include "ooc/partitioner/graph.hpp"
@@ -28,6 +30,14 @@ struct OocgReadOptions {
   // The file is read, never mapped, so the graph does not depend on it once loaded.
   HostMemory* memory = nullptr;
   bool verify_checksums = true;
+  // When not empty, only these edge ranges [first, last) of the targets and weights sections are
+  // read (sorted, disjoint, within the edge count; InvalidInput otherwise): the rest of those two
+  // arrays is address space that is never written, and with memory that commits pages on first
+  // touch (default_host_memory(), or sparse_host_memory(), which they use when `memory` is null)
+  // a rank holds only its share. Those two sections' checksums cannot be checked from a part and
+  // are skipped (`partition-tool verify` checks a whole file); the offsets and original ids are
+  // read and checked whole. {{0, 0}} reads just those, to compute the partitions from.
+  std::vector<std::pair<eid_t, eid_t>> edge_ranges;
 };
 
 // Validates the graph, writes it to a temporary name in the same folder, flushes it to disk and
@@ -36,7 +46,7 @@ void write_oocg(const Graph& graph, const std::filesystem::path& path);
 
 // Throws IoError (cannot open / read) or FormatError naming what is wrong: bad magic, unsupported
 // version, header checksum, counts that do not add up, truncation (also while it is being
-// read), section checksum mismatch.
+// read), section checksum mismatch; InvalidInput for bad edge ranges.
 Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& options = {});
 
 // Header only (validated, including that the file is long enough for its sections).
