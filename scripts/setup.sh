@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git time
           libtbb-dev libhwloc-dev libxxhash-dev zlib1g-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+          openmpi-bin libopenmpi-dev
           python3 python3-matplotlib clang libclang-rt-14-dev clang-format)
 missing=()
 for p in "${packages[@]}"; do

@@ -1,15 +1,16 @@
 #include "ooc/engine/engine.hpp"
 
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
-#include <thread>
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/transfer/devices.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
@@ -25,6 +26,10 @@ struct OocEngine::Impl {
   Backend backend = Backend::cpu;
   std::vector<Partition> partitions;
   Buffer<vid_t> internal_of_user;  // empty when ids are not permuted
+  // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices.
+  std::shared_ptr<Communicator> communicator;
+  std::vector<std::uint32_t> owners;
+  Bitmap owned;
 #if OOC_ENGINE_CUDA
   std::shared_ptr<detail::DeviceGraph> device;
 #endif
@@ -55,7 +60,31 @@ Backend resolve_backend(Backend asked, int device) {
 }
 
 std::string cpu_device_name() {
-  return "CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
+  const auto threads =
+      tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  return "CPU (" + std::to_string(threads) + " threads)";
+}
+
+// A rank runs the CPU backend (the CUDA backend's exchange over NCCL is not built yet).
+EngineOptions for_a_rank(EngineOptions options) {
+  if (resolve_backend(options.backend, options.device) == Backend::cuda) {
+    throw Unsupported(
+        "several ranks run on the CPU backend only so far (the GPU exchange over NCCL is not "
+        "built yet): use --backend cpu");
+  }
+  options.backend = Backend::cpu;
+  return options;
+}
+
+Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32_t> owners,
+                   std::uint32_t rank, vid_t n) {
+  Bitmap owned(n);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    if (owners[p] != rank) continue;
+    for (vid_t v = parts[p].first_vertex; v < parts[p].last_vertex; ++v)
+      owned.set(v);
+  }
+  return owned;
 }
 
 }  // namespace
@@ -73,6 +102,33 @@ OocEngine::OocEngine(Graph graph, EngineOptions options) : impl_(std::make_uniqu
     impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options);
   }
 #endif
+}
+
+OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
+    : OocEngine(std::move(graph), for_a_rank(options)) {
+  const auto rank = static_cast<std::uint32_t>(communicator->rank());
+  impl_->owners = assign_partitions(impl_->partitions, impl_->graph.hub_count,
+                                    static_cast<std::uint32_t>(communicator->size()));
+  impl_->owned = vertices_of(impl_->partitions, impl_->owners, rank, impl_->graph.num_vertices());
+  impl_->communicator = std::move(communicator);
+}
+
+OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
+                          std::shared_ptr<Communicator> communicator) {
+  options = for_a_rank(options);
+  // The offsets and ids first, to place the partitions; then this rank's edges alone.
+  OocgReadOptions layout;
+  layout.edge_ranges = {{0, 0}};
+  const Graph skeleton = read_oocg(path, layout);
+  const std::vector<Partition> parts =
+      partition_by_edges(skeleton, options.partition_bytes, skeleton.bytes_per_edge());
+  const std::vector<std::uint32_t> owners = assign_partitions(
+      parts, skeleton.hub_count, static_cast<std::uint32_t>(communicator->size()));
+  OocgReadOptions read;
+  read.edge_ranges =
+      owned_edge_ranges(parts, owners, static_cast<std::uint32_t>(communicator->rank()));
+  if (read.edge_ranges.empty()) read.edge_ranges = {{0, 0}};  // a rank may own nothing
+  return OocEngine(read_oocg(path, read), options, std::move(communicator));
 }
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options) {
@@ -118,6 +174,19 @@ vid_t OocEngine::internal_id(vid_t user_id) const {
                        (n == 0 ? "" : " (ids 0-" + std::to_string(n - 1) + ")"));
   }
   return impl_->internal_of_user.empty() ? user_id : impl_->internal_of_user[user_id];
+}
+
+int OocEngine::rank() const {
+  return impl_->communicator ? impl_->communicator->rank() : 0;
+}
+int OocEngine::ranks() const {
+  return impl_->communicator ? impl_->communicator->size() : 1;
+}
+std::span<const std::uint32_t> OocEngine::owners() const {
+  return impl_->owners;
+}
+const Bitmap* OocEngine::owned_vertices() const {
+  return impl_->communicator ? &impl_->owned : nullptr;
 }
 
 vid_t OocEngine::highest_degree_vertex() const {
@@ -172,6 +241,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
                              info.kind == ProgramKind::accumulative, o, budget);
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
   setup.drive.max_iterations = run.max_iterations;
+  setup.drive.communicator = impl_->communicator.get();
   RunStats& s = setup.stats;
   s.algorithm = info.name;
   s.backend = std::string(to_string(backend()));
@@ -212,14 +282,15 @@ auto OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
   }
 #endif
   if (!executor)
-    executor =
-        std::make_unique<detail::CpuExecutor<P>>(g, partitions(), program, options(), setup.memory);
+    executor = std::make_unique<detail::CpuExecutor<P>>(g, partitions(), program, options(),
+                                                        setup.memory, owned_vertices());
   setup.stats.setup_bytes = executor->setup_bytes();
   setup.stats.setup_seconds = seconds_since(start);
   start = Clock::now();
   Raw<P> raw;
   raw.converged = detail::drive(*executor, partitions(), setup.drive, setup.stats);
   setup.stats.seconds = seconds_since(start);
+  if (setup.drive.communicator != nullptr) executor->finish(*setup.drive.communicator);
   start = Clock::now();
   raw.values = Buffer<typename P::Value>::allocate(g.num_vertices());
   raw.deltas = Buffer<typename P::Value>::allocate(

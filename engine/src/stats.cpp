@@ -65,6 +65,18 @@ std::string RunStats::summary() const {
     if (b > 0) text += " " + std::string(to_string(static_cast<Engine>(e))) + " " + format_bytes(b);
   }
   if (total_bytes() == 0) text += " none";
+  std::uint64_t exchanged = 0;
+  double exchange_seconds = 0;
+  for (const IterationStats& it : iterations) {
+    exchanged += it.exchange_bytes;
+    exchange_seconds += it.exchange_seconds;
+  }
+  if (exchanged > 0) {
+    char exchange[96];
+    std::snprintf(exchange, sizeof exchange, "; exchanged %s in %.3f s",
+                  format_bytes(exchanged).c_str(), exchange_seconds);
+    text += exchange;
+  }
   return text;
 }
 

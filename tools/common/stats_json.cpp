@@ -25,7 +25,9 @@ nlohmann::json to_json(const RunStats& s) {
                           {"seconds", it.seconds},
                           {"survey_seconds", it.survey_seconds},
                           {"transfer_seconds", it.transfer_seconds},
-                          {"compute_seconds", it.compute_seconds}});
+                          {"compute_seconds", it.compute_seconds},
+                          {"exchange_bytes", it.exchange_bytes},
+                          {"exchange_seconds", it.exchange_seconds}});
   }
   std::array<std::uint64_t, kEngines> bytes{};
   for (std::size_t e = 0; e < kEngines; ++e)
@@ -55,7 +57,8 @@ void write_trace_header(std::ostream& out) {
     for (std::size_t e = 0; e < kEngines; ++e)
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
   }
-  out << ",tasks,seconds,survey_seconds,transfer_seconds,compute_seconds\n";
+  out << ",tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,exchange_bytes,"
+         "exchange_seconds\n";
 }
 
 void write_trace(std::ostream& out, int run, const RunStats& s) {
@@ -67,7 +70,8 @@ void write_trace(std::ostream& out, int run, const RunStats& s) {
     for (const auto b : it.bytes)
       out << ',' << b;
     out << ',' << it.tasks << ',' << it.seconds << ',' << it.survey_seconds << ','
-        << it.transfer_seconds << ',' << it.compute_seconds << '\n';
+        << it.transfer_seconds << ',' << it.compute_seconds << ',' << it.exchange_bytes << ','
+        << it.exchange_seconds << '\n';
   }
 }
 

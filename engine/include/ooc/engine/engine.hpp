@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/cpu_executor.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
@@ -78,6 +79,16 @@ class OocEngine {
   explicit OocEngine(Graph graph, EngineOptions options = {});
   // Reads a .oocg file straight into the memory the backend wants (pinned for CUDA).
   static OocEngine load(const std::filesystem::path& path, EngineOptions options = {});
+
+  // One rank of a distributed run (communicator.hpp; mpi.hpp for `mpirun`). The rank owns a
+  // share of the partitions (ownership.hpp) and processes only those; after every iteration the
+  // ranks combine their vertex values through `communicator`, so every rank must make the same
+  // runs in the same order. Results hold every vertex's value on every rank. CPU backend.
+  OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator);
+  // The same, reading only this rank's partitions' edges from the file (the offsets and ids
+  // whole): a rank's host memory holds about 1/ranks of the edges.
+  static OocEngine load(const std::filesystem::path& path, EngineOptions options,
+                        std::shared_ptr<Communicator> communicator);
   OocEngine(OocEngine&&) noexcept;
   OocEngine& operator=(OocEngine&&) noexcept;
   ~OocEngine();
@@ -97,6 +108,11 @@ class OocEngine {
   vid_t user_id(vid_t internal) const { return graph().original_id(internal); }
   // The vertex with the most out-edges (the default source of ooc-run), in user ids.
   vid_t highest_degree_vertex() const;
+  // This rank and the number of ranks (0 and 1 without a communicator), and which rank owns
+  // each partition.
+  int rank() const;
+  int ranks() const;
+  std::span<const std::uint32_t> owners() const;
 
   Result<std::uint32_t> bfs(vid_t source, const RunOptions& run = {});  // levels
   Result<double> sssp(vid_t source, const RunOptions& run = {});        // +inf: unreached
@@ -109,6 +125,7 @@ class OocEngine {
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
+  const Bitmap* owned_vertices() const;  // null without a communicator
   template <class P>
   auto run_builtin(const P& program, detail::RunSetup setup);
   template <class T>
@@ -134,12 +151,14 @@ Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run
   detail::RunSetup setup = begin_run(detail::info_of<P>("user program"), run);
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
-  detail::CpuExecutor<P> executor(graph(), partitions(), program, options(), setup.memory);
+  detail::CpuExecutor<P> executor(graph(), partitions(), program, options(), setup.memory,
+                                  owned_vertices());
   setup.stats.setup_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   start = Clock::now();
   Result<typename P::Value> result;
   result.converged = detail::drive(executor, partitions(), setup.drive, setup.stats);
   setup.stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (setup.drive.communicator != nullptr) executor.finish(*setup.drive.communicator);
   result.values = to_user_ids(executor.values().data());
   result.stats = std::move(setup.stats);
   return result;

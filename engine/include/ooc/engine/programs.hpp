@@ -16,6 +16,9 @@
 //       which puts the target in the next frontier.
 //   static constexpr bool ordered;             optional: a smaller value is more urgent, and
 //       processing urgent vertices first saves work (BFS, SSSP); see priority.hpp
+//   static constexpr Reduction combine;        optional: how the ranks of a distributed run
+//       combine their copies of a value, Reduction::min (the default) or Reduction::max (a
+//       value that only grows, as in widest path); Value must then be uint32_t or float
 //
 // Accumulative (PageRank in the delta form of Maiter/HyTGraph): a value and a pending delta.
 //   static constexpr ProgramKind kind = ProgramKind::accumulative;
@@ -39,6 +42,7 @@
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/hd.hpp"
 #include "ooc/core/types.hpp"
+#include "ooc/engine/communicator.hpp"
 
 #if !defined(__CUDA_ARCH__)
 #include <bit>
@@ -61,6 +65,16 @@ constexpr bool is_ordered() {
     return P::ordered;
   } else {
     return false;
+  }
+}
+
+// How the ranks of a distributed run combine a monotone program's values.
+template <class P>
+constexpr Reduction reduction_of() {
+  if constexpr (requires { P::combine; }) {
+    return P::combine;
+  } else {
+    return Reduction::min;
   }
 }
 

@@ -27,6 +27,10 @@ struct IterationStats {
   double survey_seconds = 0;    // activity and cost model
   double transfer_seconds = 0;  // copies and compaction (CPU: staging copies)
   double compute_seconds = 0;   // kernels / loops
+  // Distributed runs: the vertex arrays combined with the other ranks (bytes each rank hands
+  // to the all-reduce), and the time it took.
+  std::uint64_t exchange_bytes = 0;
+  double exchange_seconds = 0;
 
   std::uint64_t total_bytes() const;
 };

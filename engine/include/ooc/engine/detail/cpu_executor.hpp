@@ -46,7 +46,8 @@ class CpuFrontier {
   // Takes the admitted vertices of [first, last) activated since the iteration began.
   template <class Admit>
   std::span<const vid_t> take_next(vid_t first, vid_t last, Admit&& admit);
-  void advance();  // current |= next; next = {}
+  // current |= next (only the owned vertices' bits, when `owned` is given); next = {}
+  void advance(const Bitmap* owned = nullptr);
   Bitmap& current() { return current_; }
   Bitmap& next() { return next_; }
 
@@ -125,24 +126,29 @@ template <class P>
 class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuFrontier {
   using Value = typename P::Value;
   using Clock = std::chrono::steady_clock;
+  static constexpr bool kAccumulative = P::kind == ProgramKind::accumulative;
 
  public:
+  // `owned`: in a distributed run, the vertices of this rank's partitions (it processes only
+  // those); null: every vertex.
   CpuExecutor(const Graph& g, std::span<const Partition> parts, const P& program,
-              const EngineOptions& options, const MemoryPlan& plan)
+              const EngineOptions& options, const MemoryPlan& plan, const Bitmap* owned = nullptr)
       : CpuFrontier(g, parts),
         program_(program),
         options_(options),
         plan_(plan),
+        owned_(owned),
         staging_(P::needs_weights && g.weighted(), plan),
         values_(Buffer<Value>::allocate(g.num_vertices())),
-        deltas_(
-            Buffer<Value>::allocate(P::kind == ProgramKind::accumulative ? g.num_vertices() : 0)) {
+        deltas_(Buffer<Value>::allocate(kAccumulative ? g.num_vertices() : 0)) {
     initialise();
   }
 
   void survey(std::vector<PartitionSurvey>& out) override;
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
-  void advance_frontier() override { advance(); }
+  void exchange(Communicator& communicator, IterationStats& stats) override;
+  void advance_frontier() override { advance(owned_); }
+  void finish(Communicator& communicator) override;
 
   void read_values(Value* values, Value* deltas) override {
     std::memcpy(values, values_.data(), values_.size_bytes());
@@ -181,8 +187,12 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   P program_;
   EngineOptions options_;
   MemoryPlan plan_;
+  const Bitmap* owned_;
   CpuStaging staging_;
   Buffer<Value> values_, deltas_;
+  // Distributed runs: the array the ranks combine (values, or deltas for accumulative
+  // programs) as it was after the last exchange, and its change since (accumulative).
+  Buffer<Value> agreed_, change_;
   std::vector<PartitionSurvey> surveys_;
   PriorityWindow window_;
   Bitmap touched_pages_;
@@ -202,9 +212,13 @@ void CpuExecutor<P>::initialise() {
                             deltas_[v] = program_.init_delta(v);
                           if (program_.active_at_start(v)) word |= std::uint64_t{1} << b;
                         }
-                        current_.words()[w] = word;
+                        current_.words()[w] = owned_ != nullptr ? word & owned_->words()[w] : word;
                       }
                     });
+  if (owned_ != nullptr) {
+    agreed_ = Buffer<Value>::copy_of(kAccumulative ? deltas_.span() : values_.span());
+    if constexpr (kAccumulative) change_ = Buffer<Value>::allocate(n);
+  }
   if (options_.transfer == TransferPolicy::unified) {
     touched_pages_ = Bitmap(static_cast<std::size_t>(plan_.edge_bytes / kUnifiedPageBytes + 1));
   }
@@ -406,6 +420,57 @@ void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
   const auto start = Clock::now();
   stats.edges_processed += advance_in_place(active);
   stats.compute_seconds += since(start);
+}
+
+// Monotone programs: the values reduce with the program's own direction (min unless it says),
+// and an owned vertex whose value changed anywhere joins the next frontier. Accumulative ones:
+// every rank's change of the deltas is summed onto the agreed deltas, and an owned vertex whose
+// delta now reaches the activation threshold (relax() from zero says so) joins it.
+template <class P>
+void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats) {
+  const vid_t n = g_.num_vertices();
+  const auto each_word = [&](auto&& per_vertex) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, next_.num_words(), 256),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t w = r.begin(); w < r.end(); ++w) {
+                          std::uint64_t bits = 0;
+                          for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
+                            if (per_vertex(static_cast<vid_t>((w << 6) + b)))
+                              bits |= std::uint64_t{1} << b;
+                          }
+                          next_.words()[w] |= bits & owned_->words()[w];
+                        }
+                      });
+  };
+  if constexpr (kAccumulative) {
+    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { change_[v] = deltas_[v] - agreed_[v]; });
+    communicator.all_reduce(change_.span(), Reduction::sum);
+    each_word([&](vid_t v) {
+      deltas_[v] = agreed_[v] + change_[v];
+      agreed_[v] = deltas_[v];
+      Value from_zero{};
+      return program_.relax(deltas_[v], 0, &from_zero);
+    });
+  } else {
+    communicator.all_reduce(values_.span(), reduction_of<P>());
+    each_word([&](vid_t v) {
+      const bool changed = values_[v] != agreed_[v];
+      agreed_[v] = values_[v];
+      return changed;
+    });
+  }
+  stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+}
+
+// Accumulative programs keep each vertex's value on its owner alone: collect them.
+template <class P>
+void CpuExecutor<P>::finish(Communicator& communicator) {
+  if constexpr (kAccumulative) {
+    tbb::parallel_for(vid_t{0}, g_.num_vertices(), [&](vid_t v) {
+      if (!owned_->test(v)) values_[v] = Value{};
+    });
+    communicator.all_reduce(values_.span(), Reduction::sum);
+  }
 }
 
 }  // namespace ooc::detail

@@ -6,6 +6,8 @@
 #include <span>
 #include <vector>
 
+#include "ooc/core/error.hpp"
+#include "ooc/engine/communicator.hpp"
 #include "ooc/engine/stats.hpp"
 #include "ooc/engine/tasks.hpp"
 
@@ -18,7 +20,13 @@ class Executor {
   virtual void survey(std::vector<PartitionSurvey>& out) = 0;
   // Runs the tasks in order; adds edges processed, bytes and phase times to `stats`.
   virtual void execute(std::span<const Task> tasks, IterationStats& stats) = 0;
-  // The next frontier becomes the current one.
+  // Distributed runs, after execute(): combine this iteration's vertex arrays with the other
+  // ranks' and put the owned vertices that another rank changed into the next frontier; adds
+  // the bytes reduced and the time to `stats`.
+  virtual void exchange(Communicator&, IterationStats&) {
+    throw Unsupported("this backend does not run with several ranks yet");
+  }
+  // The next frontier (the owned part of it, in a distributed run) becomes the current one.
   virtual void advance_frontier() = 0;
 };
 
@@ -26,8 +34,11 @@ class Executor {
 template <class Value>
 class ValuesExecutor : public Executor {
  public:
-  // deltas is written for accumulative programs only.
+  // deltas is written for accumulative programs only. In a distributed run every rank gets
+  // every vertex's value.
   virtual void read_values(Value* values, Value* deltas) = 0;
+  // Distributed runs, before read_values(): collect what only the owners hold.
+  virtual void finish(Communicator&) {}
   // Bytes copied to the device before the first iteration (edges in in-memory mode).
   virtual std::uint64_t setup_bytes() const { return 0; }
 };
@@ -35,10 +46,13 @@ class ValuesExecutor : public Executor {
 struct DriveOptions {
   TaskOptions tasks;
   std::uint32_t max_iterations = 0;  // 0: until no vertex is active
+  // A distributed run: the ranks agree on convergence and vertex values through it (the
+  // executor processes only this rank's partitions). Null: one rank.
+  Communicator* communicator = nullptr;
 };
 
-// Iterates until the frontier is empty (or the limit); appends per-iteration stats. Returns
-// true when it converged.
+// Iterates until the frontier is empty on every rank (or the limit); appends per-iteration
+// stats. Returns true when it converged.
 bool drive(Executor& executor, std::span<const Partition> partitions, const DriveOptions& options,
            RunStats& stats);
 

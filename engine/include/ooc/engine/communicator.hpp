@@ -1,0 +1,39 @@
+#pragma once
+// How the ranks of a distributed run agree (DESIGN.md, "Several GPUs and several hosts"). A rank
+// runs the single-GPU (or CPU) pipeline on the partitions it owns and keeps a replica of the
+// vertex arrays; after each iteration the replicas are combined through a Communicator: min
+// (or max) for monotone programs, sum of the deltas' changes for accumulative ones.
+//
+// Implementations: MPI between processes (mpi.hpp: `mpirun -np N ooc-run ...`), and threads of
+// one process sharing memory (below), which is how tests run many ranks in one binary.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ooc {
+
+enum class Reduction { min, max, sum };
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Element-wise over all ranks, in place, in host memory; every rank calls with the same length
+  // and operation, in the same order. A failed or vanished rank makes it throw (or, under MPI,
+  // ends the job) rather than wait forever.
+  virtual void all_reduce(std::span<std::uint32_t> data, Reduction op) = 0;
+  virtual void all_reduce(std::span<float> data, Reduction op) = 0;
+  virtual void all_reduce(std::span<std::uint64_t> data, Reduction op) = 0;
+  virtual void all_reduce(std::span<double> data, Reduction op) = 0;
+  // This rank failed: stop every rank, naming it and `why` (MPI: MPI_Abort; threads: the
+  // others' next all_reduce throws). Does not return under MPI.
+  virtual void abort(std::string_view why) noexcept = 0;
+};
+
+// One communicator per rank for `ranks` threads of this process; thread r uses element r.
+std::vector<std::unique_ptr<Communicator>> thread_communicators(int ranks);
+
+}  // namespace ooc

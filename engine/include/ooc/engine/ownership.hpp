@@ -1,0 +1,39 @@
+#pragma once
+// Which rank owns which partitions when several ranks (one process driving one GPU, or the CPU
+// backend) share a graph (docs: DESIGN "Several GPUs and several hosts"). A rank loads and pins
+// only its own partitions' edges, so the split must balance edges, keep each rank's share in few
+// long ranges of the file, and not give one rank all the hubs: hub sort (HyTGraph §VI-A) puts
+// the hubs, which are active in most iterations, in the first partitions, and the rank that
+// owned them all would be the one every other rank waits for.
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "ooc/core/types.hpp"
+#include "ooc/partitioner/partition.hpp"
+
+namespace ooc {
+
+// Which rank processes each partition. Hub partitions (those whose first vertex is below
+// hub_count) are dealt first, largest first, each to the rank with the fewest edges so far; the
+// other partitions follow in contiguous runs in partition order, each rank filled up to its share
+// of the total edges (ceil(total / ranks)), the last one taking what remains. No rank gets more
+// than its share plus the largest partition. Deterministic. Returns owner[p] in [0, ranks); a rank
+// may own nothing when there are fewer partitions than ranks. Throws InvalidInput when ranks is 0.
+std::vector<std::uint32_t> assign_partitions(std::span<const Partition> partitions, vid_t hub_count,
+                                             std::uint32_t ranks);
+
+// The edge ranges [first_edge, last_edge) of `rank`'s partitions, in order, neighbours merged,
+// empty ranges left out. Throws InvalidInput when owner and partitions differ in size.
+std::vector<std::pair<eid_t, eid_t>> owned_edge_ranges(std::span<const Partition> partitions,
+                                                       std::span<const std::uint32_t> owner,
+                                                       std::uint32_t rank);
+
+// A balance figure for reports: the largest rank's edges over the mean (1.0 = perfect, and for a
+// graph without edges). Throws InvalidInput when ranks is 0, the sizes differ, or an owner is out
+// of range.
+double edge_imbalance(std::span<const Partition> partitions, std::span<const std::uint32_t> owner,
+                      std::uint32_t ranks);
+
+}  // namespace ooc

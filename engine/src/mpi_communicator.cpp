@@ -1,0 +1,96 @@
+// The MPI communicator: MPI_Allreduce in place, in chunks that fit MPI's int counts. Only the
+// thread that called mpi_world() calls MPI (MPI_THREAD_FUNNELED); oneTBB's workers never do.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "ooc/core/error.hpp"
+#include "ooc/engine/mpi.hpp"
+
+namespace ooc {
+namespace {
+
+MPI_Op mpi_op(Reduction op) {
+  switch (op) {
+    case Reduction::min:
+      return MPI_MIN;
+    case Reduction::max:
+      return MPI_MAX;
+    default:
+      return MPI_SUM;
+  }
+}
+
+void check(int status, const char* doing) {
+  if (status == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(status, text, &length);
+  throw Error(std::string("MPI failed ") + doing + ": " + std::string(text, length));
+}
+
+class MpiCommunicator final : public Communicator {
+ public:
+  MpiCommunicator() {
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (initialised == 0) {
+      int provided = 0;
+      check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "to start");
+      owns_mpi_ = true;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  ~MpiCommunicator() override {
+    if (owns_mpi_) MPI_Finalize();
+  }
+  MpiCommunicator(const MpiCommunicator&) = delete;
+  MpiCommunicator& operator=(const MpiCommunicator&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void all_reduce(std::span<std::uint32_t> data, Reduction op) override {
+    reduce(data.data(), data.size(), MPI_UINT32_T, op);
+  }
+  void all_reduce(std::span<float> data, Reduction op) override {
+    reduce(data.data(), data.size(), MPI_FLOAT, op);
+  }
+  void all_reduce(std::span<std::uint64_t> data, Reduction op) override {
+    reduce(data.data(), data.size(), MPI_UINT64_T, op);
+  }
+  void all_reduce(std::span<double> data, Reduction op) override {
+    reduce(data.data(), data.size(), MPI_DOUBLE, op);
+  }
+  void abort(std::string_view) noexcept override { MPI_Abort(MPI_COMM_WORLD, 1); }
+
+ private:
+  template <class T>
+  void reduce(T* data, std::size_t count, MPI_Datatype type, Reduction op) {
+    constexpr std::size_t kChunk = std::size_t{1} << 30;  // below INT_MAX elements
+    for (std::size_t at = 0; at < count; at += kChunk) {
+      const auto n = static_cast<int>(std::min(kChunk, count - at));
+      check(MPI_Allreduce(MPI_IN_PLACE, data + at, n, type, mpi_op(op), MPI_COMM_WORLD),
+            "combining the ranks' vertex arrays");
+    }
+  }
+
+  int rank_ = 0, size_ = 1;
+  bool owns_mpi_ = false;
+};
+
+}  // namespace
+
+bool built_with_mpi() {
+  return true;
+}
+
+std::shared_ptr<Communicator> mpi_world() {
+  static const std::shared_ptr<Communicator> world = std::make_shared<MpiCommunicator>();
+  return world;
+}
+
+}  // namespace ooc

@@ -1,0 +1,16 @@
+// A build without MPI: runs have one rank, and asking for MPI says how to get it.
+#include "ooc/core/error.hpp"
+#include "ooc/engine/mpi.hpp"
+
+namespace ooc {
+
+bool built_with_mpi() {
+  return false;
+}
+
+std::shared_ptr<Communicator> mpi_world() {
+  throw Unsupported(
+      "this build has no MPI: install Open MPI (Debian: libopenmpi-dev) and configure again");
+}
+
+}  // namespace ooc

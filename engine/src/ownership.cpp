@@ -1,0 +1,112 @@
+#include "ooc/engine/ownership.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <string>
+
+#include "ooc/core/error.hpp"
+
+namespace ooc {
+namespace {
+
+void check_ranks(std::uint32_t ranks) {
+  if (ranks == 0) throw InvalidInput("the number of ranks must be at least 1 (got 0)");
+}
+
+void check_sizes(std::span<const Partition> partitions, std::span<const std::uint32_t> owner) {
+  if (owner.size() != partitions.size()) {
+    throw InvalidInput("partition owners: " + std::to_string(owner.size()) + " owners for " +
+                       std::to_string(partitions.size()) + " partitions");
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> assign_partitions(std::span<const Partition> partitions, vid_t hub_count,
+                                             std::uint32_t ranks) {
+  check_ranks(ranks);
+  std::vector<std::uint32_t> owner(partitions.size(), 0);
+  std::vector<eid_t> load(ranks, 0);
+  std::vector<std::size_t> hubs, rest;
+  eid_t total = 0;
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    (partitions[p].first_vertex < hub_count ? hubs : rest).push_back(p);
+    total += partitions[p].num_edges();
+  }
+
+  // Hubs: largest first, each to the least loaded rank (LPT scheduling), so every rank gets its
+  // part of the hot lists. Stable sort and (load, rank) order break ties the same way every time.
+  std::stable_sort(hubs.begin(), hubs.end(), [&](std::size_t a, std::size_t b) {
+    return partitions[a].num_edges() > partitions[b].num_edges();
+  });
+  using Slot = std::pair<eid_t, std::uint32_t>;  // (load, rank)
+  std::priority_queue<Slot, std::vector<Slot>, std::greater<>> least;
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    least.push({0, r});
+  for (const std::size_t p : hubs) {
+    const std::uint32_t r = least.top().second;
+    least.pop();
+    owner[p] = r;
+    load[r] += partitions[p].num_edges();
+    least.push({load[r], r});
+  }
+
+  // The rest in contiguous runs, so that a rank reads few, long ranges of the file. The share is
+  // rounded up: ranks filled to at least it leave the last no more than it, and a rank overshoots
+  // it by less than one partition, so no rank exceeds the share plus the largest partition.
+  const eid_t share = total / ranks + (total % ranks != 0);
+  const auto with_room = [&](std::uint32_t r) {
+    while (r < ranks && load[r] >= share)
+      ++r;
+    return r;
+  };
+  std::uint32_t r = std::min(with_room(0), ranks - 1);
+  for (const std::size_t p : rest) {
+    owner[p] = r;
+    load[r] += partitions[p].num_edges();
+    if (load[r] < share) continue;
+    // Every rank before the next with room is full; with none left, what remains has no edges.
+    if (const std::uint32_t next = with_room(r + 1); next < ranks) r = next;
+  }
+  return owner;
+}
+
+std::vector<std::pair<eid_t, eid_t>> owned_edge_ranges(std::span<const Partition> partitions,
+                                                       std::span<const std::uint32_t> owner,
+                                                       std::uint32_t rank) {
+  check_sizes(partitions, owner);
+  std::vector<std::pair<eid_t, eid_t>> ranges;
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    const Partition& part = partitions[p];
+    if (owner[p] != rank || part.num_edges() == 0) continue;
+    if (!ranges.empty() && ranges.back().second == part.first_edge) {
+      ranges.back().second = part.last_edge;
+    } else {
+      ranges.emplace_back(part.first_edge, part.last_edge);
+    }
+  }
+  return ranges;
+}
+
+double edge_imbalance(std::span<const Partition> partitions, std::span<const std::uint32_t> owner,
+                      std::uint32_t ranks) {
+  check_ranks(ranks);
+  check_sizes(partitions, owner);
+  std::vector<eid_t> load(ranks, 0);
+  eid_t total = 0;
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    if (owner[p] >= ranks) {
+      throw InvalidInput("partition " + std::to_string(p) + " is owned by rank " +
+                         std::to_string(owner[p]) + ", but there are only " +
+                         std::to_string(ranks) + " ranks");
+    }
+    load[owner[p]] += partitions[p].num_edges();
+    total += partitions[p].num_edges();
+  }
+  if (total == 0) return 1.0;
+  const double mean = static_cast<double>(total) / ranks;
+  return static_cast<double>(*std::max_element(load.begin(), load.end())) / mean;
+}
+
+}  // namespace ooc

@@ -1,0 +1,112 @@
+// Ranks as threads of one process: all_reduce through shared memory and a barrier. Each rank
+// reduces one slice of the elements across every rank's buffer and writes the result back into
+// all of them, so the work is spread and no temporary is needed.
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+
+#include "ooc/core/error.hpp"
+#include "ooc/engine/communicator.hpp"
+
+namespace ooc {
+namespace {
+
+// A barrier that a failing rank can break, so that the others stop instead of waiting forever.
+class BreakableBarrier {
+ public:
+  explicit BreakableBarrier(int parties) : parties_(parties) {}
+  void arrive_and_wait() {
+    std::unique_lock lock(mutex_);
+    if (!broken_.empty()) throw Error(broken_);
+    const std::uint64_t generation = generation_;
+    if (++arrived_ == parties_) {
+      arrived_ = 0;
+      ++generation_;
+      changed_.notify_all();
+      return;
+    }
+    changed_.wait(lock, [&] { return generation_ != generation || !broken_.empty(); });
+    if (generation_ == generation) throw Error(broken_);
+  }
+  void break_with(std::string why) {
+    const std::lock_guard lock(mutex_);
+    if (broken_.empty()) broken_ = std::move(why);
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int parties_, arrived_ = 0;
+  std::uint64_t generation_ = 0;
+  std::string broken_;
+};
+
+struct Shared {
+  explicit Shared(int ranks) : barrier(ranks), buffers(static_cast<std::size_t>(ranks)) {}
+  BreakableBarrier barrier;
+  std::vector<void*> buffers;
+};
+
+template <class T>
+T combine(T a, T b, Reduction op) {
+  switch (op) {
+    case Reduction::min:
+      return std::min(a, b);
+    case Reduction::max:
+      return std::max(a, b);
+    default:
+      return a + b;
+  }
+}
+
+class ThreadCommunicator final : public Communicator {
+ public:
+  ThreadCommunicator(std::shared_ptr<Shared> shared, int rank)
+      : shared_(std::move(shared)), rank_(rank) {}
+  int rank() const override { return rank_; }
+  int size() const override { return static_cast<int>(shared_->buffers.size()); }
+  void all_reduce(std::span<std::uint32_t> data, Reduction op) override { reduce(data, op); }
+  void all_reduce(std::span<float> data, Reduction op) override { reduce(data, op); }
+  void all_reduce(std::span<std::uint64_t> data, Reduction op) override { reduce(data, op); }
+  void all_reduce(std::span<double> data, Reduction op) override { reduce(data, op); }
+  void abort(std::string_view why) noexcept override {
+    shared_->barrier.break_with("rank " + std::to_string(rank_) + " failed: " + std::string(why));
+  }
+
+ private:
+  template <class T>
+  void reduce(std::span<T> data, Reduction op) {
+    shared_->buffers[static_cast<std::size_t>(rank_)] = data.data();
+    shared_->barrier.arrive_and_wait();  // every buffer is published
+    const auto ranks = static_cast<std::size_t>(size());
+    const std::size_t slice = (data.size() + ranks - 1) / ranks;
+    const std::size_t first = std::min(data.size(), slice * static_cast<std::size_t>(rank_));
+    const std::size_t last = std::min(data.size(), first + slice);
+    for (std::size_t i = first; i < last; ++i) {
+      T acc = static_cast<T*>(shared_->buffers[0])[i];
+      for (std::size_t r = 1; r < ranks; ++r)
+        acc = combine(acc, static_cast<T*>(shared_->buffers[r])[i], op);
+      for (std::size_t r = 0; r < ranks; ++r)
+        static_cast<T*>(shared_->buffers[r])[i] = acc;
+    }
+    shared_->barrier.arrive_and_wait();  // every slice is written back
+  }
+
+  std::shared_ptr<Shared> shared_;
+  int rank_;
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<Communicator>> thread_communicators(int ranks) {
+  if (ranks < 1) throw InvalidInput("a run needs at least one rank, not " + std::to_string(ranks));
+  auto shared = std::make_shared<Shared>(ranks);
+  std::vector<std::unique_ptr<Communicator>> out;
+  for (int r = 0; r < ranks; ++r)
+    out.push_back(std::make_unique<ThreadCommunicator>(shared, r));
+  return out;
+}
+
+}  // namespace ooc

@@ -1,0 +1,160 @@
+#include "ooc/engine/ownership.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "ooc/core/error.hpp"
+#include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/generators.hpp"
+#include "ooc/partitioner/hub_sort.hpp"
+
+namespace ooc {
+namespace {
+
+using Ranges = std::vector<std::pair<eid_t, eid_t>>;
+
+// One vertex per partition, with the given edge counts laid out one after the other.
+std::vector<Partition> partitions_of(const std::vector<eid_t>& edges) {
+  std::vector<Partition> parts;
+  eid_t first = 0;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const auto v = static_cast<vid_t>(i);
+    parts.push_back({v, v + 1, first, first + edges[i]});
+    first += edges[i];
+  }
+  return parts;
+}
+
+// A hub-sorted Kronecker graph of a few dozen partitions, the first ones hubs.
+struct Kronecker {
+  vid_t hub_count = 0;
+  std::vector<Partition> parts;
+};
+
+const Kronecker& kronecker() {
+  static const Kronecker k = [] {
+    BuildOptions undirected;
+    undirected.undirected = true;
+    const Graph g = hub_sort(build_graph(generate_kronecker(12, 8, 5), undirected));
+    return Kronecker{g.hub_count, partition_by_edges(g, 4096, 4)};
+  }();
+  return k;
+}
+
+eid_t largest(std::span<const Partition> parts) {
+  eid_t most = 0;
+  for (const Partition& p : parts)
+    most = std::max(most, p.num_edges());
+  return most;
+}
+
+TEST(Ownership, OneRankOwnsAll) {
+  const auto& k = kronecker();
+  const auto owner = assign_partitions(k.parts, k.hub_count, 1);
+  EXPECT_EQ(owner, std::vector<std::uint32_t>(k.parts.size(), 0));
+  EXPECT_EQ(owned_edge_ranges(k.parts, owner, 0), (Ranges{{0, k.parts.back().last_edge}}));
+  EXPECT_DOUBLE_EQ(edge_imbalance(k.parts, owner, 1), 1.0);
+}
+
+TEST(Ownership, DealsHubsLargestFirstThenFillsContiguousRuns) {
+  // Hubs 40 and 30 go one to each rank; the share is 65, so rank 0 takes the run that brings it
+  // past 65 (70) and rank 1 the rest (60).
+  const auto parts = partitions_of({40, 30, 10, 10, 10, 10, 10, 10});
+  EXPECT_EQ(assign_partitions(parts, 2, 2), (std::vector<std::uint32_t>{0, 1, 0, 0, 0, 1, 1, 1}));
+  // The larger hub comes first wherever it lies.
+  const auto later = partitions_of({30, 40, 10, 10});
+  EXPECT_EQ(assign_partitions(later, 2, 2), (std::vector<std::uint32_t>{1, 0, 0, 1}));
+}
+
+TEST(Ownership, BalancesAKroneckerGraphWithinTheLargestPartition) {
+  const auto& k = kronecker();
+  const eid_t total = k.parts.back().last_edge;
+  ASSERT_GE(k.parts.size(), 16u);
+  for (const std::uint32_t ranks : {2u, 3u, 4u, 8u}) {
+    SCOPED_TRACE(ranks);
+    const auto owner = assign_partitions(k.parts, k.hub_count, ranks);
+    ASSERT_EQ(owner.size(), k.parts.size());
+    const double mean = static_cast<double>(total) / ranks;
+    EXPECT_LE(edge_imbalance(k.parts, owner, ranks),
+              1.0 + static_cast<double>(largest(k.parts)) / mean);
+    EXPECT_EQ(assign_partitions(k.parts, k.hub_count, ranks), owner);  // deterministic
+    // After the hubs, owners only go up: each rank's other partitions are one run.
+    for (std::size_t p = 1; p < k.parts.size(); ++p) {
+      if (k.parts[p - 1].first_vertex >= k.hub_count) {
+        EXPECT_LE(owner[p - 1], owner[p]) << p;
+      }
+    }
+  }
+}
+
+TEST(Ownership, EveryEdgeIsOwnedExactlyOnce) {
+  const auto& k = kronecker();
+  for (const std::uint32_t ranks : {2u, 3u, 4u, 8u}) {
+    SCOPED_TRACE(ranks);
+    const auto owner = assign_partitions(k.parts, k.hub_count, ranks);
+    for (const std::uint32_t r : owner)
+      EXPECT_LT(r, ranks);
+    // The ranks' ranges together tile [0, E) without gap or overlap.
+    Ranges all;
+    for (std::uint32_t r = 0; r < ranks; ++r) {
+      const Ranges mine = owned_edge_ranges(k.parts, owner, r);
+      all.insert(all.end(), mine.begin(), mine.end());
+    }
+    std::sort(all.begin(), all.end());
+    eid_t next = 0;
+    for (const auto& [first, last] : all) {
+      EXPECT_EQ(first, next);
+      next = last;
+    }
+    EXPECT_EQ(next, k.parts.back().last_edge);
+  }
+}
+
+TEST(Ownership, SpreadsHubPartitions) {
+  const auto& k = kronecker();
+  std::size_t hub_parts = 0;
+  while (hub_parts < k.parts.size() && k.parts[hub_parts].first_vertex < k.hub_count)
+    ++hub_parts;
+  ASSERT_GE(hub_parts, 2u);
+  const auto owner = assign_partitions(k.parts, k.hub_count, 2);
+  const std::vector<std::uint32_t> hubs(owner.begin(), owner.begin() + hub_parts);
+  EXPECT_NE(std::count(hubs.begin(), hubs.end(), 0u), 0);
+  EXPECT_NE(std::count(hubs.begin(), hubs.end(), 1u), 0);
+}
+
+TEST(Ownership, FewerPartitionsThanRanks) {
+  const auto parts = partitions_of({100, 50, 30});
+  const auto owner = assign_partitions(parts, 0, 5);
+  EXPECT_EQ(owner, (std::vector<std::uint32_t>{0, 1, 2}));
+  EXPECT_TRUE(owned_edge_ranges(parts, owner, 3).empty());
+  EXPECT_TRUE(owned_edge_ranges(parts, owner, 4).empty());
+  EXPECT_LE(edge_imbalance(parts, owner, 5), 1.0 + 100.0 / (180.0 / 5));
+  EXPECT_EQ(assign_partitions({}, 0, 4), std::vector<std::uint32_t>{});
+}
+
+TEST(Ownership, OwnedEdgeRangesMergeNeighboursAndLeaveOutEmptyOnes) {
+  const auto parts = partitions_of({10, 10, 10, 0, 10, 0, 10});
+  const std::vector<std::uint32_t> owner{0, 0, 1, 1, 0, 0, 0};
+  EXPECT_EQ(owned_edge_ranges(parts, owner, 0), (Ranges{{0, 20}, {30, 50}}));
+  EXPECT_EQ(owned_edge_ranges(parts, owner, 1), (Ranges{{20, 30}}));
+  EXPECT_TRUE(owned_edge_ranges(parts, owner, 2).empty());
+  EXPECT_DOUBLE_EQ(edge_imbalance(parts, owner, 2), 40.0 / 25.0);
+}
+
+TEST(Ownership, RejectsZeroRanks) {
+  const auto parts = partitions_of({10});
+  try {
+    assign_partitions(parts, 0, 0);
+    FAIL() << "no exception";
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "the number of ranks must be at least 1 (got 0)");
+  }
+  EXPECT_THROW(edge_imbalance(parts, std::vector<std::uint32_t>{0}, 0), InvalidInput);
+  EXPECT_THROW(edge_imbalance(parts, std::vector<std::uint32_t>{1}, 1), InvalidInput);
+  EXPECT_THROW(owned_edge_ranges(parts, std::vector<std::uint32_t>{}, 0), InvalidInput);
+}
+
+}  // namespace
+}  // namespace ooc
