@@ -15,4 +15,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/OocGraphConfig.cmake.i
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/OocGraphConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/OocGraphConfig.cmake ${PROJECT_BINARY_DIR}/OocGraphConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindNCCL.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/OocGraph)

@@ -5,11 +5,14 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 
+#include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/executor.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/programs.hpp"
+#include "ooc/kernels/bitmap.hpp"
 #include "ooc/partitioner/graph.hpp"
 #include "ooc/partitioner/partition.hpp"
 
@@ -19,9 +22,19 @@ namespace ooc::detail {
 // a run keeps them resident (in-memory mode) or in managed memory (unified policy).
 struct DeviceGraph;
 
+// A rank of a distributed run, as its DeviceGraph needs it.
+struct RankSetup {
+  Communicator& communicator;
+  const Bitmap& owned;                                   // the rank's vertices
+  std::span<const std::pair<eid_t, eid_t>> edge_ranges;  // its partitions' edges
+};
+
 // Moves the graph's edges to pinned memory if they are not there yet, and uploads the offsets.
+// A rank (`rank` not null) pins only its own edge ranges, in place, uploads which vertices it
+// owns and joins the other ranks over NCCL (collective).
 std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Partition> partitions,
-                                               const EngineOptions& options);
+                                               const EngineOptions& options,
+                                               const RankSetup* rank = nullptr);
 std::string device_name(const DeviceGraph& device);
 // The budget a run may plan with: the user's, or 90% of the free memory now.
 std::uint64_t device_budget(const DeviceGraph& device, std::uint64_t asked);

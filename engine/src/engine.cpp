@@ -65,14 +65,19 @@ std::string cpu_device_name() {
   return "CPU (" + std::to_string(threads) + " threads)";
 }
 
-// A rank runs the CPU backend (the CUDA backend's exchange over NCCL is not built yet).
-EngineOptions for_a_rank(EngineOptions options) {
-  if (resolve_backend(options.backend, options.device) == Backend::cuda) {
+// A rank on the GPU keeps its edges in host memory (its own ranges pinned in place): in-memory
+// mode and the unified baseline would copy every rank's share of the whole graph.
+void check_rank_transfer(const EngineOptions& options) {
+  if (options.transfer == TransferPolicy::unified &&
+      resolve_backend(options.backend, options.device) == Backend::cuda) {
     throw Unsupported(
-        "several ranks run on the CPU backend only so far (the GPU exchange over NCCL is not "
-        "built yet): use --backend cpu");
+        "the unified policy runs on one GPU only: use another --transfer policy with ranks");
   }
-  options.backend = Backend::cpu;
+}
+
+EngineOptions for_a_rank(EngineOptions options) {
+  check_rank_transfer(options);
+  if (resolve_backend(options.backend, options.device) == Backend::cuda) options.in_memory = false;
   return options;
 }
 
@@ -89,28 +94,39 @@ Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32
 
 }  // namespace
 
-OocEngine::OocEngine(Graph graph, EngineOptions options) : impl_(std::make_unique<Impl>()) {
+OocEngine::OocEngine(Graph graph, EngineOptions options)
+    : OocEngine(std::move(graph), std::move(options), nullptr) {}
+
+OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
+    : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
+  if (communicator) options = for_a_rank(options);
   impl_->backend = resolve_backend(options.backend, options.device);
   impl_->graph = std::move(graph);
   impl_->options = options;
   impl_->partitions =
       partition_by_edges(impl_->graph, options.partition_bytes, impl_->graph.bytes_per_edge());
   impl_->internal_of_user = internal_ids(impl_->graph);
+  if (communicator) {
+    const auto rank = static_cast<std::uint32_t>(communicator->rank());
+    impl_->owners = assign_partitions(impl_->partitions, impl_->graph.hub_count,
+                                      static_cast<std::uint32_t>(communicator->size()));
+    impl_->owned = vertices_of(impl_->partitions, impl_->owners, rank, impl_->graph.num_vertices());
+    impl_->communicator = std::move(communicator);
+  }
 #if OOC_ENGINE_CUDA
   if (impl_->backend == Backend::cuda) {
-    impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options);
+    if (impl_->communicator) {
+      const auto ranges =
+          owned_edge_ranges(impl_->partitions, impl_->owners,
+                            static_cast<std::uint32_t>(impl_->communicator->rank()));
+      const detail::RankSetup rank{*impl_->communicator, impl_->owned, ranges};
+      impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options, &rank);
+    } else {
+      impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options);
+    }
   }
 #endif
-}
-
-OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
-    : OocEngine(std::move(graph), for_a_rank(options)) {
-  const auto rank = static_cast<std::uint32_t>(communicator->rank());
-  impl_->owners = assign_partitions(impl_->partitions, impl_->graph.hub_count,
-                                    static_cast<std::uint32_t>(communicator->size()));
-  impl_->owned = vertices_of(impl_->partitions, impl_->owners, rank, impl_->graph.num_vertices());
-  impl_->communicator = std::move(communicator);
 }
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
@@ -228,6 +244,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
         "--undirected)");
   }
   const EngineOptions& o = options();
+  if (impl_->communicator) check_rank_transfer(o);  // set_transfer() may have changed it
   detail::RunSetup setup;
   std::uint64_t budget = o.device_budget;
   std::string device = cpu_device_name();

@@ -93,4 +93,15 @@ std::shared_ptr<Communicator> mpi_world() {
   return world;
 }
 
+int mpi_local_rank() {
+  mpi_world();  // MPI is started
+  MPI_Comm host = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
+        "to group the ranks by host");
+  int local = 0;
+  MPI_Comm_rank(host, &local);
+  MPI_Comm_free(&host);
+  return local;
+}
+
 }  // namespace ooc

@@ -8,9 +8,21 @@ bool built_with_mpi() {
   return false;
 }
 
-std::shared_ptr<Communicator> mpi_world() {
+namespace {
+
+[[noreturn]] void no_mpi() {
   throw Unsupported(
       "this build has no MPI: install Open MPI (Debian: libopenmpi-dev) and configure again");
+}
+
+}  // namespace
+
+std::shared_ptr<Communicator> mpi_world() {
+  no_mpi();
+}
+
+int mpi_local_rank() {
+  no_mpi();
 }
 
 }  // namespace ooc

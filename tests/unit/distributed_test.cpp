@@ -10,30 +10,10 @@
 
 #include "engine_cases.hpp"
 #include "ooc/engine/communicator.hpp"
-#include "ooc/transfer/devices.hpp"
+#include "ranks.hpp"
 
 namespace ooc {
 namespace {
-
-// Runs body(rank, communicator) on `ranks` threads; a rank that throws stops the others.
-template <class Body>
-void on_ranks(int ranks, Body&& body) {
-  std::vector<std::unique_ptr<Communicator>> communicators = thread_communicators(ranks);
-  std::vector<std::thread> threads;
-  for (int r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
-      std::shared_ptr<Communicator> communicator = std::move(communicators[r]);
-      try {
-        body(r, communicator);
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << "rank " << r << ": " << e.what();
-        communicator->abort(e.what());
-      }
-    });
-  }
-  for (std::thread& t : threads)
-    t.join();
-}
 
 using RankCase = std::tuple<test::Case, int>;  // the case, the number of ranks
 
@@ -42,7 +22,7 @@ class Distributed : public ::testing::TestWithParam<RankCase> {};
 TEST_P(Distributed, EveryRankMatchesTheReference) {
   const auto& [program, shape, policy, priority] = std::get<0>(GetParam());
   const int ranks = std::get<1>(GetParam());
-  on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
     OocEngine engine(test::make_shape(shape), test::options_for(policy, priority, Backend::cpu),
                      communicator);
     EXPECT_EQ(engine.rank(), r);
@@ -65,7 +45,7 @@ TEST(DistributedRuns, EachRankProcessesOnlyItsOwnPartitions) {
     return engine.cc().stats.bytes(Engine::filter);
   }();
   std::vector<std::uint64_t> bytes(2);
-  on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+  test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
     OocEngine engine(test::make_shape("kron"), test::options_for("filter", false, Backend::cpu),
                      communicator);
     const auto result = engine.cc();
@@ -91,21 +71,6 @@ TEST(DistributedRuns, AFailingRankStopsTheOthersWithItsReason) {
   }
   failing.join();
   EXPECT_EQ(seen, "rank 1 failed: its graph is missing on this host");
-}
-
-TEST(DistributedRuns, RanksNeedTheCpuBackendForNow) {
-  if (list_devices().empty()) GTEST_SKIP() << "needs a GPU: " << describe_devices();
-  auto communicators = thread_communicators(1);
-  EngineOptions o;
-  o.backend = Backend::cuda;
-  try {
-    OocEngine engine(test::make_shape("chain"), o, std::move(communicators[0]));
-    FAIL() << "a CUDA rank was accepted";
-  } catch (const Unsupported& e) {
-    EXPECT_STREQ(e.what(),
-                 "several ranks run on the CPU backend only so far (the GPU exchange over NCCL is "
-                 "not built yet): use --backend cpu");
-  }
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 //              compaction runs on the CPU meanwhile (pinned staging, then one copy per batch),
 //              its oneTBB threads bound with hwloc to the GPU's NUMA node (placed_arena.hpp)
 //   merge      next joins current
+//   exchange   a rank of a distributed run: the ranks agree on the vertex arrays over NCCL
+//              (exchange.cuh), and only the rank's own vertices stay in its frontier
 // Vertex values, deltas and bitmaps stay on the GPU for the whole run.
 #include <cuda_runtime.h>
 
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "device_graph.hpp"
+#include "exchange.cuh"
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/priority.hpp"
@@ -90,7 +93,9 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   CudaExecutor(const P& program, const CudaRun& run);
   void survey(std::vector<PartitionSurvey>& out) override;
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
+  void exchange(Communicator& host, IterationStats& stats) override;
   void advance_frontier() override;
+  void finish(Communicator& host) override;
   void read_values(Value* values, Value* deltas) override;
   std::uint64_t setup_bytes() const override { return setup_bytes_; }
 
@@ -146,6 +151,10 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   std::uint64_t task_words_ = 0;  // words over all tasks' ranges this iteration
   DeviceArray<Value> values_, deltas_;
   DeviceArray<std::uint64_t> current_, next_, work_;
+  // A rank of a distributed run: the values (monotone) or deltas (accumulative) as the ranks
+  // agreed on them last, and this rank's change of the deltas since.
+  bool ranked_ = device_.nccl != nullptr;
+  DeviceArray<Value> agreed_, change_;
   unsigned next_staging_ = 0;
   PriorityWindow window_;
   std::vector<PartitionSurvey> surveys_;
@@ -185,6 +194,14 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   cuda::init_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
       program_, values_.data(), deltas_.data(), current_.data(), g_.num_vertices());
   check_launch("init_kernel", doing);
+  if (ranked_) {
+    launch_mask_owned(current_.data(), device_.owned.data(), words_, grid_for(words_), s);
+    agreed_ = DeviceArray<Value>(g_.num_vertices(), "the agreed vertex values");
+    OOC_CUDA(cudaMemcpyAsync(agreed_.data(), kAccumulative ? deltas_.data() : values_.data(),
+                             agreed_.bytes(), cudaMemcpyDeviceToDevice, s),
+             doing);
+    if constexpr (kAccumulative) change_ = DeviceArray<Value>(g_.num_vertices(), "delta changes");
+  }
   ws_.streams[kDirect].synchronize(doing);
 }
 
@@ -482,13 +499,64 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   stats.transfer_seconds += std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Monotone programs all-reduce the values with the program's direction (min unless it says);
+// accumulative ones the sum of every rank's change of the deltas. Then an owned vertex whose
+// value changed, or whose delta now reaches the threshold, joins the next frontier.
+template <class P>
+void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
+  const char* doing = "exchanging with the other ranks";
+  // Every rank has finished its tasks before any enters NCCL, which would wait forever for a
+  // rank that failed: a failed rank breaks this host-side step instead (its abort()).
+  std::array<std::uint64_t, 1> arrived{1};
+  host.all_reduce(arrived, Reduction::sum);
+  const cudaStream_t s = stream(kDirect);
+  const vid_t n = g_.num_vertices();
+  if (n == 0) return;
+  if constexpr (kAccumulative) {
+    cuda_exchange::delta_change_kernel<<<grid_for(n), kBlockThreads, 0, s>>>(
+        deltas_.data(), agreed_.data(), change_.data(), n);
+    check_launch("delta_change_kernel", doing);
+    device_.nccl->all_reduce(change_.data(), n, Reduction::sum, s);
+    cuda_exchange::apply_change_kernel<P, kBlockThreads><<<grid_for(n), kBlockThreads, 0, s>>>(
+        program_, deltas_.data(), agreed_.data(), change_.data(), next_.data(),
+        device_.owned.data(), n);
+    check_launch("apply_change_kernel", doing);
+  } else {
+    device_.nccl->all_reduce(values_.data(), n, reduction_of<P>(), s);
+    cuda_exchange::changed_kernel<<<grid_for(n), kBlockThreads, 0, s>>>(
+        values_.data(), agreed_.data(), next_.data(), device_.owned.data(), n);
+    check_launch("changed_kernel", doing);
+  }
+  ws_.streams[kDirect].synchronize(doing);
+  stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+}
+
 template <class P>
 void CudaExecutor<P>::advance_frontier() {
   const char* doing = "merging the frontier";
-  cuda::merge_frontier_kernel<<<grid_for(words_), kBlockThreads, 0, stream(kDirect)>>>(
-      current_.data(), next_.data(), words_);
-  check_launch("merge_frontier_kernel", doing);
+  if (ranked_) {
+    launch_merge_owned(current_.data(), next_.data(), device_.owned.data(), words_,
+                       grid_for(words_), stream(kDirect));
+  } else {
+    cuda::merge_frontier_kernel<<<grid_for(words_), kBlockThreads, 0, stream(kDirect)>>>(
+        current_.data(), next_.data(), words_);
+    check_launch("merge_frontier_kernel", doing);
+  }
   ws_.streams[kDirect].synchronize(doing);
+}
+
+// Accumulative programs keep each vertex's value on its owner alone: gather them everywhere.
+template <class P>
+void CudaExecutor<P>::finish(Communicator&) {
+  if constexpr (kAccumulative) {
+    const vid_t n = g_.num_vertices();
+    if (!ranked_ || n == 0) return;
+    const cudaStream_t s = stream(kDirect);
+    cuda_exchange::keep_owned_kernel<<<grid_for(n), kBlockThreads, 0, s>>>(values_.data(),
+                                                                           device_.owned.data(), n);
+    check_launch("keep_owned_kernel", "gathering the ranks' values");
+    device_.nccl->all_reduce(values_.data(), n, Reduction::sum, s);
+  }
 }
 
 template <class P>

@@ -1,8 +1,10 @@
 // The engine's per-graph device state, and the move of the edges into pinned host memory.
 #include <cuda_runtime.h>
 #include <tbb/parallel_for.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "device_graph.hpp"
@@ -55,6 +57,39 @@ const T* mapped(const Buffer<T>& buffer) {
   return static_cast<const T*>(device_pointer);
 }
 
+// A rank pins only its own edges, where they are (a partly read graph is mostly unbacked address
+// space). Each range is widened to whole pages; ranges that then touch, in either array, are
+// pinned as one. Only arrays of kPinInPlace bytes or more are pinned in place: glibc maps those
+// on their own pages, where a smaller array may share a page with other memory.
+inline constexpr std::size_t kPinInPlace = std::size_t{64} << 20;
+
+using PageRanges = std::vector<std::pair<std::uintptr_t, std::uintptr_t>>;
+
+template <class T>
+void add_pages(const Buffer<T>& buffer, std::span<const std::pair<eid_t, eid_t>> ranges,
+               PageRanges& out) {
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  for (const auto& [first, last] : ranges) {
+    if (first == last || buffer.empty()) continue;
+    out.emplace_back(
+        reinterpret_cast<std::uintptr_t>(buffer.data() + first) / page * page,
+        (reinterpret_cast<std::uintptr_t>(buffer.data() + last) + page - 1) / page * page);
+  }
+}
+
+void register_pages(PageRanges pages, std::vector<void*>& registered) {
+  std::sort(pages.begin(), pages.end());
+  for (std::size_t i = 0; i < pages.size();) {
+    auto [begin, end] = pages[i];
+    for (++i; i < pages.size() && pages[i].first <= end; ++i)
+      end = std::max(end, pages[i].second);
+    void* p = reinterpret_cast<void*>(begin);
+    OOC_CUDA(cudaHostRegister(p, end - begin, cudaHostRegisterMapped | cudaHostRegisterPortable),
+             "pinning the rank's edges");
+    registered.push_back(p);
+  }
+}
+
 template <class T>
 void upload(DeviceArray<T>& dst, const T* src, std::size_t n, const char* what) {
   dst = DeviceArray<T>(n, what);
@@ -64,23 +99,49 @@ void upload(DeviceArray<T>& dst, const T* src, std::size_t n, const char* what) 
 }  // namespace
 
 DeviceGraph::~DeviceGraph() {
+  nccl.reset();
   if (managed_targets != nullptr) cudaFree(managed_targets);
   if (managed_weights != nullptr) cudaFree(managed_weights);
+  for (void* p : registered)
+    cudaHostUnregister(p);
 }
 
 std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partition> parts,
-                                               const EngineOptions& options) {
+                                               const EngineOptions& options,
+                                               const RankSetup* rank) {
   auto d = std::make_shared<DeviceGraph>();
   d->device = options.device;
   OOC_CUDA(cudaSetDevice(options.device), "selecting the GPU");
   cudaDeviceProp prop{};
   OOC_CUDA(cudaGetDeviceProperties(&prop, options.device), "reading the GPU's properties");
   d->name = prop.name;
-  pin(g.targets, options.device);
-  pin(g.weights, options.device);
   d->graph = &g;
-  d->mapped_targets = mapped(g.targets);
-  d->mapped_weights = mapped(g.weights);
+  if (rank != nullptr && !is_pinned(g.targets.data()) && g.targets.size_bytes() >= kPinInPlace) {
+    int host_pointer = 0;
+    OOC_CUDA(cudaDeviceGetAttribute(&host_pointer, cudaDevAttrCanUseHostPointerForRegisteredMem,
+                                    options.device),
+             "reading the GPU's properties");
+    if (host_pointer == 0) {
+      throw Unsupported("GPU " + std::to_string(options.device) + " (" + d->name +
+                        ") cannot read pinned host memory at its host address, which a rank's "
+                        "partly pinned edges need");
+    }
+    PageRanges pages;
+    add_pages(g.targets, rank->edge_ranges, pages);
+    add_pages(g.weights, rank->edge_ranges, pages);
+    register_pages(std::move(pages), d->registered);
+    d->mapped_targets = g.targets.data();
+    d->mapped_weights = g.weights.empty() ? nullptr : g.weights.data();
+  } else {
+    pin(g.targets, options.device);
+    pin(g.weights, options.device);
+    d->mapped_targets = mapped(g.targets);
+    d->mapped_weights = mapped(g.weights);
+  }
+  if (rank != nullptr) {
+    upload(d->owned, rank->owned.words(), rank->owned.num_words(), "uploading the rank's vertices");
+    d->nccl = std::make_unique<NcclLink>(rank->communicator, options.device);
+  }
   upload(d->offsets, g.offsets.data(), g.offsets.size(), "uploading the offsets");
   std::vector<vid_t> first;
   std::vector<eid_t> edges;

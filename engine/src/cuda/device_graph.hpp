@@ -3,8 +3,10 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../cuda_backend.hpp"
+#include "nccl_link.hpp"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/device_array.hpp"
 
@@ -66,6 +68,11 @@ struct DeviceGraph {
   // Unified policy: the edges in managed memory, read-mostly.
   vid_t* managed_targets = nullptr;
   std::uint32_t* managed_weights = nullptr;
+  // A rank of a distributed run: the vertices it owns (empty on a single GPU), the host ranges
+  // of its own edges that it pinned in place, and its link to the other ranks.
+  DeviceArray<std::uint64_t> owned;
+  std::vector<void*> registered;
+  std::unique_ptr<NcclLink> nccl;
 
   DeviceGraph() = default;
   DeviceGraph(const DeviceGraph&) = delete;

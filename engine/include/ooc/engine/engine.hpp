@@ -83,7 +83,10 @@ class OocEngine {
   // One rank of a distributed run (communicator.hpp; mpi.hpp for `mpirun`). The rank owns a
   // share of the partitions (ownership.hpp) and processes only those; after every iteration the
   // ranks combine their vertex values through `communicator`, so every rank must make the same
-  // runs in the same order. Results hold every vertex's value on every rank. CPU backend.
+  // runs in the same order. Results hold every vertex's value on every rank. On the GPU
+  // (options.device: this rank's GPU) the ranks agree over NCCL, bootstrapped through
+  // `communicator`; the rank pins only its own edges and keeps them in host memory (in_memory is
+  // ignored; the unified policy is refused). A null communicator is one rank alone.
   OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator);
   // The same, reading only this rank's partitions' edges from the file (the offsets and ids
   // whole): a rank's host memory holds about 1/ranks of the edges.

@@ -19,4 +19,8 @@ bool launched_by_mpi();
 // Throws Unsupported in a build without MPI.
 std::shared_ptr<Communicator> mpi_world();
 
+// This rank's number among the ranks on its host (MPI_COMM_TYPE_SHARED), to pick its GPU.
+// Collective: every rank calls it at the same point.
+int mpi_local_rank();
+
 }  // namespace ooc

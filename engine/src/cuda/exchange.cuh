@@ -1,0 +1,96 @@
+#pragma once
+// The kernels of a distributed run's exchange (docs/distributed.md, section 2). A rank keeps a
+// replica of every vertex array and an `agreed` copy of the values (monotone programs) or deltas
+// (accumulative ones) as they stood after the last exchange; `owned` marks the rank's vertices.
+// A warp turns 32 vertices' verdicts into half a bitmap word with one ballot.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "ooc/core/types.hpp"
+#include "ooc/engine/programs.hpp"
+
+namespace ooc::detail {
+
+// current |= next & owned; next = 0 (the single-GPU merge, keeping only the rank's vertices).
+void launch_merge_owned(std::uint64_t* current, std::uint64_t* next, const std::uint64_t* owned,
+                        std::uint64_t words, unsigned blocks, cudaStream_t stream);
+// bits &= owned.
+void launch_mask_owned(std::uint64_t* bits, const std::uint64_t* owned, std::uint64_t words,
+                       unsigned blocks, cudaStream_t stream);
+
+namespace cuda_exchange {
+
+// Sets `verdict`'s bit of vertex v in `next`, for the owned vertices; every lane of the warp
+// calls it for the same iteration (v may be past n, verdict false).
+__device__ inline void set_owned_bits(bool verdict, vid_t v, std::uint64_t* next,
+                                      const std::uint64_t* owned) {
+  const unsigned bits = __ballot_sync(0xffffffffu, verdict);
+  if ((threadIdx.x & 31u) == 0 && bits != 0) {
+    const std::uint64_t w = v >> 6;
+    const std::uint64_t word = std::uint64_t{bits} << (v & 63u);  // v is 32-aligned
+    atomicOr(reinterpret_cast<unsigned long long*>(next + w),
+             static_cast<unsigned long long>(word & owned[w]));
+  }
+}
+
+// Monotone programs, after the all-reduce: an owned vertex whose value changed anywhere is next.
+template <class Value>
+__global__ void changed_kernel(const Value* values, Value* agreed, std::uint64_t* next,
+                               const std::uint64_t* owned, vid_t n) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
+    const auto v = static_cast<vid_t>(base + threadIdx.x);
+    bool changed = false;
+    if (v < n) {
+      changed = values[v] != agreed[v];
+      agreed[v] = values[v];
+    }
+    set_owned_bits(changed, v, next, owned);
+  }
+}
+
+// Accumulative programs, before the all-reduce: this rank's change of every delta.
+template <class Value>
+__global__ void delta_change_kernel(const Value* deltas, const Value* agreed, Value* change,
+                                    vid_t n) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n; v += stride)
+    change[v] = deltas[v] - agreed[v];
+}
+
+// After it: every rank's changes summed onto the agreed deltas; an owned vertex whose delta now
+// reaches the program's threshold (relax() of the whole delta onto zero says so) is next.
+template <class P, unsigned kThreads>
+__global__ void apply_change_kernel(P program, typename P::Value* deltas, typename P::Value* agreed,
+                                    const typename P::Value* change, std::uint64_t* next,
+                                    const std::uint64_t* owned, vid_t n) {
+  using Value = typename P::Value;
+  __shared__ Value zero[kThreads];  // relax() is atomic, and atomics need shared or global memory
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
+    const auto v = static_cast<vid_t>(base + threadIdx.x);
+    bool active = false;
+    if (v < n) {
+      const Value d = agreed[v] + change[v];
+      deltas[v] = d;
+      agreed[v] = d;
+      zero[threadIdx.x] = Value{};
+      active = program.relax(d, 0, &zero[threadIdx.x]);
+    }
+    set_owned_bits(active, v, next, owned);
+  }
+}
+
+// Accumulative programs, at the end: a vertex's value is its owner's; the others' become zero so
+// that a sum gathers the owners' values everywhere.
+template <class Value>
+__global__ void keep_owned_kernel(Value* values, const std::uint64_t* owned, vid_t n) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n; v += stride) {
+    if (((owned[v >> 6] >> (v & 63u)) & 1u) == 0) values[v] = Value{};
+  }
+}
+
+}  // namespace cuda_exchange
+}  // namespace ooc::detail

@@ -1,0 +1,85 @@
+#include <array>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "nccl_link.hpp"
+#include "ooc/core/cuda_check.hpp"
+#include "ooc/core/error.hpp"
+
+namespace ooc::detail {
+namespace {
+
+ncclRedOp_t nccl_op(Reduction op) {
+  switch (op) {
+    case Reduction::min:
+      return ncclMin;
+    case Reduction::max:
+      return ncclMax;
+    default:
+      return ncclSum;
+  }
+}
+
+}  // namespace
+
+NcclLink::NcclLink(Communicator& host, int device) : device_(device) {
+  // NCCL's unique id travels as 16 words that every rank but 0 leaves zero: a sum is a broadcast.
+  static_assert(sizeof(ncclUniqueId) % sizeof(std::uint64_t) == 0);
+  std::array<std::uint64_t, sizeof(ncclUniqueId) / sizeof(std::uint64_t)> words{};
+  ncclUniqueId id{};
+  if (host.rank() == 0) {
+    check(ncclGetUniqueId(&id), "creating NCCL's unique id");
+    std::memcpy(words.data(), &id, sizeof id);
+  }
+  host.all_reduce(words, Reduction::sum);
+  std::memcpy(&id, words.data(), sizeof id);
+  OOC_CUDA(cudaSetDevice(device), "selecting the GPU for NCCL");
+  check(ncclCommInitRank(&comm_, host.size(), id, host.rank()), "joining the ranks over NCCL");
+}
+
+NcclLink::~NcclLink() {
+  if (comm_ == nullptr) return;
+  cudaSetDevice(device_);
+  // After a failure a peer may never answer: abort rather than wait for it.
+  if (failed_) {
+    ncclCommAbort(comm_);
+  } else {
+    ncclCommDestroy(comm_);
+  }
+}
+
+void NcclLink::check(ncclResult_t status, const char* doing) {
+  if (status == ncclSuccess || status == ncclInProgress) return;
+  failed_ = true;
+  const char* last = comm_ != nullptr ? ncclGetLastError(comm_) : nullptr;
+  throw CudaError(std::string(doing) + ": NCCL: " + ncclGetErrorString(status) +
+                  (last != nullptr && *last != '\0' ? std::string(" (") + last + ")" : ""));
+}
+
+void NcclLink::all_reduce(std::uint32_t* data, std::size_t n, Reduction op, cudaStream_t stream) {
+  reduce(data, n, ncclUint32, op, stream);
+}
+void NcclLink::all_reduce(float* data, std::size_t n, Reduction op, cudaStream_t stream) {
+  reduce(data, n, ncclFloat32, op, stream);
+}
+
+void NcclLink::reduce(void* data, std::size_t n, ncclDataType_t type, Reduction op,
+                      cudaStream_t stream) {
+  const char* doing = "exchanging vertex values over NCCL";
+  check(ncclAllReduce(data, data, n, type, nccl_op(op), comm_, stream), doing);
+  for (;;) {
+    const cudaError_t done = cudaStreamQuery(stream);
+    if (done == cudaSuccess) return;
+    if (done != cudaErrorNotReady) {
+      failed_ = true;
+      OOC_CUDA(done, doing);
+    }
+    ncclResult_t async = ncclSuccess;
+    check(ncclCommGetAsyncError(comm_, &async), doing);
+    check(async, doing);
+    std::this_thread::yield();
+  }
+}
+
+}  // namespace ooc::detail

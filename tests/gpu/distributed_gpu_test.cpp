@@ -1,0 +1,159 @@
+// Ranks on GPUs, as threads of one process with a GPU each, agreeing over NCCL: every program
+// under every transfer policy (priority on and off) gives every rank the serial reference's
+// answer on every graph shape, with 1 rank (NCCL of one) and 2 ranks (two GPUs; SKIPPED where
+// there are fewer). A rank that cannot start stops the others with its reason.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "engine_cases.hpp"
+#include "gpu_test.hpp"
+#include "ooc/engine/communicator.hpp"
+#include "ooc/partitioner/generators.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "ranks.hpp"
+
+namespace ooc {
+namespace {
+
+using RankShape = std::tuple<std::string, int>;  // the graph shape, the number of ranks
+
+class CudaRanks : public ::testing::TestWithParam<RankShape> {};
+
+TEST_P(CudaRanks, EveryRankMatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [shape, ranks] = GetParam();
+  if (list_devices().size() < static_cast<std::size_t>(ranks))
+    GTEST_SKIP() << "needs " << ranks << " GPUs: " << describe_devices();
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+    o.device = r;
+    OocEngine engine(test::make_shape(shape), o, communicator);
+    ASSERT_EQ(engine.backend(), Backend::cuda);
+    for (const char* policy : {"hybrid", "filter", "compaction", "zerocopy"}) {
+      engine.set_transfer(parse_transfer_policy(policy));
+      for (const bool priority : {true, false}) {
+        engine.set_priority(priority);
+        for (const std::string& program : test::program_names()) {
+          SCOPED_TRACE("rank " + std::to_string(r) + ", " + program + ", " + policy +
+                       (priority ? ", priority" : ", plain"));
+          test::expect_matches_reference(program, engine);
+        }
+      }
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaRanks,
+                         ::testing::Combine(::testing::ValuesIn(test::shape_names()),
+                                            ::testing::Values(1, 2)),
+                         [](const ::testing::TestParamInfo<RankShape>& param) {
+                           return std::get<0>(param.param) + "_" +
+                                  std::to_string(std::get<1>(param.param)) + "_ranks";
+                         });
+
+// A rank that reads its share from a file holds it in otherwise unbacked address space and pins
+// it in place, range by range (arrays of 64 MiB and more; smaller ones are copied into pinned
+// memory): kron-20's 33 M edges (134 MB of targets) take that path.
+TEST(CudaRankRuns, ARankPinsItsShareOfALargeFileInPlace) {
+  OOC_REQUIRE_GPU();
+  const int ranks = list_devices().size() >= 2 ? 2 : 1;
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("distributed_gpu_test_" + std::to_string(::getpid()) + ".oocg");
+  const Graph g = test::build(generate_kronecker(20, 16, 11), true, 12);
+  ASSERT_GE(g.targets.size_bytes(), std::size_t{64} << 20);
+  write_oocg(g, path);
+  const vid_t source = g.original_id(0);
+  const auto expected_levels = reference::bfs(g, source);
+  const auto expected_labels = reference::cc(g);
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o;
+    o.backend = Backend::cuda;
+    o.device = r;
+    o.partition_bytes = std::uint64_t{4} << 20;
+    OocEngine engine = OocEngine::load(path, o, communicator);
+    for (const char* policy : {"hybrid", "filter", "zerocopy"}) {
+      SCOPED_TRACE(std::string("rank ") + std::to_string(r) + ", " + policy);
+      engine.set_transfer(parse_transfer_policy(policy));
+      const auto bfs = reference::compare_exact(engine.bfs(source).values, expected_levels);
+      EXPECT_TRUE(bfs.equal) << bfs.message;
+      const auto cc = reference::compare_exact(engine.cc().values, expected_labels);
+      EXPECT_TRUE(cc.equal) << cc.message;
+    }
+  });
+  std::filesystem::remove(path);
+}
+
+TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
+  OOC_REQUIRE_GPU();
+  if (list_devices().size() < 2) GTEST_SKIP() << "needs 2 GPUs: " << describe_devices();
+  const auto single = [] {
+    OocEngine engine(test::make_shape("kron"), test::options_for("filter", false, Backend::cuda));
+    return engine.cc().stats.bytes(Engine::filter);
+  }();
+  std::vector<std::uint64_t> bytes(2);
+  test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o = test::options_for("filter", false, Backend::cuda);
+    o.device = r;
+    OocEngine engine(test::make_shape("kron"), o, communicator);
+    const auto result = engine.cc();
+    bytes[static_cast<std::size_t>(r)] = result.stats.bytes(Engine::filter);
+    EXPECT_EQ(result.stats.iterations.front().exchange_bytes,
+              std::uint64_t{engine.graph().num_vertices()} * sizeof(vid_t));
+  });
+  EXPECT_GT(bytes[0], 0u);
+  EXPECT_GT(bytes[1], 0u);
+  EXPECT_LT(bytes[0], single);
+  EXPECT_LT(bytes[1], single);
+}
+
+TEST(CudaRankRuns, ARankOnAMissingGpuStopsTheOthers) {
+  OOC_REQUIRE_GPU();
+  const int missing = static_cast<int>(list_devices().size()) + 7;
+  std::vector<std::string> seen(2);
+  std::vector<std::unique_ptr<Communicator>> communicators = thread_communicators(2);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      std::shared_ptr<Communicator> communicator = std::move(communicators[r]);
+      EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+      o.device = r == 0 ? 0 : missing;
+      try {
+        OocEngine engine(test::make_shape("kron"), o, communicator);
+        engine.bfs(0);
+      } catch (const Error& e) {
+        seen[static_cast<std::size_t>(r)] = e.what();
+        communicator->abort(e.what());
+      }
+    });
+  }
+  for (std::thread& t : threads)
+    t.join();
+  const std::string cause = "GPU " + std::to_string(missing) +
+                            " does not exist (this machine has " +
+                            std::to_string(list_devices().size()) + ")";
+  EXPECT_EQ(seen[1], cause);
+  EXPECT_EQ(seen[0], "rank 1 failed: " + cause);
+}
+
+TEST(CudaRankRuns, TheUnifiedPolicyIsRefusedWithRanks) {
+  OOC_REQUIRE_GPU();
+  auto communicators = thread_communicators(1);
+  EngineOptions o = test::options_for("unified", false, Backend::cuda);
+  try {
+    OocEngine engine(test::make_shape("chain"), o, std::move(communicators[0]));
+    FAIL() << "a rank with the unified policy was accepted";
+  } catch (const Unsupported& e) {
+    EXPECT_STREQ(e.what(),
+                 "the unified policy runs on one GPU only: use another --transfer policy with "
+                 "ranks");
+  }
+}
+
+}  // namespace
+}  // namespace ooc
