@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -54,6 +54,13 @@ tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwi
                which is refused (its message names the smallest size allowed)
   k22          bfs,pagerank on --generate kron:22 (no file), hybrid,filter,compaction,zerocopy,
                tolerance 1e-4, --repeat 3 (the first CUDA timings)
+  gpus         bfs,sssp,cc,pagerank hybrid --repeat \$REPEAT on GPU 0 alone, on GPUs 0,1 from one
+               process (--devices 0,1), and as 2 ranks by mpirun; a table per run and rank (time,
+               iterations, bytes and GB/s, time in the exchange) and whether bfs, sssp and cc
+               values equal one GPU's (2-GPU machine)
+  ranks        bfs,sssp,cc,pagerank hybrid as 2 ranks by mpirun, each under /usr/bin/time -v:
+               each rank's peak resident memory against its share of the edges (KRON_SCALE=27
+               for the 4.2 B-edge graph)
 
 Variables (default):
   OUT            where results.tar.gz and summary.txt go (\$OUT of the device call; /tmp/ooc-out)
@@ -342,6 +349,53 @@ timing() {
   ((rc)) && TIMING_FAILED+=("$name(rc=$rc)")
 }
 
+# timing_mpi NAME CAP ARGS...: the same, as 2 ranks by mpirun (each rank under $RANK_WRAP, if set).
+RANK_WRAP=()
+timing_mpi() {
+  local name=$1 cap=$2 d=$RESULTS/timings rc t=$SECONDS mpi=(mpirun -np 2 -x NCCL_NVLS_ENABLE)
+  shift 2
+  (($(id -u) == 0)) && mpi+=(--allow-run-as-root)
+  bounded "$cap" "${mpi[@]}" "${RANK_WRAP[@]}" "$OOC_RUN" "$@" --json "$d/$name.json" >"$d/$name.log" 2>&1
+  rc=$?
+  note "$(printf '%-20s rc=%-3s %4d s' "$name" "$rc" $((SECONDS - t)))"
+  ((rc)) && TIMING_FAILED+=("$name(rc=$rc)")
+}
+
+# Per run and rank of the gpus/ranks sets: time, iterations, bytes and GB/s, exchange; and
+# whether each run's values equal the first file's (bfs, sssp, cc: digests).
+ranks_table() {
+  python3 - "$@" <<'EOF'
+import json, os, sys
+files = [p for p in sys.argv[1:] if os.path.exists(p)]
+first = {}
+print("%-14s %-8s %4s %9s %6s %9s %7s %9s %8s  %s" % (
+    "set", "algo", "rank", "ms", "iters", "GB moved", "GB/s", "exch GB", "exch ms", "values"))
+for path in files:
+    name = os.path.basename(path)[:-5]
+    try:
+        runs = json.load(open(path))["runs"]
+    except (OSError, ValueError, KeyError) as e:
+        print("%-14s unreadable: %s" % (name, e))
+        continue
+    best = {}
+    for r in runs:
+        if r["algorithm"] not in best or r["seconds"] < best[r["algorithm"]]["seconds"]:
+            best[r["algorithm"]] = r
+    for algo, r in best.items():
+        same = ""
+        if algo != "pagerank":
+            first.setdefault(algo, r["values_digest"])
+            same = "same as first" if r["values_digest"] == first[algo] else "DIFFERENT"
+        per = r.get("ranks") or [{"rank": 0, "seconds": r["seconds"], "total_bytes": r["total_bytes"],
+                                  "exchange_bytes": 0, "exchange_seconds": 0}]
+        for p in per:
+            print("%-14s %-8s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f  %s" % (
+                name, algo, p["rank"], r["seconds"] * 1e3, r["iterations"],
+                p["total_bytes"] / 1e9, p["total_bytes"] / 1e9 / max(p["seconds"], 1e-9),
+                p["exchange_bytes"] / 1e9, p["exchange_seconds"] * 1e3, same))
+EOF
+}
+
 # The pinned H2D peak, for BFS's lower bound: from the pcie stage, else measured now (a few s).
 timing_peak() {
   local j=$RESULTS/pcie/pcie.json
@@ -436,6 +490,20 @@ stage_timings() {
         note "1KiB partitions: exit $?: $(tail -n 1 "$d/$k-partsize-1KiB.log")" ;;
       k22) timing k22 180 bfs,pagerank --generate kron:22 "${host[@]}" \
         --transfer hybrid,filter,compaction,zerocopy --repeat 3 --tolerance 1e-4 ;;
+      gpus)
+        local four=(bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --repeat "$REPEAT")
+        timing "$k-1gpu" 240 "${four[@]}" --devices 0
+        timing "$k-2gpus" 240 "${four[@]}" --devices 0,1
+        timing_mpi "$k-2ranks" 240 "${four[@]}"
+        note "" "$(ranks_table "$d/$k-1gpu.json" "$d/$k-2gpus.json" "$d/$k-2ranks.json" 2>&1)" ;;
+      ranks)
+        # Each rank's peak memory, from GNU time, into timings/$k-ranks.time.<rank>.
+        RANK_WRAP=(sh -c '/usr/bin/time -v -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$d/$k-ranks.time")
+        timing_mpi "$k-ranks" 400 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3
+        RANK_WRAP=()
+        note "$(grep -H 'Maximum resident' "$d/$k-ranks.time".* 2>&1)" \
+          "$(grep -hE '^(rank [0-9]+/[0-9]+: )?(bfs|sssp|cc|pagerank) on' "$d/$k-ranks.log" | cut -c1-220)"
+        note "" "$(ranks_table "$d/$k-ranks.json" 2>&1)" ;;
     esac
   done
   [[ $KEEP_GRAPH == 1 ]] || rm -f "$GRAPH"

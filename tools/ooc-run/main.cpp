@@ -4,23 +4,33 @@
 // docs/cli.md.
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/engine/engine.hpp"
+#include "ooc/engine/mpi.hpp"
 #include "ooc/engine/reference.hpp"
 #include "ooc/partitioner/builder.hpp"
 #include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "ooc/transfer/devices.hpp"
 #include "stats_json.hpp"
 #include "tool_main.hpp"
 
@@ -44,6 +54,7 @@ struct Args {
   std::string output, json, trace;
   int repeat = 1;
   unsigned threads = 0;
+  std::string devices;  // empty: GPU 0 (under mpirun: the rank's GPU on its host)
 };
 
 // Every algorithm's values as doubles (exact for 32-bit integers and floats), +inf where a
@@ -141,9 +152,8 @@ Outcome run_once(OocEngine& engine, const Args& a, vid_t source) {
 }
 
 // The serial reference's values, in the same form as an Outcome's.
-std::vector<double> reference_values(const OocEngine& engine, const std::string& algorithm,
-                                     const Args& a, vid_t source) {
-  const Graph& g = engine.graph();
+std::vector<double> reference_values(const Graph& g, const std::string& algorithm, const Args& a,
+                                     vid_t source) {
   if (algorithm == "bfs")
     return as_doubles(reference::bfs(g, source), std::optional(kUnreachedLevel));
   if (algorithm == "sssp") return reference::sssp(g, source);
@@ -248,6 +258,234 @@ void write_values(const std::string& path, const std::vector<double>& values) {
   if (std::fclose(out) != 0) throw IoError("cannot write '" + path + "': " + std::strerror(errno));
 }
 
+// The engine: one process, or one rank of `ranks` that reads only its own partitions' edges.
+OocEngine make_engine(const Args& a, const EngineOptions& options,
+                      const std::shared_ptr<Communicator>& ranks) {
+  if (!ranks)
+    return a.graph.empty() ? OocEngine(generate_graph(a), options)
+                           : OocEngine::load(a.graph, options);
+  return a.graph.empty() ? OocEngine(generate_graph(a), options, ranks)
+                         : OocEngine::load(a.graph, options, ranks);
+}
+
+std::string rank_prefix(const OocEngine& engine) {
+  if (engine.ranks() == 1) return "";
+  return "rank " + std::to_string(engine.rank()) + "/" + std::to_string(engine.ranks()) + ": ";
+}
+
+// Every rank's totals for the first rank's JSON: time, edges, bytes moved, exchange.
+nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
+  constexpr std::size_t kFields = 5;
+  std::vector<double> all(kFields * static_cast<std::size_t>(ranks.size()), 0.0);
+  double exchanged = 0, exchange_seconds = 0;
+  for (const IterationStats& it : stats.iterations) {
+    exchanged += static_cast<double>(it.exchange_bytes);
+    exchange_seconds += it.exchange_seconds;
+  }
+  const std::array<double, kFields> mine{
+      stats.seconds, static_cast<double>(stats.edges_processed()),
+      static_cast<double>(stats.total_bytes()), exchanged, exchange_seconds};
+  std::copy(mine.begin(), mine.end(), all.begin() + kFields * ranks.rank());
+  ranks.all_reduce(all, Reduction::sum);  // each slot has one non-zero contributor
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t r = 0; r < static_cast<std::size_t>(ranks.size()); ++r) {
+    const double* f = all.data() + kFields * r;
+    out.push_back({{"rank", r},
+                   {"seconds", f[0]},
+                   {"edges_processed", static_cast<std::uint64_t>(f[1])},
+                   {"total_bytes", static_cast<std::uint64_t>(f[2])},
+                   {"exchange_bytes", static_cast<std::uint64_t>(f[3])},
+                   {"exchange_seconds", f[4]}});
+  }
+  return out;
+}
+
+// Runs every algorithm and setting asked for; returns the exit status (kExitMismatch when a
+// verification failed). With `ranks` this process is one rank of a distributed run: the first
+// prints the graph, the checks and the files, every rank its own summary lines.
+int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int device) {
+  int status = 0;
+  EngineOptions options = engine_options(a);
+  options.device = device;
+  settings(a, Backend::cuda);  // every listed name is checked before a long load
+  OocEngine engine = make_engine(a, options, ranks);
+  const Graph& g = engine.graph();
+  const bool lead = engine.rank() == 0;  // prints the graph and the checks, writes the files
+  // The serial reference needs every edge: a rank that read only its own reads the file again.
+  Graph whole;
+  const auto whole_graph = [&]() -> const Graph& {
+    if (engine.ranks() == 1 || a.graph.empty()) return g;
+    if (whole.num_vertices() == 0) whole = read_oocg(a.graph);
+    return whole;
+  };
+  if (lead) warn_if_many_partitions(engine.partitions().size(), a.partition_bytes);
+  const std::vector<std::string> algorithms = split_list(a.algorithm);
+  for (const std::string& algorithm : algorithms) {
+    if (algorithm != "bfs" && algorithm != "sssp" && algorithm != "cc" && algorithm != "pagerank") {
+      throw InvalidInput("unknown algorithm '" + algorithm +
+                         "' (expected bfs, sssp, cc or pagerank)");
+    }
+  }
+  const bool needs_source =
+      std::any_of(algorithms.begin(), algorithms.end(),
+                  [](const std::string& x) { return x == "bfs" || x == "sssp"; });
+  const vid_t source = a.source ? *a.source : needs_source ? engine.highest_degree_vertex() : 0;
+  if (needs_source) engine.internal_id(source);  // range check before any output
+  if (!a.quiet && lead) {
+    std::printf("graph: %s, %s vertices, %s edges (%s, weights %s), %zu partitions of %s\n",
+                a.graph.empty() ? a.generate.c_str() : a.graph.c_str(),
+                with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
+                g.symmetric ? "symmetric" : "directed",
+                std::string(to_string(g.weight_type)).c_str(), engine.partitions().size(),
+                a.partition_bytes.c_str());
+    if (needs_source) {
+      std::printf("source: %u%s, %s out-edges\n", source, a.source ? "" : " (highest out-degree)",
+                  with_commas(g.degree(engine.internal_id(source))).c_str());
+    }
+  }
+  std::ofstream trace;
+  if (!a.trace.empty() && lead) {
+    trace.open(a.trace);
+    if (!trace) throw IoError("cannot write '" + a.trace + "'");
+    write_trace_header(trace);
+  }
+  nlohmann::json runs = nlohmann::json::array();
+  Outcome last;
+  int run_index = 0;
+  for (const std::string& algorithm : algorithms) {
+    Args one = a;
+    one.algorithm = algorithm;
+    std::vector<double> expected;  // the reference, computed once per algorithm
+    for (const auto& [policy, priority, balance] : settings(a, engine.backend())) {
+      engine.set_transfer(policy);
+      engine.set_priority(priority);
+      engine.set_load_balance(balance);
+      for (int r = 0; r < a.repeat; ++r, ++run_index) {
+        last = run_once(engine, one, source);
+        if (!a.quiet) {
+          std::printf("%s%s%s\n", rank_prefix(engine).c_str(), last.stats.summary().c_str(),
+                      last.converged ? "" : " (stopped before converging)");
+        }
+        nlohmann::json j = to_json(last.stats);
+        if (ranks) j["ranks"] = per_rank(*ranks, last.stats);
+        j["values_digest"] = digest(last.values);
+        if (algorithm == "bfs" || algorithm == "sssp")
+          j["reached_edges"] = reached_edges(engine, last.values);
+        runs.push_back(std::move(j));
+        if (trace.is_open()) write_trace(trace, run_index, last.stats);
+      }
+      if (a.verify && lead) {
+        if (expected.empty()) expected = reference_values(whole_graph(), algorithm, a, source);
+        const reference::Comparison c = compare(algorithm, a, last.values, expected);
+        std::printf(
+            "verify %s %s, priority %s%s: %s\n", algorithm.c_str(),
+            std::string(to_string(policy)).c_str(), priority ? "on" : "off",
+            engine.backend() == Backend::cuda ? (", " + std::string(to_string(balance))).c_str()
+                                              : "",
+            c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
+        if (!c.equal) status = kExitMismatch;
+      }
+    }
+  }
+  if (!a.json.empty() && lead) {
+    std::ofstream json(a.json);
+    json << nlohmann::json{{"graph", a.graph.empty() ? a.generate : a.graph},
+                           {"vertices", g.num_vertices()},
+                           {"edges", g.num_edges()},
+                           {"source", needs_source ? nlohmann::json(source) : nlohmann::json()},
+                           {"ranks", engine.ranks()},
+                           {"runs", runs}}
+                .dump(2)
+         << '\n';
+    if (!json) throw IoError("cannot write '" + a.json + "'");
+  }
+  if (!a.output.empty() && lead) write_values(a.output, last.values);
+  return status;
+}
+
+std::vector<int> all_devices() {
+  std::vector<int> out(list_devices().size());
+  std::iota(out.begin(), out.end(), 0);
+  return out;
+}
+
+// --devices: "all", or GPU numbers separated by commas, each once.
+std::vector<int> parse_devices(const std::string& text) {
+  if (text == "all") {
+    std::vector<int> out = all_devices();
+    if (out.empty()) throw Unsupported("--devices all: " + describe_devices());
+    return out;
+  }
+  std::vector<int> out;
+  for (const std::string& item : split_list(text)) {
+    const bool digits =
+        !item.empty() && item.size() <= 4 &&
+        std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits) throw InvalidInput("'" + item + "' is not a GPU number (give 0,1 or all)");
+    const int d = std::stoi(item);
+    if (std::find(out.begin(), out.end(), d) != out.end())
+      throw InvalidInput("GPU " + item + " is listed twice");
+    out.push_back(d);
+  }
+  return out;
+}
+
+// The GPU of an MPI rank: its place among the ranks on its host picks one of --devices (all of
+// the host's GPUs when not given).
+int device_of_mpi_rank(const Args& a, const Communicator& ranks) {
+  const int local = mpi_local_rank();
+  const std::vector<int> devices = a.devices.empty() ? all_devices() : parse_devices(a.devices);
+  if (devices.empty()) return 0;  // no GPU here: the CPU backend, or a clear error from the engine
+  if (static_cast<std::size_t>(local) >= devices.size()) {
+    throw InvalidInput("rank " + std::to_string(ranks.rank()) + " is rank " +
+                       std::to_string(local) + " on its host, which has " +
+                       std::to_string(devices.size()) +
+                       " GPU(s) for ranks: start at most one rank per GPU on each host");
+  }
+  return devices[static_cast<std::size_t>(local)];
+}
+
+// Several GPUs from one process: a rank per GPU, each on its own thread, over the same exchange
+// as MPI ranks. The first rank to fail stops the others; its line is the one reported.
+int run_on_devices(const Args& a, const std::vector<int>& devices) {
+  const int n = static_cast<int>(devices.size());
+  std::vector<std::unique_ptr<Communicator>> communicators = thread_communicators(n);
+  std::vector<int> status(devices.size(), 0);
+  std::mutex failure_mutex;
+  int failed_rank = -1;
+  std::exception_ptr failure;
+  std::vector<std::thread> threads;
+  for (int r = 0; r < n; ++r) {
+    threads.emplace_back([&, r] {
+      const std::shared_ptr<Communicator> communicator = std::move(communicators[r]);
+      try {
+        status[static_cast<std::size_t>(r)] = run_all(a, communicator, devices[r]);
+      } catch (const std::exception& e) {
+        {
+          const std::lock_guard lock(failure_mutex);
+          if (!failure) {
+            failed_rank = r;
+            failure = std::current_exception();
+          }
+        }
+        communicator->abort(e.what());
+      }
+    });
+  }
+  for (std::thread& t : threads)
+    t.join();
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+      throw Error("rank " + std::to_string(failed_rank) + " of " + std::to_string(n) + " (GPU " +
+                  std::to_string(devices[static_cast<std::size_t>(failed_rank)]) +
+                  "): " + e.what());
+    }
+  }
+  return *std::max_element(status.begin(), status.end());
+}
+
 }  // namespace
 }  // namespace ooc::tools
 
@@ -259,8 +497,8 @@ int main(int argc, char** argv) {
   app.add_option("ALGORITHM", a.algorithm,
                  "bfs | sssp | cc | pagerank, or several separated by commas")
       ->required();
-  auto* graph = app.add_option("-g,--graph", a.graph, ".oocg file made by partition-tool")
-                    ->check(CLI::ExistingFile);
+  // Not checked here: a missing file is reported by the loader, which names the rank under MPI.
+  auto* graph = app.add_option("-g,--graph", a.graph, ".oocg file made by partition-tool");
   auto* generate = app.add_option(
       "--generate", a.generate,
       "Generate in memory instead: kron:SCALE[:EF] | urand:SCALE[:EF] | grid:ROWSxCOLS "
@@ -272,6 +510,20 @@ int main(int argc, char** argv) {
                  "Source vertex for bfs/sssp (default: the highest out-degree)")
       ->type_name("VERTEX");
   app.add_option("--backend", a.backend, "auto | cpu | cuda")->capture_default_str();
+  app.add_option("--devices", a.devices,
+                 "GPUs to run on, a rank each: 0 (default), 1, 0,1 or all (under mpirun: "
+                 "the GPUs its ranks take on each host, in order; default all)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (text == "all") return {};
+            try {
+              parse_devices(text);
+              return {};
+            } catch (const Error& e) {
+              return e.what();
+            }
+          },
+          "LIST"));
   app.add_option("-t,--transfer", a.transfer, "hybrid | filter | compaction | zerocopy | unified")
       ->capture_default_str();
   app.add_option("--partition-bytes", a.partition_bytes, "Edge data per partition")
@@ -319,97 +571,36 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", a.quiet, "Only errors and the verification result");
 
   int status = 0;
+  std::shared_ptr<Communicator> ranks;
   const int rc = run_main(app, argc, argv, [&] {
     if (a.graph.empty() && a.generate.empty())
       throw InvalidInput("give a graph: --graph FILE or --generate kron:SCALE");
     const auto threads = limit_threads(a.threads);
-    const ProgressBar progress(a.quiet);
-    const EngineOptions options = engine_options(a);
-    settings(a, Backend::cuda);  // every listed name is checked before a long load
-    OocEngine engine =
-        a.graph.empty() ? OocEngine(generate_graph(a), options) : OocEngine::load(a.graph, options);
-    const Graph& g = engine.graph();
-    warn_if_many_partitions(engine.partitions().size(), a.partition_bytes);
-    const std::vector<std::string> algorithms = split_list(a.algorithm);
-    for (const std::string& algorithm : algorithms) {
-      if (algorithm != "bfs" && algorithm != "sssp" && algorithm != "cc" &&
-          algorithm != "pagerank") {
-        throw InvalidInput("unknown algorithm '" + algorithm +
-                           "' (expected bfs, sssp, cc or pagerank)");
+    // Under mpirun every process is a rank; MPI is started only then.
+    if (!launched_by_mpi()) {
+      const std::vector<int> devices =
+          a.devices.empty() ? std::vector<int>{0} : parse_devices(a.devices);
+      if (devices.size() > 1) {
+        status = run_on_devices(a, devices);  // the ranks' loads would interleave a progress bar
+      } else {
+        const ProgressBar progress(a.quiet);
+        status = run_all(a, nullptr, devices.front());
       }
+      return;
     }
-    const bool needs_source =
-        std::any_of(algorithms.begin(), algorithms.end(),
-                    [](const std::string& x) { return x == "bfs" || x == "sssp"; });
-    const vid_t source = a.source ? *a.source : needs_source ? engine.highest_degree_vertex() : 0;
-    if (needs_source) engine.internal_id(source);  // range check before any output
-    if (!a.quiet) {
-      std::printf("graph: %s, %s vertices, %s edges (%s, weights %s), %zu partitions of %s\n",
-                  a.graph.empty() ? a.generate.c_str() : a.graph.c_str(),
-                  with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
-                  g.symmetric ? "symmetric" : "directed",
-                  std::string(to_string(g.weight_type)).c_str(), engine.partitions().size(),
-                  a.partition_bytes.c_str());
-      if (needs_source) {
-        std::printf("source: %u%s, %s out-edges\n", source, a.source ? "" : " (highest out-degree)",
-                    with_commas(g.degree(engine.internal_id(source))).c_str());
-      }
+    try {
+      ranks = mpi_world();
+      const int device = device_of_mpi_rank(a, *ranks);
+      const ProgressBar progress(a.quiet || ranks->rank() != 0);
+      status = run_all(a, ranks->size() > 1 ? ranks : nullptr, device);
+    } catch (const std::exception& e) {
+      if (!ranks || ranks->size() == 1) throw;
+      // One line naming the rank, then every rank stops (MPI_Abort): none waits forever.
+      std::fprintf(stderr, "ooc-run: rank %d of %d: %s\n", ranks->rank(), ranks->size(), e.what());
+      std::fflush(stderr);
+      ranks->abort(e.what());
+      throw;
     }
-    std::ofstream trace;
-    if (!a.trace.empty()) {
-      trace.open(a.trace);
-      if (!trace) throw IoError("cannot write '" + a.trace + "'");
-      write_trace_header(trace);
-    }
-    nlohmann::json runs = nlohmann::json::array();
-    Outcome last;
-    int run_index = 0;
-    for (const std::string& algorithm : algorithms) {
-      Args one = a;
-      one.algorithm = algorithm;
-      std::vector<double> expected;  // the reference, computed once per algorithm
-      for (const auto& [policy, priority, balance] : settings(a, engine.backend())) {
-        engine.set_transfer(policy);
-        engine.set_priority(priority);
-        engine.set_load_balance(balance);
-        for (int r = 0; r < a.repeat; ++r, ++run_index) {
-          last = run_once(engine, one, source);
-          if (!a.quiet) {
-            std::printf("%s%s\n", last.stats.summary().c_str(),
-                        last.converged ? "" : " (stopped before converging)");
-          }
-          nlohmann::json j = to_json(last.stats);
-          j["values_digest"] = digest(last.values);
-          if (algorithm == "bfs" || algorithm == "sssp")
-            j["reached_edges"] = reached_edges(engine, last.values);
-          runs.push_back(std::move(j));
-          if (trace.is_open()) write_trace(trace, run_index, last.stats);
-        }
-        if (a.verify) {
-          if (expected.empty()) expected = reference_values(engine, algorithm, a, source);
-          const reference::Comparison c = compare(algorithm, a, last.values, expected);
-          std::printf(
-              "verify %s %s, priority %s%s: %s\n", algorithm.c_str(),
-              std::string(to_string(policy)).c_str(), priority ? "on" : "off",
-              engine.backend() == Backend::cuda ? (", " + std::string(to_string(balance))).c_str()
-                                                : "",
-              c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
-          if (!c.equal) status = kExitMismatch;
-        }
-      }
-    }
-    if (!a.json.empty()) {
-      std::ofstream json(a.json);
-      json << nlohmann::json{{"graph", a.graph.empty() ? a.generate : a.graph},
-                             {"vertices", g.num_vertices()},
-                             {"edges", g.num_edges()},
-                             {"source", needs_source ? nlohmann::json(source) : nlohmann::json()},
-                             {"runs", runs}}
-                  .dump(2)
-           << '\n';
-      if (!json) throw IoError("cannot write '" + a.json + "'");
-    }
-    if (!a.output.empty()) write_values(a.output, last.values);
   });
   return rc != 0 ? rc : status;
 }

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# ooc-run as ranks under mpirun, CPU backend (what CI can run without a GPU):
+#   same-values   2 ranks give the values of 1 rank: bfs, sssp and cc digests equal, pagerank and
+#                 all of them verified against the serial reference, from a file and generated
+#   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
+#                 one line naming the rank and the cause
+#   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
+# usage: [BACKEND=cuda] mpi_test.sh CASE OOC_RUN PARTITION_TOOL MPIEXEC
+#   (BACKEND=cuda runs missing-graph and killed-rank on GPUs, a rank each: the GPU machine)
+set -euo pipefail
+case_name=$1 ooc_run=$2 partition_tool=$3 mpiexec=$4
+backend=${BACKEND:-cpu}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpirun=("$mpiexec" --oversubscribe -np 2)
+[ "$(id -u)" -ne 0 ] || mpirun+=(--allow-run-as-root)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+case $case_name in
+  same-values)
+    "$partition_tool" generate kron --scale 12 --edge-factor 8 --undirected --weights random:1-64 \
+      -o "$tmp/g.oocg" -q
+    common=(bfs,sssp,cc,pagerank --backend cpu --threads 1 --partition-bytes 8KiB --tolerance 1e-6
+            --transfer hybrid,filter --verify -q)
+    "$ooc_run" "${common[@]}" --graph "$tmp/g.oocg" --json "$tmp/one.json" >"$tmp/one.log"
+    "${mpirun[@]}" "$ooc_run" "${common[@]}" --graph "$tmp/g.oocg" --json "$tmp/two.json" \
+      >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
+    "${mpirun[@]}" "$ooc_run" "${common[@]}" --generate kron:12:8 --json "$tmp/gen.json" \
+      >"$tmp/gen.log" || fail "2 ranks, generated: $(cat "$tmp/gen.log")"
+    for log in two gen; do
+      [ "$(grep -c 'ok, matches the serial reference' "$tmp/$log.log")" -eq 8 ] ||
+        fail "$log: not every run verified: $(cat "$tmp/$log.log")"
+    done
+    python3 - "$tmp/one.json" "$tmp/two.json" <<'PY'
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:])
+assert two["ranks"] == 2 and one["ranks"] == 1, (one["ranks"], two["ranks"])
+for a, b in zip(one["runs"], two["runs"]):
+    if a["algorithm"] != "pagerank":
+        assert a["values_digest"] == b["values_digest"], (a["algorithm"], a["transfer"])
+    assert [r["rank"] for r in b["ranks"]] == [0, 1]
+    assert all(r["exchange_bytes"] > 0 for r in b["ranks"]), b["ranks"]
+    # Each rank moves part of the edges: neither moves what one rank alone moves.
+    if a["transfer"] == "filter":
+        assert all(0 < r["total_bytes"] < a["total_bytes"] for r in b["ranks"]), b["ranks"]
+print("same values on 1 and 2 ranks:", len(one["runs"]), "runs")
+PY
+    ;;
+  missing-graph)
+    "$partition_tool" generate grid --rows 64 --cols 64 -o "$tmp/g0.oocg" -q
+    start=$SECONDS
+    # Only rank 0's host has the file.
+    if timeout 60 "${mpirun[@]}" sh -c 'exec "$1" bfs --backend "$3" --threads 1 --graph "$2/g$OMPI_COMM_WORLD_RANK.oocg"' \
+      sh "$ooc_run" "$tmp" "$backend" >"$tmp/out.log" 2>"$tmp/err.log"; then
+      fail "the job succeeded without rank 1's graph"
+    fi
+    took=$((SECONDS - start))
+    ((took < 30)) || fail "took $took s to stop"
+    grep -qx "ooc-run: rank 1 of 2: cannot open '$tmp/g1.oocg': No such file or directory" "$tmp/err.log" ||
+      fail "no line naming rank 1 and the file: $(cat "$tmp/err.log")"
+    echo "stopped in $took s: $(grep '^ooc-run: rank' "$tmp/err.log")"
+    ;;
+  killed-rank)
+    # About 0.75 s a run, 1000 runs: rank 1 dies long before the job could end by itself.
+    "${mpirun[@]}" "$ooc_run" pagerank --generate kron:16 --partition-bytes 64KiB --backend "$backend" \
+      --threads 1 --repeat 1000 -q \
+      >"$tmp/out.log" 2>"$tmp/err.log" &
+    job=$!
+    victim=""
+    for _ in $(seq 100); do  # find rank 1's process once it runs
+      for pid in $(pgrep -f "$ooc_run pagerank --generate kron:16" || true); do
+        if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+          victim=$pid
+        fi
+      done
+      [ -n "$victim" ] && break
+      sleep 0.1
+    done
+    [ -n "$victim" ] || { kill "$job"; fail "rank 1 never started"; }
+    sleep 2  # mid-run: both ranks are iterating
+    kill -9 "$victim"
+    start=$SECONDS
+    for _ in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$job" 2>/dev/null; then kill -9 "$job"; fail "the job still ran 30 s after rank 1 died"; fi
+    status=0
+    wait "$job" || status=$?
+    ((status != 0)) || fail "the job exited 0 after a rank was killed"
+    echo "stopped $((SECONDS - start)) s after rank 1 was killed, exit $status:" \
+      "$(grep -m1 -i 'rank 1' "$tmp/err.log" || true)"
+    ;;
+  *) fail "unknown case $case_name" ;;
+esac
