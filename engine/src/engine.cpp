@@ -175,6 +175,9 @@ void OocEngine::set_priority(bool priority) {
 void OocEngine::set_load_balance(LoadBalance load_balance) {
   impl_->options.load_balance = load_balance;
 }
+void OocEngine::set_exchange(Exchange exchange) {
+  impl_->options.exchange = exchange;
+}
 Backend OocEngine::backend() const {
   return impl_->backend;
 }
@@ -266,6 +269,8 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   s.transfer = std::string(to_string(o.transfer));
   s.priority = o.priority;
   s.load_balance = std::string(to_string(o.load_balance));
+  if (impl_->communicator)
+    s.exchange = backend() == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
   s.in_memory = setup.memory.in_memory;
   s.partitions = static_cast<std::uint32_t>(partitions().size());
   return setup;

@@ -20,6 +20,9 @@ constexpr std::array<std::pair<std::string_view, TransferPolicy>, 5> kPolicies{
 constexpr std::array<std::pair<std::string_view, LoadBalance>, 2> kLoadBalances{
     {{"tiled", LoadBalance::tiled}, {"warp", LoadBalance::warp}}};
 
+constexpr std::array<std::pair<std::string_view, Exchange>, 3> kExchanges{
+    {{"dense", Exchange::dense}, {"sparse", Exchange::sparse}, {"auto", Exchange::automatic}}};
+
 template <class T, std::size_t N>
 T parse(std::string_view name, const std::array<std::pair<std::string_view, T>, N>& table,
         const char* what) {
@@ -51,6 +54,9 @@ std::string_view to_string(TransferPolicy p) {
 std::string_view to_string(LoadBalance b) {
   return name_of(b, kLoadBalances);
 }
+std::string_view to_string(Exchange e) {
+  return name_of(e, kExchanges);
+}
 Backend parse_backend(std::string_view name) {
   return parse(name, kBackends, "backend");
 }
@@ -59,6 +65,9 @@ TransferPolicy parse_transfer_policy(std::string_view name) {
 }
 LoadBalance parse_load_balance(std::string_view name) {
   return parse(name, kLoadBalances, "load balance");
+}
+Exchange parse_exchange(std::string_view name) {
+  return parse(name, kExchanges, "exchange");
 }
 
 }  // namespace ooc

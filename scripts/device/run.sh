@@ -55,9 +55,10 @@ tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwi
   k22          bfs,pagerank on --generate kron:22 (no file), hybrid,filter,compaction,zerocopy,
                tolerance 1e-4, --repeat 3 (the first CUDA timings)
   gpus         bfs,sssp,cc,pagerank hybrid --repeat \$REPEAT on GPU 0 alone, on GPUs 0,1 from one
-               process (--devices 0,1), and as 2 ranks by mpirun; a table per run and rank (time,
-               iterations, bytes and GB/s, time in the exchange) and whether bfs, sssp and cc
-               values equal one GPU's (2-GPU machine)
+               process (--devices 0,1) with each exchange (dense, sparse, auto), and as 2 ranks by
+               mpirun (auto); pagerank with priority off on 1 and 2 GPUs; a table per run and
+               rank (time, iterations, bytes and GB/s, time in the exchange) and whether bfs,
+               sssp and cc values equal one GPU's (2-GPU machine)
   ranks        bfs,sssp,cc,pagerank hybrid as 2 ranks by mpirun, each under /usr/bin/time -v:
                each rank's peak resident memory against its share of the edges (KRON_SCALE=27
                for the 4.2 B-edge graph)
@@ -368,20 +369,22 @@ ranks_table() {
 import json, os, sys
 files = [p for p in sys.argv[1:] if os.path.exists(p)]
 first = {}
-print("%-14s %-8s %4s %9s %6s %9s %7s %9s %8s  %s" % (
-    "set", "algo", "rank", "ms", "iters", "GB moved", "GB/s", "exch GB", "exch ms", "values"))
+print("%-16s %-8s %-6s %4s %9s %6s %9s %7s %9s %8s %6s  %s" % (
+    "set", "algo", "exch", "rank", "ms", "iters", "GB moved", "GB/s", "exch GB", "exch ms",
+    "sparse", "values"))
 for path in files:
     name = os.path.basename(path)[:-5]
     try:
         runs = json.load(open(path))["runs"]
     except (OSError, ValueError, KeyError) as e:
-        print("%-14s unreadable: %s" % (name, e))
+        print("%-16s unreadable: %s" % (name, e))
         continue
     best = {}
     for r in runs:
-        if r["algorithm"] not in best or r["seconds"] < best[r["algorithm"]]["seconds"]:
-            best[r["algorithm"]] = r
-    for algo, r in best.items():
+        key = (r["algorithm"], r.get("exchange") or "-")
+        if key not in best or r["seconds"] < best[key]["seconds"]:
+            best[key] = r
+    for (algo, exchange), r in best.items():
         same = ""
         if algo != "pagerank":
             first.setdefault(algo, r["values_digest"])
@@ -389,10 +392,11 @@ for path in files:
         per = r.get("ranks") or [{"rank": 0, "seconds": r["seconds"], "total_bytes": r["total_bytes"],
                                   "exchange_bytes": 0, "exchange_seconds": 0}]
         for p in per:
-            print("%-14s %-8s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f  %s" % (
-                name, algo, p["rank"], r["seconds"] * 1e3, r["iterations"],
+            sparse = sum(1 for it in r.get("per_iteration", []) if it.get("sparse_exchange"))
+            print("%-16s %-8s %-6s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f %6d  %s" % (
+                name, algo, exchange, p["rank"], r["seconds"] * 1e3, r["iterations"],
                 p["total_bytes"] / 1e9, p["total_bytes"] / 1e9 / max(p["seconds"], 1e-9),
-                p["exchange_bytes"] / 1e9, p["exchange_seconds"] * 1e3, same))
+                p["exchange_bytes"] / 1e9, p["exchange_seconds"] * 1e3, sparse, same))
 EOF
 }
 
@@ -493,9 +497,12 @@ stage_timings() {
       gpus)
         local four=(bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --repeat "$REPEAT")
         timing "$k-1gpu" 240 "${four[@]}" --devices 0
-        timing "$k-2gpus" 240 "${four[@]}" --devices 0,1
+        timing "$k-2gpus" 240 "${four[@]}" --devices 0,1 --exchange dense,sparse,auto
         timing_mpi "$k-2ranks" 240 "${four[@]}"
-        note "" "$(ranks_table "$d/$k-1gpu.json" "$d/$k-2gpus.json" "$d/$k-2ranks.json" 2>&1)" ;;
+        timing "$k-1gpu-pr-off" 120 pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --priority off --devices 0
+        timing "$k-2gpus-pr-off" 120 pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --priority off --devices 0,1
+        note "" "$(ranks_table "$d/$k-1gpu.json" "$d/$k-2gpus.json" "$d/$k-2ranks.json" \
+          "$d/$k-1gpu-pr-off.json" "$d/$k-2gpus-pr-off.json" 2>&1)" ;;
       ranks)
         # Each rank's peak memory, from GNU time, into timings/$k-ranks.time.<rank>.
         RANK_WRAP=(sh -c '/usr/bin/time -v -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$d/$k-ranks.time")

@@ -1,7 +1,8 @@
 // Ranks on GPUs, as threads of one process with a GPU each, agreeing over NCCL: every program
-// under every transfer policy (priority on and off) gives every rank the serial reference's
-// answer on every graph shape, with 1 rank (NCCL of one) and 2 ranks (two GPUs; SKIPPED where
-// there are fewer). A rank that cannot start stops the others with its reason.
+// under every transfer policy (priority on and off) and every exchange (dense, sparse, auto)
+// gives every rank the serial reference's answer on every graph shape, with 1 rank (NCCL of
+// one) and 2 ranks (two GPUs; SKIPPED where there are fewer). A rank that cannot start stops the
+// others with its reason.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -39,10 +40,13 @@ TEST_P(CudaRanks, EveryRankMatchesTheReference) {
       engine.set_transfer(parse_transfer_policy(policy));
       for (const bool priority : {true, false}) {
         engine.set_priority(priority);
-        for (const std::string& program : test::program_names()) {
-          SCOPED_TRACE("rank " + std::to_string(r) + ", " + program + ", " + policy +
-                       (priority ? ", priority" : ", plain"));
-          test::expect_matches_reference(program, engine);
+        for (const char* exchange : {"dense", "sparse", "auto"}) {
+          engine.set_exchange(parse_exchange(exchange));
+          for (const std::string& program : test::program_names()) {
+            SCOPED_TRACE("rank " + std::to_string(r) + ", " + program + ", " + policy +
+                         (priority ? ", priority, " : ", plain, ") + exchange);
+            test::expect_matches_reference(program, engine);
+          }
         }
       }
     }
@@ -100,6 +104,7 @@ TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
   test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
     EngineOptions o = test::options_for("filter", false, Backend::cuda);
     o.device = r;
+    o.exchange = Exchange::dense;
     OocEngine engine(test::make_shape("kron"), o, communicator);
     const auto result = engine.cc();
     bytes[static_cast<std::size_t>(r)] = result.stats.bytes(Engine::filter);

@@ -27,7 +27,8 @@ nlohmann::json to_json(const RunStats& s) {
                           {"transfer_seconds", it.transfer_seconds},
                           {"compute_seconds", it.compute_seconds},
                           {"exchange_bytes", it.exchange_bytes},
-                          {"exchange_seconds", it.exchange_seconds}});
+                          {"exchange_seconds", it.exchange_seconds},
+                          {"sparse_exchange", it.sparse_exchange}});
   }
   std::array<std::uint64_t, kEngines> bytes{};
   for (std::size_t e = 0; e < kEngines; ++e)
@@ -38,6 +39,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"transfer", s.transfer},
           {"priority", s.priority},
           {"load_balance", s.load_balance},
+          {"exchange", s.exchange},
           {"in_memory", s.in_memory},
           {"partitions", s.partitions},
           {"seconds", s.seconds},
@@ -58,7 +60,7 @@ void write_trace_header(std::ostream& out) {
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
   }
   out << ",tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,exchange_bytes,"
-         "exchange_seconds\n";
+         "exchange_seconds,sparse_exchange\n";
 }
 
 void write_trace(std::ostream& out, int run, const RunStats& s) {
@@ -71,7 +73,7 @@ void write_trace(std::ostream& out, int run, const RunStats& s) {
       out << ',' << b;
     out << ',' << it.tasks << ',' << it.seconds << ',' << it.survey_seconds << ','
         << it.transfer_seconds << ',' << it.compute_seconds << ',' << it.exchange_bytes << ','
-        << it.exchange_seconds << '\n';
+        << it.exchange_seconds << ',' << (it.sparse_exchange ? 1 : 0) << '\n';
   }
 }
 

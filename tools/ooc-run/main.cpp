@@ -45,6 +45,7 @@ struct Args {
   std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
   std::string priority = "on";
   std::string load_balance = "tiled";
+  std::string exchange = "auto";
   std::string in_memory = "on";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
@@ -122,6 +123,7 @@ EngineOptions engine_options(const Args& a) {
   o.device_budget = parse_size(a.budget);
   o.priority = a.priority.substr(0, a.priority.find(',')) == "on";
   o.load_balance = parse_load_balance(a.load_balance.substr(0, a.load_balance.find(',')));
+  o.exchange = parse_exchange(a.exchange.substr(0, a.exchange.find(',')));
   o.in_memory = a.in_memory == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
@@ -184,22 +186,30 @@ struct Setting {
   TransferPolicy policy;
   bool priority;
   LoadBalance load_balance;
+  Exchange exchange;
 };
 
-// Every (transfer policy, priority, load balance) asked for, policies outermost. The CPU backend
-// has one mapping: a list of them would run the same thing again, so it takes the first.
-std::vector<Setting> settings(const Args& a, Backend backend) {
+// Every (transfer policy, priority, load balance, exchange) asked for, policies outermost. The CPU
+// backend has one mapping and one exchange: a list of them would run the same thing again, so it
+// takes the first; so does a run of one rank for the exchange.
+std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   std::vector<LoadBalance> balances;
   for (const std::string& balance : split_list(a.load_balance))
     balances.push_back(parse_load_balance(balance));
+  std::vector<Exchange> exchanges;
+  for (const std::string& exchange : split_list(a.exchange))
+    exchanges.push_back(parse_exchange(exchange));
   if (backend != Backend::cuda) balances.resize(1);
+  if (backend != Backend::cuda || ranks == 1) exchanges.resize(1);
   std::vector<Setting> out;
   for (const std::string& policy : split_list(a.transfer)) {
     for (const std::string& priority : split_list(a.priority)) {
       if (priority != "on" && priority != "off")
         throw InvalidInput("--priority takes on, off or on,off");
-      for (const LoadBalance balance : balances)
-        out.push_back({parse_transfer_policy(policy), priority == "on", balance});
+      for (const LoadBalance balance : balances) {
+        for (const Exchange exchange : exchanges)
+          out.push_back({parse_transfer_policy(policy), priority == "on", balance, exchange});
+      }
     }
   }
   return out;
@@ -307,7 +317,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
   int status = 0;
   EngineOptions options = engine_options(a);
   options.device = device;
-  settings(a, Backend::cuda);  // every listed name is checked before a long load
+  settings(a, Backend::cuda, 2);  // every listed name is checked before a long load
   OocEngine engine = make_engine(a, options, ranks);
   const Graph& g = engine.graph();
   const bool lead = engine.rank() == 0;  // prints the graph and the checks, writes the files
@@ -356,10 +366,12 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     Args one = a;
     one.algorithm = algorithm;
     std::vector<double> expected;  // the reference, computed once per algorithm
-    for (const auto& [policy, priority, balance] : settings(a, engine.backend())) {
+    for (const auto& [policy, priority, balance, exchange] :
+         settings(a, engine.backend(), engine.ranks())) {
       engine.set_transfer(policy);
       engine.set_priority(priority);
       engine.set_load_balance(balance);
+      engine.set_exchange(exchange);
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
         last = run_once(engine, one, source);
         if (!a.quiet) {
@@ -378,10 +390,13 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
         if (expected.empty()) expected = reference_values(whole_graph(), algorithm, a, source);
         const reference::Comparison c = compare(algorithm, a, last.values, expected);
         std::printf(
-            "verify %s %s, priority %s%s: %s\n", algorithm.c_str(),
+            "verify %s %s, priority %s%s%s: %s\n", algorithm.c_str(),
             std::string(to_string(policy)).c_str(), priority ? "on" : "off",
             engine.backend() == Backend::cuda ? (", " + std::string(to_string(balance))).c_str()
                                               : "",
+            engine.backend() == Backend::cuda && engine.ranks() > 1
+                ? (", " + std::string(to_string(exchange)) + " exchange").c_str()
+                : "",
             c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
         if (!c.equal) status = kExitMismatch;
       }
@@ -431,16 +446,17 @@ std::vector<int> parse_devices(const std::string& text) {
 }
 
 // The GPU of an MPI rank: its place among the ranks on its host picks one of --devices (all of
-// the host's GPUs when not given).
-int device_of_mpi_rank(const Args& a, const Communicator& ranks) {
+// the host's GPUs when not given). The CPU backend's ranks need none.
+int device_of_mpi_rank(const Args& a) {
   const int local = mpi_local_rank();
+  if (parse_backend(a.backend) == Backend::cpu) return 0;
   const std::vector<int> devices = a.devices.empty() ? all_devices() : parse_devices(a.devices);
   if (devices.empty()) return 0;  // no GPU here: the CPU backend, or a clear error from the engine
   if (static_cast<std::size_t>(local) >= devices.size()) {
-    throw InvalidInput("rank " + std::to_string(ranks.rank()) + " is rank " +
-                       std::to_string(local) + " on its host, which has " +
+    throw InvalidInput("this is rank " + std::to_string(local + 1) + " on its host, which has " +
                        std::to_string(devices.size()) +
-                       " GPU(s) for ranks: start at most one rank per GPU on each host");
+                       " GPU(s) for ranks: start at most one rank per GPU on each host, or run "
+                       "--backend cpu");
   }
   return devices[static_cast<std::size_t>(local)];
 }
@@ -544,6 +560,10 @@ int main(int argc, char** argv) {
   app.add_option("--load-balance", a.load_balance,
                  "CUDA advance mapping: tiled (SAGE) | warp | tiled,warp (both in turn)")
       ->capture_default_str();
+  app.add_option("--exchange", a.exchange,
+                 "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "
+                 "list")
+      ->capture_default_str();
   app.add_option("--priority-fraction", a.priority_fraction,
                  "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "
                  "the active "
@@ -590,7 +610,7 @@ int main(int argc, char** argv) {
     }
     try {
       ranks = mpi_world();
-      const int device = device_of_mpi_rank(a, *ranks);
+      const int device = device_of_mpi_rank(a);
       const ProgressBar progress(a.quiet || ranks->rank() != 0);
       status = run_all(a, ranks->size() > 1 ? ranks : nullptr, device);
     } catch (const std::exception& e) {

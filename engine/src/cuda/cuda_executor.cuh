@@ -155,6 +155,10 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   // agreed on them last, and this rank's change of the deltas since.
   bool ranked_ = device_.nccl != nullptr;
   DeviceArray<Value> agreed_, change_;
+  // The sparse exchange: this rank's changed pairs, every rank's as gathered, and their count.
+  std::uint64_t pair_capacity_ = 0;
+  DeviceArray<std::uint64_t> own_pairs_, all_pairs_;
+  DeviceArray<unsigned long long> pair_count_;
   unsigned next_staging_ = 0;
   PriorityWindow window_;
   std::vector<PartitionSurvey> surveys_;
@@ -201,6 +205,15 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
                              agreed_.bytes(), cudaMemcpyDeviceToDevice, s),
              doing);
     if constexpr (kAccumulative) change_ = DeviceArray<Value>(g_.num_vertices(), "delta changes");
+    if (options_.exchange != Exchange::dense) {
+      // Forced sparse gathers up to every vertex; auto only below its crossover, V/N pairs.
+      const std::uint64_t n = g_.num_vertices();
+      const auto ranks = static_cast<std::uint64_t>(device_.nccl->size());
+      pair_capacity_ = options_.exchange == Exchange::sparse ? n : (n + ranks - 1) / ranks;
+      own_pairs_ = DeviceArray<std::uint64_t>(pair_capacity_, "the rank's changed vertices");
+      all_pairs_ = DeviceArray<std::uint64_t>(pair_capacity_ * ranks, "every rank's changes");
+      pair_count_ = DeviceArray<unsigned long long>(1, "the count of changed vertices");
+    }
   }
   ws_.streams[kDirect].synchronize(doing);
 }
@@ -499,36 +512,77 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   stats.transfer_seconds += std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Monotone programs all-reduce the values with the program's direction (min unless it says);
-// accumulative ones the sum of every rank's change of the deltas. Then an owned vertex whose
-// value changed, or whose delta now reaches the threshold, joins the next frontier.
+// The ranks agree on the vertex arrays, in one of two forms (docs/distributed.md, section 2):
+//   dense   monotone programs all-reduce the values with the program's direction (min unless it
+//           says); accumulative ones the sum of every rank's change of the deltas
+//   sparse  every rank all-gathers the (vertex, value) pairs it changed, padded to the busiest
+//           rank's count, and applies the others' (min, max or sum)
+// Exchange::automatic takes the sparse form when it moves fewer bytes: 8 N c < 2 * 4 V for the
+// busiest rank's c changes. Then an owned vertex whose value changed, or whose delta now reaches
+// the threshold, joins the next frontier.
 template <class P>
 void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
   const char* doing = "exchanging with the other ranks";
-  // Every rank has finished its tasks before any enters NCCL, which would wait forever for a
-  // rank that failed: a failed rank breaks this host-side step instead (its abort()).
-  std::array<std::uint64_t, 1> arrived{1};
-  host.all_reduce(arrived, Reduction::sum);
   const cudaStream_t s = stream(kDirect);
   const vid_t n = g_.num_vertices();
+  NcclLink& nccl = *device_.nccl;
+  const auto ranks = static_cast<std::uint64_t>(nccl.size());
+  Value* const now = kAccumulative ? deltas_.data() : values_.data();  // what the pairs carry
+  unsigned long long mine = 0;
+  if (pair_capacity_ > 0 && n > 0) {
+    OOC_CUDA(cudaMemsetAsync(pair_count_.data(), 0, sizeof mine, s), doing);
+    cuda_exchange::collect_changes_kernel<Value, kAccumulative>
+        <<<grid_for(n), kBlockThreads, 0, s>>>(now, agreed_.data(), own_pairs_.data(),
+                                               pair_capacity_, pair_count_.data(), n);
+    check_launch("collect_changes_kernel", doing);
+    d2h(&mine, pair_count_.data(), 1, s, doing);
+    ws_.streams[kDirect].synchronize(doing);
+  }
+  // Every rank has finished its tasks before any enters NCCL, which would wait forever for a
+  // rank that failed: a failed rank breaks this host-side step instead (its abort()).
+  std::array<std::uint64_t, 1> busiest{mine};
+  host.all_reduce(busiest, Reduction::max);
+  const std::uint64_t c = busiest[0];
   if (n == 0) return;
-  if constexpr (kAccumulative) {
+  const bool sparse =
+      pair_capacity_ > 0 && c <= pair_capacity_ &&
+      (options_.exchange == Exchange::sparse || 8 * ranks * c < 2 * sizeof(Value) * n);
+  if (sparse) {
+    stats.sparse_exchange = true;
+    if (c == 0) return;  // no rank changed anything
+    if (mine < c) {
+      OOC_CUDA(
+          cudaMemsetAsync(own_pairs_.data() + mine, 0xff, (c - mine) * sizeof(std::uint64_t), s),
+          doing);
+    }
+    nccl.all_gather(own_pairs_.data(), all_pairs_.data(), c, s);
+    const std::uint64_t own = static_cast<std::uint64_t>(nccl.rank()) * c;
+    constexpr Reduction op = kAccumulative ? Reduction::sum : reduction_of<P>();
+    cuda_exchange::apply_pairs_kernel<Value, op><<<grid_for(ranks * c), kBlockThreads, 0, s>>>(
+        now, all_pairs_.data(), ranks * c, own, own + c);
+    check_launch("apply_pairs_kernel", doing);
+    stats.exchange_bytes += ranks * c * sizeof(std::uint64_t);
+  } else if constexpr (kAccumulative) {
     cuda_exchange::delta_change_kernel<<<grid_for(n), kBlockThreads, 0, s>>>(
         deltas_.data(), agreed_.data(), change_.data(), n);
     check_launch("delta_change_kernel", doing);
-    device_.nccl->all_reduce(change_.data(), n, Reduction::sum, s);
+    nccl.all_reduce(change_.data(), n, Reduction::sum, s);
+    stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+  } else {
+    nccl.all_reduce(values_.data(), n, reduction_of<P>(), s);
+    stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+  }
+  if constexpr (kAccumulative) {
     cuda_exchange::apply_change_kernel<P, kBlockThreads><<<grid_for(n), kBlockThreads, 0, s>>>(
-        program_, deltas_.data(), agreed_.data(), change_.data(), next_.data(),
+        program_, deltas_.data(), agreed_.data(), sparse ? nullptr : change_.data(), next_.data(),
         device_.owned.data(), n);
     check_launch("apply_change_kernel", doing);
   } else {
-    device_.nccl->all_reduce(values_.data(), n, reduction_of<P>(), s);
     cuda_exchange::changed_kernel<<<grid_for(n), kBlockThreads, 0, s>>>(
         values_.data(), agreed_.data(), next_.data(), device_.owned.data(), n);
     check_launch("changed_kernel", doing);
   }
   ws_.streams[kDirect].synchronize(doing);
-  stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
 }
 
 template <class P>

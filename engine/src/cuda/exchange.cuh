@@ -6,8 +6,11 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 
+#include "ooc/core/atomics.hpp"
 #include "ooc/core/types.hpp"
+#include "ooc/engine/communicator.hpp"
 #include "ooc/engine/programs.hpp"
 
 namespace ooc::detail {
@@ -60,7 +63,9 @@ __global__ void delta_change_kernel(const Value* deltas, const Value* agreed, Va
 }
 
 // After it: every rank's changes summed onto the agreed deltas; an owned vertex whose delta now
-// reaches the program's threshold (relax() of the whole delta onto zero says so) is next.
+// reaches the program's threshold (relax() of the whole delta onto zero says so) is next. With
+// no `change` (the sparse exchange has added the others' changes to the deltas already) the
+// deltas are taken as they are.
 template <class P, unsigned kThreads>
 __global__ void apply_change_kernel(P program, typename P::Value* deltas, typename P::Value* agreed,
                                     const typename P::Value* change, std::uint64_t* next,
@@ -72,13 +77,81 @@ __global__ void apply_change_kernel(P program, typename P::Value* deltas, typena
     const auto v = static_cast<vid_t>(base + threadIdx.x);
     bool active = false;
     if (v < n) {
-      const Value d = agreed[v] + change[v];
+      const Value d = change != nullptr ? agreed[v] + change[v] : deltas[v];
       deltas[v] = d;
       agreed[v] = d;
       zero[threadIdx.x] = Value{};
       active = program.relax(d, 0, &zero[threadIdx.x]);
     }
     set_owned_bits(active, v, next, owned);
+  }
+}
+
+// The sparse exchange's pairs: a vertex in the low word, its value's bits in the high one. A
+// rank pads its share of the all-gather with kNoPair.
+inline constexpr std::uint64_t kNoPair = ~std::uint64_t{0};
+
+template <class Value>
+__device__ inline std::uint64_t pack_pair(vid_t v, Value x) {
+  static_assert(sizeof(Value) == 4, "pairs carry 4-byte values");
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return (std::uint64_t{bits} << 32) | v;
+}
+
+template <class Value>
+__device__ inline Value pair_value(std::uint64_t pair) {
+  const auto bits = static_cast<std::uint32_t>(pair >> 32);
+  Value x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// This rank's changes since the last exchange as pairs: the new value (monotone programs) or the
+// delta's change (accumulative ones, kDifference). Counts every change, writes the first
+// `capacity`; a warp claims its slots with one atomic.
+template <class Value, bool kDifference>
+__global__ void collect_changes_kernel(const Value* now, const Value* agreed, std::uint64_t* pairs,
+                                       std::uint64_t capacity, unsigned long long* count, vid_t n) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
+    const auto v = static_cast<vid_t>(base + threadIdx.x);
+    const bool changed = v < n && now[v] != agreed[v];
+    const unsigned mask = __ballot_sync(0xffffffffu, changed);
+    if (mask == 0) continue;
+    const unsigned lane = threadIdx.x & 31u;
+    const int leader = __ffs(mask) - 1;
+    unsigned long long start = 0;
+    if (static_cast<int>(lane) == leader) start = atomicAdd(count, __popc(mask));
+    start = __shfl_sync(0xffffffffu, start, leader);
+    if (changed) {
+      const unsigned long long at = start + __popc(mask & ((1u << lane) - 1u));
+      if (at < capacity)
+        pairs[at] = pack_pair(v, kDifference ? static_cast<Value>(now[v] - agreed[v]) : now[v]);
+    }
+  }
+}
+
+// The other ranks' pairs onto this rank's array: min or max of the values, or the sum of the
+// deltas' changes. [own_begin, own_end) is this rank's share, already in the array.
+template <class Value, Reduction kOp>
+__global__ void apply_pairs_kernel(Value* target, const std::uint64_t* pairs, std::uint64_t total,
+                                   std::uint64_t own_begin, std::uint64_t own_end) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < total;
+       i += stride) {
+    if (i >= own_begin && i < own_end) continue;
+    const std::uint64_t pair = pairs[i];
+    if (pair == kNoPair) continue;
+    const auto v = static_cast<vid_t>(pair);
+    const Value x = pair_value<Value>(pair);
+    if constexpr (kOp == Reduction::sum) {
+      atomic_add(&target[v], x);
+    } else if constexpr (kOp == Reduction::max) {
+      atomic_max(&target[v], x);
+    } else {
+      atomic_min(&target[v], x);
+    }
   }
 }
 

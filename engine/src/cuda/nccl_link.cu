@@ -23,7 +23,8 @@ ncclRedOp_t nccl_op(Reduction op) {
 
 }  // namespace
 
-NcclLink::NcclLink(Communicator& host, int device) : device_(device) {
+NcclLink::NcclLink(Communicator& host, int device)
+    : device_(device), rank_(host.rank()), size_(host.size()) {
   // NCCL's unique id travels as 16 words that every rank but 0 leaves zero: a sum is a broadcast.
   static_assert(sizeof(ncclUniqueId) % sizeof(std::uint64_t) == 0);
   std::array<std::uint64_t, sizeof(ncclUniqueId) / sizeof(std::uint64_t)> words{};
@@ -68,6 +69,17 @@ void NcclLink::reduce(void* data, std::size_t n, ncclDataType_t type, Reduction 
                       cudaStream_t stream) {
   const char* doing = "exchanging vertex values over NCCL";
   check(ncclAllReduce(data, data, n, type, nccl_op(op), comm_, stream), doing);
+  wait(stream, doing);
+}
+
+void NcclLink::all_gather(const std::uint64_t* send, std::uint64_t* receive, std::size_t count,
+                          cudaStream_t stream) {
+  const char* doing = "exchanging changed vertices over NCCL";
+  check(ncclAllGather(send, receive, count, ncclUint64, comm_, stream), doing);
+  wait(stream, doing);
+}
+
+void NcclLink::wait(cudaStream_t stream, const char* doing) {
   for (;;) {
     const cudaError_t done = cudaStreamQuery(stream);
     if (done == cudaSuccess) return;

@@ -26,13 +26,19 @@ class NcclLink {
   // makes it abort the communicator and throw, naming NCCL's reason.
   void all_reduce(std::uint32_t* data, std::size_t n, Reduction op, cudaStream_t stream);
   void all_reduce(float* data, std::size_t n, Reduction op, cudaStream_t stream);
+  // `count` words from every rank into `receive`, rank r's at r * count; waits the same way.
+  void all_gather(const std::uint64_t* send, std::uint64_t* receive, std::size_t count,
+                  cudaStream_t stream);
+  int rank() const { return rank_; }
+  int size() const { return size_; }
 
  private:
   void reduce(void* data, std::size_t n, ncclDataType_t type, Reduction op, cudaStream_t stream);
+  void wait(cudaStream_t stream, const char* doing);
   void check(ncclResult_t status, const char* doing);
 
   ncclComm_t comm_ = nullptr;
-  int device_;
+  int device_, rank_, size_;
   bool failed_ = false;
 };
 

@@ -24,6 +24,14 @@ enum class TransferPolicy { hybrid, filter, compaction, zerocopy, unified };
 //   warp   a warp per active vertex (EMOGI's mapping): simpler; idles lanes on short lists
 enum class LoadBalance { tiled, warp };
 
+// How the ranks of a distributed run on GPUs agree after each iteration (docs/distributed.md,
+// section 2). The CPU backend's ranks always exchange dense arrays over MPI.
+//   dense   NCCL all-reduce of the whole values (or deltas' changes) array: 4 bytes per vertex
+//   sparse  NCCL all-gather of the (vertex, value) pairs each rank changed, 8 bytes per pair
+//   auto    sparse in an iteration where it moves fewer bytes (the busiest rank changed fewer
+//           than V/N vertices), else dense
+enum class Exchange { dense, sparse, automatic };
+
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
 // Tiz = ceil(sum_v(lines(v))/MR)*RTT_zc, RTT_zc = (gamma + (1-gamma)*E_act/E_i)*RTT.
 // Compaction if Tec < alpha*Tef and Tec < beta*Tiz; else zero-copy if Tiz < Tef; else filter.
@@ -59,6 +67,7 @@ struct EngineOptions {
   Backend backend = Backend::automatic;
   TransferPolicy transfer = TransferPolicy::hybrid;
   LoadBalance load_balance = LoadBalance::tiled;
+  Exchange exchange = Exchange::automatic;
   std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
   unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
   int device = 0;             // CUDA device
@@ -82,9 +91,11 @@ struct EngineOptions {
 std::string_view to_string(Backend b);
 std::string_view to_string(TransferPolicy p);
 std::string_view to_string(LoadBalance b);
+std::string_view to_string(Exchange e);
 // Throw InvalidInput listing the accepted names.
 Backend parse_backend(std::string_view name);
 TransferPolicy parse_transfer_policy(std::string_view name);
 LoadBalance parse_load_balance(std::string_view name);
+Exchange parse_exchange(std::string_view name);
 
 }  // namespace ooc

@@ -27,10 +27,12 @@ struct IterationStats {
   double survey_seconds = 0;    // activity and cost model
   double transfer_seconds = 0;  // copies and compaction (CPU: staging copies)
   double compute_seconds = 0;   // kernels / loops
-  // Distributed runs: the vertex arrays combined with the other ranks (bytes each rank hands
-  // to the all-reduce), and the time it took.
+  // Distributed runs: what the ranks combined (dense: the array each rank hands to the
+  // all-reduce; sparse: the changed pairs of every rank, as gathered), the time it took from
+  // the end of this rank's tasks (waiting for slower ranks included), and which form it took.
   std::uint64_t exchange_bytes = 0;
   double exchange_seconds = 0;
+  bool sparse_exchange = false;
 
   std::uint64_t total_bytes() const;
 };
@@ -42,6 +44,7 @@ struct RunStats {
   std::string transfer;
   bool priority = true;
   std::string load_balance;  // the CUDA advance mapping
+  std::string exchange;      // distributed runs: dense, sparse or auto (empty: one rank)
   bool in_memory = false;    // all edges were resident on the device
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
