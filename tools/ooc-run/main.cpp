@@ -329,6 +329,19 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     return whole;
   };
   if (lead) warn_if_many_partitions(engine.partitions().size(), a.partition_bytes);
+  if (lead && engine.ranks() > 1) {
+    std::vector<bool> owns(static_cast<std::size_t>(engine.ranks()), false);
+    for (const std::uint32_t owner : engine.owners())
+      owns[owner] = true;
+    const auto idle = std::count(owns.begin(), owns.end(), false);
+    if (idle > 0) {
+      warn(std::to_string(idle) + " of " + std::to_string(engine.ranks()) +
+           " ranks own no partition (the graph has " + std::to_string(engine.partitions().size()) +
+           " partition(s)" + " of " + a.partition_bytes +
+           "): they only take part in the exchange; a smaller " +
+           "--partition-bytes gives every rank a share");
+    }
+  }
   const std::vector<std::string> algorithms = split_list(a.algorithm);
   for (const std::string& algorithm : algorithms) {
     if (algorithm != "bfs" && algorithm != "sssp" && algorithm != "cc" && algorithm != "pagerank") {
