@@ -14,10 +14,22 @@ load-balancing mapping instead of the tiled one, and bfs with the graph in GPU m
 is deleted after. Results are checked two ways: every run of bfs, sssp and cc must give the
 same values (a digest), and the grid is verified against the serial references.
 
-The whole set must fit one 10-minute device call: --time-limit bounds the suite, each ooc-run
-gets what is left, and runs that no longer fit are listed as skipped rather than lost.
+With --gpus N (N >= 2), each graph's four algorithms then run again with the options of the
+hybrid run above (priority on, tiled mapping, edges in host memory), on N GPUs twice: from one
+process (--devices 0,...,N-1, a rank per GPU) and as N MPI ranks (mpirun -np N, skipped and
+listed as such when mpirun is not on the PATH). suite.json keeps them under each graph's
+"multi_gpu"; suite.md gets a table per graph: time against the 1-GPU hybrid run, speed-up, GB
+moved and GB/s of each rank, the exchange's time (max over ranks), and whether bfs, sssp and
+cc gave the 1-GPU run's values. NCCL_NVLS_ENABLE is 0 for these runs unless already set. A
+multi-GPU run that fails is listed as failed and the suite goes on; it then exits with status 1.
 
-  python3 bench/suite.py --bin build/device --out OUT [--quick]
+The whole set must fit one 10-minute device call: --time-limit bounds the suite, each ooc-run
+gets what is left, and runs that no longer fit are listed as skipped rather than lost. The
+multi-GPU runs come last in each graph and share the limit; the full set alone takes about 520 s
+on an H200, so with --gpus its later graphs' runs are skipped: use --quick or a longer limit.
+
+  python3 bench/suite.py --bin build/device --out OUT [--quick] [--gpus N]
+  python3 bench/suite.py --from-json OUT/suite.json --out OUT2
 """
 import argparse
 import json
@@ -55,6 +67,29 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
+def run_bounded(cmd, timeout):
+    """run() for the multi-GPU runs: NVLink multicast off (NCCL_NVLS_ENABLE=0 unless set); at the
+    timeout SIGTERM first, which mpirun passes to its ranks, and SIGKILL 10 s later. ooc-run's
+    stderr is passed on and kept in the CalledProcessError of a failure."""
+    log("$", " ".join(cmd))
+    env = dict(os.environ)
+    env.setdefault("NCCL_NVLS_ENABLE", "0")
+    with subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True) as p:
+        try:
+            _, err = p.communicate(timeout=timeout)
+        except BaseException:
+            p.terminate()
+            try:
+                p.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.communicate()
+            raise
+    sys.stderr.write(err)
+    if p.returncode:
+        raise subprocess.CalledProcessError(p.returncode, cmd, stderr=err)
+
+
 class Clock:
     """What is left of --time-limit."""
 
@@ -82,19 +117,62 @@ def gpu_name():
         return "unknown"
 
 
-def ooc_run(args, clock, label, json_path, algorithms, *options):
-    """One ooc-run: its JSON, or None and the reason when time ran out."""
+def ooc_run(args, clock, label, json_path, algorithms, *options, launcher=None):
+    """One ooc-run: its JSON, or None and the reason when time ran out. With a launcher (a list,
+    empty for none; mpirun ...) it runs through run_bounded; the JSON then gets the command."""
     left = clock.left()
     if left is not None and left < 5:
         return None, "no time left"
     cmd = [os.path.join(args.bin, "tools/ooc-run/ooc-run"), algorithms, "--tolerance", str(args.tolerance),
            "--repeat", str(args.repeat), "--json", json_path, "-q", *options]
     try:
-        run(cmd, timeout=left)
+        if launcher is None:
+            run(cmd, timeout=left)
+        else:
+            cmd = [*launcher, *cmd]
+            run_bounded(cmd, left)
     except subprocess.TimeoutExpired:
         log("suite: %s stopped at the time limit" % label)
         return None, "stopped at the time limit"
-    return json.load(open(json_path)), None
+    doc = json.load(open(json_path))
+    if launcher is not None:
+        doc["command"] = " ".join(cmd)
+    return doc, None
+
+
+def failure(e):
+    """A failed multi-GPU run in a line: ooc-run's error, else the exit status."""
+    lines = [line.strip() for line in (e.stderr or "").splitlines()]
+    errors = [line for line in lines if line.startswith("ooc-run:") and ": warning:" not in line]
+    return "exit status %d%s" % (e.returncode, ": " + errors[0] if errors else "")
+
+
+def multi_gpu(args, clock, name, options):
+    """bfs, sssp, cc and pagerank on --gpus GPUs with the options of the 1-GPU hybrid run, from one
+    process (--devices) and as MPI ranks (mpirun): {"gpus": N, "devices": {...}, "mpirun": {...}},
+    each the ooc-run JSON's "ranks" and "runs" and the command, or "skipped" or "failed" and why."""
+    n = args.gpus
+    options = options + ["--transfer", "hybrid", "--devices", ",".join(str(d) for d in range(n))]
+    result = {"gpus": n}
+    launches = [("devices", "%d GPUs, one process" % n, [])]
+    mpirun = shutil.which("mpirun")
+    if mpirun:
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        launches.append(("mpirun", "%d MPI ranks" % n, [mpirun, "-np", str(n), *root, "-x", "NCCL_NVLS_ENABLE"]))
+    else:
+        log("suite: %d MPI ranks skipped: mpirun is not on the PATH" % n)
+        result["mpirun"] = {"skipped": "mpirun is not on the PATH"}
+    for key, label, launcher in launches:
+        path = os.path.join(args.out, "%s-%s%d.json" % (name, key, n))
+        try:
+            doc, why = ooc_run(args, clock, label, path, ",".join(ALGORITHMS), *options, launcher=launcher)
+        except subprocess.CalledProcessError as e:
+            result[key] = {"failed": failure(e)}
+            log("suite: %s failed: %s" % (label, result[key]["failed"]))
+            continue
+        result[key] = {"skipped": why} if doc is None else \
+            {"command": doc["command"], "ranks": doc["ranks"], "runs": doc["runs"]}
+    return result
 
 
 def bench_graph(args, clock, name, spec, verify):
@@ -122,6 +200,9 @@ def bench_graph(args, clock, name, spec, verify):
             continue
         result["runs"] += doc["runs"]
         result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
+    if args.gpus >= 2:
+        # The options of the first plan's hybrid run: the 1-GPU figures the table compares with.
+        result["multi_gpu"] = multi_gpu(args, clock, name, out_of_core + (["--verify"] if verify else []))
     os.remove(work)
     return result
 
@@ -192,6 +273,71 @@ def summary_table(graphs):
     return "\n".join(lines) + "\n"
 
 
+def multi_gpu_table(g):
+    """A graph's multi-GPU runs against its 1-GPU hybrid run (priority on, tiled), fastest repeats."""
+    m = g["multi_gpu"]
+    n = m["gpus"]
+    launches = [("devices", "one process"), ("mpirun", "MPI")]
+    one = best_runs(g)
+    fastest = {}
+    for key, _ in launches:
+        fastest[key] = {}
+        for r in m.get(key, {}).get("runs", []):
+            if r["algorithm"] not in fastest[key] or r["seconds"] < fastest[key][r["algorithm"]]["seconds"]:
+                fastest[key][r["algorithm"]] = r
+    columns = ["algorithm", "1 GPU (ms)", "%d GPUs, one process (ms)" % n, "speed-up", "%d MPI ranks (ms)" % n,
+               "speed-up"]
+    for _, short in launches:
+        columns += ["GB moved per rank, %s" % short, "GB/s per rank, %s" % short,
+                    "exchange (ms, max over ranks), %s" % short]
+    columns.append("values = 1 GPU (one process / MPI)")
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for algorithm in ALGORITHMS:
+        base = one.get((algorithm, "hybrid", True, False, "tiled"))
+        runs = [fastest[key].get(algorithm) for key, _ in launches]
+        if base is None and not any(runs):
+            continue
+        cells = [algorithm, "%.1f" % (base["seconds"] * 1e3) if base else ""]
+        for r in runs:
+            cells += ["%.1f" % (r["seconds"] * 1e3) if r else "",
+                      "%.2f" % (base["seconds"] / r["seconds"]) if r and base and r["seconds"] > 0 else ""]
+        for r in runs:
+            ranks = (r.get("ranks") or [dict(r, rank=0, exchange_seconds=0)]) if r else []
+            cells += [", ".join("%.2f" % (p["total_bytes"] / 1e9) for p in ranks),
+                      ", ".join("%.1f" % (p["total_bytes"] / p["seconds"] / 1e9 if p["seconds"] > 0 else 0)
+                                for p in ranks),
+                      "%.1f" % (max(p["exchange_seconds"] for p in ranks) * 1e3) if ranks else ""]
+        if algorithm == "pagerank":
+            cells.append("within tolerance, not checked by digest")
+        elif base is None:
+            cells.append("no 1-GPU run")
+        else:
+            cells.append(" / ".join(("equal" if r["values_digest"] == base["values_digest"] else "DIFFER")
+                                    if r else "-" for r in runs))
+        lines.append("| " + " | ".join(cells) + " |")
+    for key, label in [("devices", "%d GPUs, one process" % n), ("mpirun", "%d MPI ranks" % n)]:
+        for state in ["skipped", "failed"]:
+            if state in m.get(key, {}):
+                why = m[key][state].replace("|", "/")
+                lines.append("| %s | %s: %s |" % (label, state, why) + " |" * (len(columns) - 2))
+    return "\n".join(lines) + "\n"
+
+
+def multi_gpu_section(graphs):
+    """Every graph's multi-GPU table, or nothing when the suite ran on one GPU (or predates --gpus)."""
+    with_runs = [g for g in graphs if g.get("multi_gpu")]
+    if not with_runs:
+        return ""
+    md = "\n## Several GPUs\n\nThe four algorithms with the options of the 1-GPU hybrid run (priority on, " \
+         "tiled mapping, edges in host memory), from one process (`--devices`, a rank per GPU) and as MPI " \
+         "ranks (`mpirun -np N`); fastest of the repeats. Speed-up: 1-GPU time / N-GPU time. Per rank, in " \
+         "rank order: GB moved and GB moved / that rank's time. Exchange: the most time a rank spent " \
+         "exchanging values (waiting for the others included). Values: the digest of bfs, sssp and cc against the 1-GPU hybrid run's.\n"
+    for g in with_runs:
+        md += "\n### %s, %d GPUs\n\n" % (g["name"], g["multi_gpu"]["gpus"]) + multi_gpu_table(g)
+    return md
+
+
 def plots(graphs, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -238,7 +384,8 @@ def report(summary, out):
     graphs, peak = summary["graphs"], summary["peak_gbps"]
     md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
          "PageRank tolerance %g. Edges in host memory unless marked in-memory.\n\n" % (
-             summary["gpu"], peak, summary["tolerance"]) + summary_table(graphs) + "\n" + table(graphs, peak)
+             summary["gpu"], peak, summary["tolerance"]) + summary_table(graphs) + "\n" + table(graphs, peak) + \
+        multi_gpu_section(graphs)
     open(os.path.join(out, "suite.md"), "w").write(md)
     plots(graphs, out)
     return md
@@ -256,9 +403,14 @@ def main():
     parser.add_argument("--time-limit", type=float, default=540, help="seconds the suite may take; runs that no "
                         "longer fit are skipped and listed (0: no limit)")
     parser.add_argument("--peak", type=float, help="link peak in GB/s instead of measuring it (machines without GPU)")
+    parser.add_argument("--gpus", type=int, default=1, metavar="N", help="N >= 2: also run each graph's four "
+                        "algorithms (hybrid) on GPUs 0..N-1, from one process (--devices) and as N MPI ranks "
+                        "(mpirun), and compare them with the 1-GPU run (default 1: one GPU only)")
     parser.add_argument("--from-json", metavar="SUITE_JSON", help="run nothing: write suite.md and the plots into "
                         "--out from an earlier run's suite.json")
     args = parser.parse_args()
+    if args.gpus < 1:
+        parser.error("--gpus takes 1 or more")
     if args.from_json:
         os.makedirs(args.out, exist_ok=True)
         print(report(json.load(open(args.from_json)), args.out))
@@ -276,10 +428,15 @@ def main():
     graphs = [bench_graph(args, clock, name, spec, verify=name.startswith("grid")) for name, spec in specs]
     shutil.rmtree(args.work, ignore_errors=True)
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
-               "seconds": time.time() - start, "graphs": graphs}
+               "gpus": args.gpus, "seconds": time.time() - start, "graphs": graphs}
     json.dump(summary, open(os.path.join(args.out, "suite.json"), "w"), indent=1)
     print(report(summary, args.out))
     log("suite: %.0f s" % (time.time() - start))
+    failed = ["%s %s" % (g["name"], key) for g in graphs for key in ["devices", "mpirun"]
+              if "failed" in g.get("multi_gpu", {}).get(key, {})]
+    if failed:
+        log("suite: multi-GPU runs failed: %s (suite.md lists why)" % ", ".join(failed))
+        sys.exit(1)
 
 
 if __name__ == "__main__":

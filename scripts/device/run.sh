@@ -81,6 +81,7 @@ Variables (default):
   PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
   PART_SIZES     (32MiB 4MiB 1MiB 256KiB: the smallest kron-26 with weights allows)
   SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
+  SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
   DRY_RUN        1: print the commands into the logs instead of running them
 
@@ -136,6 +137,7 @@ PR_REPEAT=${PR_REPEAT:-1}
 PART_SIZES=${PART_SIZES:-32MiB 4MiB 1MiB 256KiB}
 SUITE=${SUITE:-quick}
 SUITE_SECONDS=${SUITE_SECONDS:-530}
+SUITE_GPUS=${SUITE_GPUS:-1}
 BENCH_SCALE=${BENCH_SCALE:-24}
 BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText}
 DRY_RUN=${DRY_RUN:-0}
@@ -535,7 +537,7 @@ stage_timings() {
 # ---- suite ------------------------------------------------------------------------------------
 stage_suite() {
   need "$OOC_RUN" "$PARTITION_TOOL" "$PCIE_BENCH" || return 1
-  local d=$RESULTS/suite args=(--bin "$B" --out "$RESULTS/suite")
+  local d=$RESULTS/suite args=(--bin "$B" --out "$RESULTS/suite" --gpus "$SUITE_GPUS")
   [[ $SUITE == quick ]] && args+=(--quick)
   local limit=$SUITE_SECONDS l
   l=$(($(left) - 40))
