@@ -22,6 +22,9 @@ namespace ooc::detail {
 // a run keeps them resident (in-memory mode) or in managed memory (unified policy).
 struct DeviceGraph;
 
+// Moves the graph's edges to pinned (portable, mapped) memory if they are not there yet.
+void pin_edges(Graph& graph, int device);
+
 // A rank of a distributed run, as its DeviceGraph needs it.
 struct RankSetup {
   Communicator& communicator;

@@ -5,8 +5,13 @@
 #include <tbb/parallel_reduce.h>
 
 #include <cmath>
+#include <exception>
+#include <iterator>
 #include <limits>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
@@ -33,6 +38,9 @@ struct OocEngine::Impl {
 #if OOC_ENGINE_CUDA
   std::shared_ptr<detail::DeviceGraph> device;
 #endif
+  // Several GPUs from this process (EngineOptions::devices): a rank each; the fields above are
+  // then unused.
+  std::vector<OocEngine> group;
 };
 
 namespace {
@@ -81,6 +89,69 @@ EngineOptions for_a_rank(EngineOptions options) {
   return options;
 }
 
+// Runs body(rank) on a thread per rank; the first exception (if any) is rethrown after every
+// thread has ended. A failing rank calls fail(rank, what) so that the others stop waiting for it.
+void on_threads(std::size_t ranks, const std::function<void(std::size_t)>& body,
+                const std::function<void(std::size_t, const char*)>& fail) {
+  std::mutex mutex;
+  std::exception_ptr failure;
+  std::vector<std::thread> threads;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      try {
+        body(r);
+      } catch (const std::exception& e) {
+        {
+          const std::lock_guard lock(mutex);
+          if (!failure) failure = std::current_exception();
+        }
+        fail(r, e.what());
+      }
+    });
+  }
+  for (std::thread& t : threads)
+    t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+// One engine per GPU of options.devices, each made on its own thread (they join NCCL together).
+std::vector<OocEngine> make_group(
+    const EngineOptions& options,
+    const std::function<OocEngine(const EngineOptions&, std::shared_ptr<Communicator>)>& make) {
+  const std::size_t n = options.devices.size();
+  std::vector<std::unique_ptr<Communicator>> links = thread_communicators(static_cast<int>(n));
+  std::vector<std::shared_ptr<Communicator>> shared(std::make_move_iterator(links.begin()),
+                                                     std::make_move_iterator(links.end()));
+  std::vector<std::optional<OocEngine>> made(n);
+  on_threads(
+      n,
+      [&](std::size_t r) {
+        EngineOptions o = options;
+        o.device = options.devices[r];
+        o.devices.clear();
+        made[r].emplace(make(o, shared[r]));
+      },
+      [&](std::size_t r, const char* why) { shared[r]->abort(why); });
+  std::vector<OocEngine> group;
+  for (std::optional<OocEngine>& e : made)
+    group.push_back(std::move(*e));
+  return group;
+}
+
+// A Graph whose arrays are views of `whole`'s (the ranks of a group share one copy).
+Graph share(const std::shared_ptr<Graph>& whole) {
+  Graph g;
+  g.offsets = Buffer<eid_t>::view(whole->offsets.data(), whole->offsets.size(), whole);
+  g.targets = Buffer<vid_t>::view(whole->targets.data(), whole->targets.size(), whole);
+  g.weights = Buffer<std::uint32_t>::view(whole->weights.data(), whole->weights.size(), whole);
+  g.original_ids =
+      Buffer<vid_t>::view(whole->original_ids.data(), whole->original_ids.size(), whole);
+  g.weight_type = whole->weight_type;
+  g.hub_count = whole->hub_count;
+  g.symmetric = whole->symmetric;
+  return g;
+}
+
 Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32_t> owners,
                    std::uint32_t rank, vid_t n) {
   Bitmap owned(n);
@@ -100,6 +171,26 @@ OocEngine::OocEngine(Graph graph, EngineOptions options)
 OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
     : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
+  if (options.devices.size() == 1) options.device = options.devices.front();
+  if (options.devices.size() > 1) {
+    if (communicator) {
+      throw InvalidInput(
+          "EngineOptions::devices drives several GPUs from one process; a rank of a distributed "
+          "run takes one GPU (EngineOptions::device)");
+    }
+    auto whole = std::make_shared<Graph>(std::move(graph));
+#if OOC_ENGINE_CUDA
+    // Pinned once (portable to every GPU): the ranks' views then pin nothing of their own.
+    if (resolve_backend(options.backend, options.devices.front()) == Backend::cuda)
+      detail::pin_edges(*whole, options.devices.front());
+#endif
+    impl_->options = options;
+    impl_->group =
+        make_group(options, [&](const EngineOptions& o, std::shared_ptr<Communicator> c) {
+          return OocEngine(share(whole), o, std::move(c));
+        });
+    return;
+  }
   if (communicator) options = for_a_rank(options);
   impl_->backend = resolve_backend(options.backend, options.device);
   impl_->graph = std::move(graph);
@@ -147,7 +238,21 @@ OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions optio
   return OocEngine(read_oocg(path, read), options, std::move(communicator));
 }
 
+OocEngine::OocEngine(std::vector<OocEngine> group, EngineOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  impl_->group = std::move(group);
+}
+
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options) {
+  if (options.devices.size() > 1) {
+    // Each rank reads only its own partitions' edges.
+    auto group = make_group(options, [&](const EngineOptions& o, std::shared_ptr<Communicator> c) {
+      return OocEngine::load(path, o, std::move(c));
+    });
+    return OocEngine(std::move(group), std::move(options));
+  }
+  if (options.devices.size() == 1) options.device = options.devices.front();
   // For the GPU the edges go straight into pinned memory, checksummed on the way.
   OocgReadOptions read;
   if (resolve_backend(options.backend, options.device) == Backend::cuda) {
@@ -160,29 +265,50 @@ OocEngine::OocEngine(OocEngine&&) noexcept = default;
 OocEngine& OocEngine::operator=(OocEngine&&) noexcept = default;
 OocEngine::~OocEngine() = default;
 
+bool OocEngine::grouped() const {
+  return !impl_->group.empty();
+}
+const OocEngine& OocEngine::lead() const {
+  return grouped() ? impl_->group.front() : *this;
+}
+void OocEngine::run_on_group(const std::function<void(OocEngine&, int)>& body) {
+  std::vector<OocEngine>& group = impl_->group;
+  on_threads(
+      group.size(), [&](std::size_t r) { body(group[r], static_cast<int>(r)); },
+      [&](std::size_t r, const char* why) { group[r].impl_->communicator->abort(why); });
+}
+
 const Graph& OocEngine::graph() const {
-  return impl_->graph;
+  return lead().impl_->graph;
 }
 const EngineOptions& OocEngine::options() const {
   return impl_->options;
 }
 void OocEngine::set_transfer(TransferPolicy transfer) {
   impl_->options.transfer = transfer;
+  for (OocEngine& e : impl_->group)
+    e.set_transfer(transfer);
 }
 void OocEngine::set_priority(bool priority) {
   impl_->options.priority = priority;
+  for (OocEngine& e : impl_->group)
+    e.set_priority(priority);
 }
 void OocEngine::set_load_balance(LoadBalance load_balance) {
   impl_->options.load_balance = load_balance;
+  for (OocEngine& e : impl_->group)
+    e.set_load_balance(load_balance);
 }
 void OocEngine::set_exchange(Exchange exchange) {
   impl_->options.exchange = exchange;
+  for (OocEngine& e : impl_->group)
+    e.set_exchange(exchange);
 }
 Backend OocEngine::backend() const {
-  return impl_->backend;
+  return lead().impl_->backend;
 }
 std::span<const Partition> OocEngine::partitions() const {
-  return impl_->partitions;
+  return lead().impl_->partitions;
 }
 
 vid_t OocEngine::internal_id(vid_t user_id) const {
@@ -192,17 +318,19 @@ vid_t OocEngine::internal_id(vid_t user_id) const {
                        std::to_string(n) + " vertices" +
                        (n == 0 ? "" : " (ids 0-" + std::to_string(n - 1) + ")"));
   }
-  return impl_->internal_of_user.empty() ? user_id : impl_->internal_of_user[user_id];
+  const Buffer<vid_t>& internal_of_user = lead().impl_->internal_of_user;
+  return internal_of_user.empty() ? user_id : internal_of_user[user_id];
 }
 
 int OocEngine::rank() const {
   return impl_->communicator ? impl_->communicator->rank() : 0;
 }
 int OocEngine::ranks() const {
+  if (grouped()) return static_cast<int>(impl_->group.size());
   return impl_->communicator ? impl_->communicator->size() : 1;
 }
 std::span<const std::uint32_t> OocEngine::owners() const {
-  return impl_->owners;
+  return lead().impl_->owners;
 }
 const Bitmap* OocEngine::owned_vertices() const {
   return impl_->communicator ? &impl_->owned : nullptr;
@@ -323,13 +451,24 @@ auto OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
   return raw;
 }
 
+// A group checks a request once, before its ranks run it: a bad request would otherwise fail on
+// every rank and leave the ranks' link broken for later runs.
 Result<std::uint32_t> OocEngine::bfs(vid_t source, const RunOptions& run) {
+  if (grouped()) {
+    lead().internal_id(source);
+    return on_group([&](OocEngine& e) { return e.bfs(source, run); });
+  }
   const Bfs program{internal_id(source)};
   auto raw = run_builtin(program, begin_run(detail::info_of<Bfs>("bfs"), run));
   return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
 }
 
 Result<double> OocEngine::sssp(vid_t source, const RunOptions& run) {
+  if (grouped()) {
+    lead().internal_id(source);
+    lead().begin_run(detail::info_of<SsspU32>("sssp"), run);
+    return on_group([&](OocEngine& e) { return e.sssp(source, run); });
+  }
   const vid_t s = internal_id(source);
   Result<double> result;
   const auto finish = [&](auto raw, auto unreached) {
@@ -353,6 +492,10 @@ Result<double> OocEngine::sssp(vid_t source, const RunOptions& run) {
 }
 
 Result<vid_t> OocEngine::cc(const RunOptions& run) {
+  if (grouped()) {
+    lead().begin_run(detail::info_of<Cc>("cc"), run);
+    return on_group([&](OocEngine& e) { return e.cc(run); });
+  }
   auto raw = run_builtin(Cc{}, begin_run(detail::info_of<Cc>("cc"), run));
   // Labels are the smallest internal id of each component; users want the smallest user id.
   const Graph& g = graph();
@@ -370,6 +513,7 @@ Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
                        " must be strictly between 0 and 1");
   }
   if (!(pr.tolerance > 0.0f)) throw InvalidInput("tolerance must be positive");
+  if (grouped()) return on_group([&](OocEngine& e) { return e.pagerank(pr); });
   auto raw = run_builtin(PageRank{pr.damping, pr.tolerance},
                          begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
   // The rank is what was taken plus what is still pending; then normalise.

@@ -146,6 +146,21 @@ TEST(CudaRankRuns, ARankOnAMissingGpuStopsTheOthers) {
   EXPECT_EQ(seen[0], "rank 1 failed: " + cause);
 }
 
+// EngineOptions::devices on GPUs: one engine object, a rank per GPU (every GPU there is, up to
+// 2), the same values as the reference.
+TEST(CudaRankRuns, OneEngineOverSeveralGpusMatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+  o.devices = {0};
+  if (list_devices().size() >= 2) o.devices = {0, 1};
+  OocEngine engine(test::make_shape("kron"), o);
+  EXPECT_EQ(engine.ranks(), static_cast<int>(o.devices.size()));
+  for (const std::string& program : test::program_names()) {
+    SCOPED_TRACE(program);
+    test::expect_matches_reference(program, engine);
+  }
+}
+
 TEST(CudaRankRuns, TheUnifiedPolicyIsRefusedWithRanks) {
   OOC_REQUIRE_GPU();
   auto communicators = thread_communicators(1);

@@ -2,7 +2,9 @@
 // and transfer policy, gives every rank the serial reference's answer with 2 and 3 ranks, each
 // rank processing only its own partitions; a failing rank stops the others.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -10,6 +12,7 @@
 
 #include "engine_cases.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/partitioner/oocg.hpp"
 #include "ranks.hpp"
 
 namespace ooc {
@@ -71,6 +74,44 @@ TEST(DistributedRuns, AFailingRankStopsTheOthersWithItsReason) {
   }
   failing.join();
   EXPECT_EQ(seen, "rank 1 failed: its graph is missing on this host");
+}
+
+// EngineOptions::devices: one engine object drives a rank per listed device from this process
+// (the CPU backend here, so CI runs it); runs return the first rank's values.
+TEST(DistributedRuns, OneEngineOverSeveralDevicesMatchesTheReference) {
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.devices = {0, 1, 2};
+  OocEngine engine(test::make_shape("kron"), o);
+  EXPECT_EQ(engine.ranks(), 3);
+  for (const std::string& program : test::program_names()) {
+    SCOPED_TRACE(program);
+    test::expect_matches_reference(program, engine);
+  }
+  engine.set_transfer(TransferPolicy::filter);
+  test::expect_matches_reference("cc", engine);
+}
+
+TEST(DistributedRuns, ABadRequestToSeveralDevicesLeavesTheEngineUsable) {
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.devices = {0, 1};
+  OocEngine engine(test::make_shape("kron_directed"), o);
+  EXPECT_THROW(engine.cc(), InvalidInput);
+  EXPECT_THROW(engine.bfs(engine.graph().num_vertices()), InvalidInput);
+  test::expect_matches_reference("bfs", engine);
+}
+
+TEST(DistributedRuns, SeveralDevicesLoadEachRanksShareOfAFile) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("distributed_test_" + std::to_string(::getpid()) + ".oocg");
+  write_oocg(test::make_shape("urand"), path);
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.devices = {0, 1};
+  OocEngine engine = OocEngine::load(path, o);
+  const Graph whole = read_oocg(path);
+  const vid_t source = whole.original_id(0);
+  const auto c = reference::compare_exact(engine.bfs(source).values, reference::bfs(whole, source));
+  EXPECT_TRUE(c.equal) << c.message;
+  std::filesystem::remove(path);
 }
 
 }  // namespace

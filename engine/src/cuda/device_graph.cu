@@ -98,6 +98,12 @@ void upload(DeviceArray<T>& dst, const T* src, std::size_t n, const char* what) 
 
 }  // namespace
 
+void pin_edges(Graph& g, int device) {
+  OOC_CUDA(cudaSetDevice(device), "selecting the GPU");
+  pin(g.targets, device);
+  pin(g.weights, device);
+}
+
 DeviceGraph::~DeviceGraph() {
   nccl.reset();
   if (managed_targets != nullptr) cudaFree(managed_targets);

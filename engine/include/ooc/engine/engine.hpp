@@ -10,8 +10,10 @@
 // User programs follow the contract in programs.hpp and run with engine.run(program).
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -76,6 +78,10 @@ struct RunSetup {
 
 class OocEngine {
  public:
+  // With options.devices naming several GPUs, the engine runs a rank on each, a thread per GPU,
+  // and every run returns the first rank's result (its values are every rank's; its stats are
+  // its own). From a Graph the ranks share its edges, pinned once; load() has each rank read
+  // only its own partitions' edges, and graph() then holds the first rank's edges only.
   explicit OocEngine(Graph graph, EngineOptions options = {});
   // Reads a .oocg file straight into the memory the backend wants (pinned for CUDA).
   static OocEngine load(const std::filesystem::path& path, EngineOptions options = {});
@@ -130,6 +136,13 @@ class OocEngine {
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
   const Bitmap* owned_vertices() const;  // null without a communicator
+  // Several GPUs from this process (options.devices): the ranks, and running on all of them.
+  OocEngine(std::vector<OocEngine> group, EngineOptions options);
+  bool grouped() const;
+  const OocEngine& lead() const;  // the first rank of a group, else this engine
+  void run_on_group(const std::function<void(OocEngine&, int)>& body);
+  template <class F>
+  auto on_group(F&& f);
   template <class P>
   auto run_builtin(const P& program, detail::RunSetup setup);
   template <class T>
@@ -149,8 +162,19 @@ std::vector<T> OocEngine::to_user_ids(const T* internal) const {
   return out;
 }
 
+template <class F>
+auto OocEngine::on_group(F&& f) {
+  std::optional<decltype(f(*this))> first;
+  run_on_group([&](OocEngine& engine, int rank) {
+    auto result = f(engine);
+    if (rank == 0) first = std::move(result);
+  });
+  return std::move(*first);
+}
+
 template <class P>
 Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run) {
+  if (grouped()) return on_group([&](OocEngine& e) { return e.run(program, run); });
   require_cpu_backend("user programs");
   detail::RunSetup setup = begin_run(detail::info_of<P>("user program"), run);
   using Clock = std::chrono::steady_clock;

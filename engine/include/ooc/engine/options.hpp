@@ -71,6 +71,9 @@ struct EngineOptions {
   std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
   unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
   int device = 0;             // CUDA device
+  // Several GPUs from this process, a rank per GPU on its own thread, agreeing over NCCL as the
+  // ranks of `mpirun` do (docs/distributed.md). One entry is that GPU alone; empty: `device`.
+  std::vector<int> devices;
   // Device memory the engine may use (vertex data, frontiers, staging, and the edges when they
   // all fit). 0: CUDA uses 90% of the free memory; the CPU backend keeps edges out of core.
   std::uint64_t device_budget = 0;
