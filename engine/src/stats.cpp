@@ -67,17 +67,23 @@ std::string RunStats::summary() const {
   if (total_bytes() == 0) text += " none";
   std::uint64_t exchanged = 0;
   double exchange_seconds = 0;
+  double nccl_seconds = 0;
   std::size_t sparse = 0;
   for (const IterationStats& it : iterations) {
     exchanged += it.exchange_bytes;
     exchange_seconds += it.exchange_seconds;
+    nccl_seconds += it.nccl_seconds;
     sparse += it.sparse_exchange ? 1 : 0;
   }
   if (exchanged > 0) {
     char line[128];
-    std::snprintf(line, sizeof line, "; exchanged %s in %.3f s",
-                  format_bytes(exchanged).c_str(), exchange_seconds);
+    std::snprintf(line, sizeof line, "; exchanged %s in %.3f s", format_bytes(exchanged).c_str(),
+                  exchange_seconds);
     text += line;
+    if (nccl_seconds > 0) {
+      std::snprintf(line, sizeof line, " (%.3f s in NCCL)", nccl_seconds);
+      text += line;
+    }
     if (sparse > 0) {
       std::snprintf(line, sizeof line, " (sparse in %zu of %zu iterations)", sparse,
                     iterations.size());

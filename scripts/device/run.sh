@@ -371,9 +371,9 @@ ranks_table() {
 import json, os, sys
 files = [p for p in sys.argv[1:] if os.path.exists(p)]
 first = {}
-print("%-16s %-8s %-6s %4s %9s %6s %9s %7s %9s %8s %6s  %s" % (
+print("%-16s %-8s %-6s %4s %9s %6s %9s %7s %9s %8s %8s %6s  %s" % (
     "set", "algo", "exch", "rank", "ms", "iters", "GB moved", "GB/s", "exch GB", "exch ms",
-    "sparse", "values"))
+    "nccl ms", "sparse", "values"))
 for path in files:
     name = os.path.basename(path)[:-5]
     try:
@@ -395,10 +395,11 @@ for path in files:
                                   "exchange_bytes": 0, "exchange_seconds": 0}]
         for p in per:
             sparse = sum(1 for it in r.get("per_iteration", []) if it.get("sparse_exchange"))
-            print("%-16s %-8s %-6s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f %6d  %s" % (
+            print("%-16s %-8s %-6s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f %8.1f %6d  %s" % (
                 name, algo, exchange, p["rank"], r["seconds"] * 1e3, r["iterations"],
                 p["total_bytes"] / 1e9, p["total_bytes"] / 1e9 / max(p["seconds"], 1e-9),
-                p["exchange_bytes"] / 1e9, p["exchange_seconds"] * 1e3, sparse, same))
+                p["exchange_bytes"] / 1e9, p["exchange_seconds"] * 1e3,
+                p.get("nccl_seconds", 0) * 1e3, sparse, same))
 EOF
 }
 

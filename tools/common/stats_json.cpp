@@ -28,6 +28,7 @@ nlohmann::json to_json(const RunStats& s) {
                           {"compute_seconds", it.compute_seconds},
                           {"exchange_bytes", it.exchange_bytes},
                           {"exchange_seconds", it.exchange_seconds},
+                          {"nccl_seconds", it.nccl_seconds},
                           {"sparse_exchange", it.sparse_exchange}});
   }
   std::array<std::uint64_t, kEngines> bytes{};
@@ -60,7 +61,7 @@ void write_trace_header(std::ostream& out) {
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
   }
   out << ",tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,exchange_bytes,"
-         "exchange_seconds,sparse_exchange\n";
+         "exchange_seconds,nccl_seconds,sparse_exchange\n";
 }
 
 void write_trace(std::ostream& out, int run, const RunStats& s) {
@@ -73,7 +74,8 @@ void write_trace(std::ostream& out, int run, const RunStats& s) {
       out << ',' << b;
     out << ',' << it.tasks << ',' << it.seconds << ',' << it.survey_seconds << ','
         << it.transfer_seconds << ',' << it.compute_seconds << ',' << it.exchange_bytes << ','
-        << it.exchange_seconds << ',' << (it.sparse_exchange ? 1 : 0) << '\n';
+        << it.exchange_seconds << ',' << it.nccl_seconds << ',' << (it.sparse_exchange ? 1 : 0)
+        << '\n';
   }
 }
 

@@ -285,16 +285,20 @@ std::string rank_prefix(const OocEngine& engine) {
 
 // Every rank's totals for the first rank's JSON: time, edges, bytes moved, exchange.
 nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
-  constexpr std::size_t kFields = 5;
+  constexpr std::size_t kFields = 6;
   std::vector<double> all(kFields * static_cast<std::size_t>(ranks.size()), 0.0);
-  double exchanged = 0, exchange_seconds = 0;
+  double exchanged = 0, exchange_seconds = 0, nccl_seconds = 0;
   for (const IterationStats& it : stats.iterations) {
     exchanged += static_cast<double>(it.exchange_bytes);
     exchange_seconds += it.exchange_seconds;
+    nccl_seconds += it.nccl_seconds;
   }
-  const std::array<double, kFields> mine{
-      stats.seconds, static_cast<double>(stats.edges_processed()),
-      static_cast<double>(stats.total_bytes()), exchanged, exchange_seconds};
+  const std::array<double, kFields> mine{stats.seconds,
+                                         static_cast<double>(stats.edges_processed()),
+                                         static_cast<double>(stats.total_bytes()),
+                                         exchanged,
+                                         exchange_seconds,
+                                         nccl_seconds};
   std::copy(mine.begin(), mine.end(), all.begin() + kFields * ranks.rank());
   ranks.all_reduce(all, Reduction::sum);  // each slot has one non-zero contributor
   nlohmann::json out = nlohmann::json::array();
@@ -305,7 +309,8 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                    {"edges_processed", static_cast<std::uint64_t>(f[1])},
                    {"total_bytes", static_cast<std::uint64_t>(f[2])},
                    {"exchange_bytes", static_cast<std::uint64_t>(f[3])},
-                   {"exchange_seconds", f[4]}});
+                   {"exchange_seconds", f[4]},
+                   {"nccl_seconds", f[5]}});
   }
   return out;
 }

@@ -544,6 +544,13 @@ void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
   host.all_reduce(busiest, Reduction::max);
   const std::uint64_t c = busiest[0];
   if (n == 0) return;
+  // The collective alone (the kernels queued before it on the stream finish first).
+  const auto in_nccl = [&](auto&& collective) {
+    ws_.streams[kDirect].synchronize(doing);
+    const auto start = Clock::now();
+    collective();
+    stats.nccl_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  };
   const bool sparse =
       pair_capacity_ > 0 && c <= pair_capacity_ &&
       (options_.exchange == Exchange::sparse || 8 * ranks * c < 2 * sizeof(Value) * n);
@@ -555,7 +562,7 @@ void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
           cudaMemsetAsync(own_pairs_.data() + mine, 0xff, (c - mine) * sizeof(std::uint64_t), s),
           doing);
     }
-    nccl.all_gather(own_pairs_.data(), all_pairs_.data(), c, s);
+    in_nccl([&] { nccl.all_gather(own_pairs_.data(), all_pairs_.data(), c, s); });
     const std::uint64_t own = static_cast<std::uint64_t>(nccl.rank()) * c;
     constexpr Reduction op = kAccumulative ? Reduction::sum : reduction_of<P>();
     cuda_exchange::apply_pairs_kernel<Value, op><<<grid_for(ranks * c), kBlockThreads, 0, s>>>(
@@ -566,10 +573,10 @@ void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
     cuda_exchange::delta_change_kernel<<<grid_for(n), kBlockThreads, 0, s>>>(
         deltas_.data(), agreed_.data(), change_.data(), n);
     check_launch("delta_change_kernel", doing);
-    nccl.all_reduce(change_.data(), n, Reduction::sum, s);
+    in_nccl([&] { nccl.all_reduce(change_.data(), n, Reduction::sum, s); });
     stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
   } else {
-    nccl.all_reduce(values_.data(), n, reduction_of<P>(), s);
+    in_nccl([&] { nccl.all_reduce(values_.data(), n, reduction_of<P>(), s); });
     stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
   }
   if constexpr (kAccumulative) {

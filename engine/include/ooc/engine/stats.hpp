@@ -32,6 +32,7 @@ struct IterationStats {
   // the end of this rank's tasks (waiting for slower ranks included), and which form it took.
   std::uint64_t exchange_bytes = 0;
   double exchange_seconds = 0;
+  double nccl_seconds = 0;  // of which inside NCCL's collective (GPU ranks)
   bool sparse_exchange = false;
 
   std::uint64_t total_bytes() const;
