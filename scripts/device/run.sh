@@ -56,7 +56,8 @@ tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwi
                tolerance 1e-4, --repeat 3 (the first CUDA timings)
   gpus         bfs,sssp,cc,pagerank hybrid --repeat \$REPEAT on GPU 0 alone, on GPUs 0,1 from one
                process (--devices 0,1) with each exchange (dense, sparse, auto), and as 2 ranks by
-               mpirun (auto); pagerank with priority off on 1 and 2 GPUs; a table per run and
+               mpirun (auto); pagerank with priority off on 1 and 2 GPUs, and the L1 distance
+               between 1- and 2-GPU PageRank values (--output of each); a table per run and
                rank (time, iterations, bytes and GB/s, time in the exchange) and whether bfs,
                sssp and cc values equal one GPU's (2-GPU machine)
   ranks        bfs,sssp,cc,pagerank hybrid as 2 ranks by mpirun, each under /usr/bin/time -v:
@@ -504,6 +505,15 @@ stage_timings() {
         timing_mpi "$k-2ranks" 240 "${four[@]}"
         timing "$k-1gpu-pr-off" 120 pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --priority off --devices 0
         timing "$k-2gpus-pr-off" 120 pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --priority off --devices 0,1
+        # PageRank on 1 and 2 GPUs: the L1 distance between their normalised ranks.
+        timing "$k-1gpu-pr-out" 120 pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --devices 0 -q \
+          --output "$d/pr-1gpu.tsv"
+        timing "$k-2gpus-pr-out" 120 pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 --devices 0,1 -q \
+          --output "$d/pr-2gpus.tsv"
+        note "pagerank, tolerance 1e-3: L1 distance between the 1-GPU and 2-GPU ranks:" \
+          "$(paste "$d/pr-1gpu.tsv" "$d/pr-2gpus.tsv" | awk '$1 != $3 { bad = 1 } { x = $2 - $4; s += x < 0 ? -x : x }
+            END { if (bad) print "vertex order differs"; else printf "%.3g over %d vertices\n", s, NR }')"
+        rm -f "$d/pr-1gpu.tsv" "$d/pr-2gpus.tsv"
         note "" "$(ranks_table "$d/$k-1gpu.json" "$d/$k-2gpus.json" "$d/$k-2ranks.json" \
           "$d/$k-1gpu-pr-off.json" "$d/$k-2gpus-pr-off.json" 2>&1)" ;;
       ranks)
