@@ -7,7 +7,7 @@ pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET GLOBAL hwloc)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
 find_package(ZLIB REQUIRED)
 if(OOC_WITH_MPI)
-  find_package(MPI REQUIRED COMPONENTS C)
+  find_package(MPI REQUIRED COMPONENTS CXX)
 endif()
 if(OOC_WITH_CUDA)
   find_package(NCCL REQUIRED)  # cmake/FindNCCL.cmake: the ranks' exchange on GPUs
