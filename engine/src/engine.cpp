@@ -121,7 +121,7 @@ std::vector<OocEngine> make_group(
   const std::size_t n = options.devices.size();
   std::vector<std::unique_ptr<Communicator>> links = thread_communicators(static_cast<int>(n));
   std::vector<std::shared_ptr<Communicator>> shared(std::make_move_iterator(links.begin()),
-                                                     std::make_move_iterator(links.end()));
+                                                    std::make_move_iterator(links.end()));
   std::vector<std::optional<OocEngine>> made(n);
   on_threads(
       n,
