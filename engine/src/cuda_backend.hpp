@@ -30,6 +30,7 @@ struct RankSetup {
   Communicator& communicator;
   const Bitmap& owned;                                   // the rank's vertices
   std::span<const std::pair<eid_t, eid_t>> edge_ranges;  // its partitions' edges
+  std::span<const std::uint32_t> owners;                 // each partition's rank
 };
 
 // Moves the graph's edges to pinned memory if they are not there yet, and uploads the offsets.

@@ -73,20 +73,14 @@ std::string cpu_device_name() {
   return "CPU (" + std::to_string(threads) + " threads)";
 }
 
-// A rank on the GPU keeps its edges in host memory (its own ranges pinned in place): in-memory
-// mode and the unified baseline would copy every rank's share of the whole graph.
+// A rank on the GPU holds only its own edges (its ranges pinned in place): the unified baseline
+// would copy the whole graph. (Its in-memory mode is an edge cache of its own partitions.)
 void check_rank_transfer(const EngineOptions& options) {
   if (options.transfer == TransferPolicy::unified &&
       resolve_backend(options.backend, options.device) == Backend::cuda) {
     throw Unsupported(
         "the unified policy runs on one GPU only: use another --transfer policy with ranks");
   }
-}
-
-EngineOptions for_a_rank(EngineOptions options) {
-  check_rank_transfer(options);
-  if (resolve_backend(options.backend, options.device) == Backend::cuda) options.in_memory = false;
-  return options;
 }
 
 // Runs body(rank) on a thread per rank; the first exception (if any) is rethrown after every
@@ -191,7 +185,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
         });
     return;
   }
-  if (communicator) options = for_a_rank(options);
+  if (communicator) check_rank_transfer(options);
   impl_->backend = resolve_backend(options.backend, options.device);
   impl_->graph = std::move(graph);
   impl_->options = options;
@@ -211,7 +205,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
       const auto ranges =
           owned_edge_ranges(impl_->partitions, impl_->owners,
                             static_cast<std::uint32_t>(impl_->communicator->rank()));
-      const detail::RankSetup rank{*impl_->communicator, impl_->owned, ranges};
+      const detail::RankSetup rank{*impl_->communicator, impl_->owned, ranges, impl_->owners};
       impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options, &rank);
     } else {
       impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options);
@@ -222,7 +216,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
                           std::shared_ptr<Communicator> communicator) {
-  options = for_a_rank(options);
+  check_rank_transfer(options);
   // The offsets and ids first, to place the partitions; then this rank's edges alone.
   OocgReadOptions layout;
   layout.edge_ranges = {{0, 0}};
@@ -387,6 +381,11 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
 #endif
   setup.memory = plan_memory(g, partitions(), info.value_bytes,
                              info.kind == ProgramKind::accumulative, o, budget);
+  if (impl_->communicator && backend() == Backend::cuda && setup.memory.in_memory) {
+    // A rank holds only its own partitions' edges: its in-memory mode is a cache of them all.
+    setup.memory.in_memory = false;
+    setup.memory.cache_bytes = o.cache ? budget - setup.memory.needed() : 0;
+  }
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
   setup.drive.max_iterations = run.max_iterations;
   setup.drive.communicator = impl_->communicator.get();
@@ -400,6 +399,10 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   if (impl_->communicator)
     s.exchange = backend() == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
   s.in_memory = setup.memory.in_memory;
+  s.budget = setup.memory.budget;
+  s.vertex_bytes = setup.memory.vertex_bytes;
+  s.staging_bytes = setup.memory.staging_bytes;
+  s.edge_bytes = g.num_edges() * (info.needs_weights && g.weighted() ? 8 : 4);
   s.partitions = static_cast<std::uint32_t>(partitions().size());
   return setup;
 }
@@ -434,7 +437,7 @@ auto OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
   if (!executor)
     executor = std::make_unique<detail::CpuExecutor<P>>(g, partitions(), program, options(),
                                                         setup.memory, owned_vertices());
-  setup.stats.setup_bytes = executor->setup_bytes();
+  executor->report_setup(setup.stats);
   setup.stats.setup_seconds = seconds_since(start);
   start = Clock::now();
   Raw<P> raw;

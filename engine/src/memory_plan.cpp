@@ -15,13 +15,6 @@ constexpr std::uint64_t kHeavyQueueBytesPerEdge4096 = 3 * 40;
 
 }  // namespace
 
-std::string MemoryPlan::describe() const {
-  return std::string(in_memory ? "in-memory" : "out-of-core") + ": vertex data " +
-         format_bytes(vertex_bytes) + ", staging " + format_bytes(staging_bytes) + ", edges " +
-         format_bytes(edge_bytes) + (in_memory ? " on the device" : " in host memory") +
-         (budget == 0 ? std::string() : ", budget " + format_bytes(budget));
-}
-
 MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::uint32_t value_bytes,
                        bool accumulative, const EngineOptions& o, std::uint64_t budget) {
   MemoryPlan plan;
@@ -52,6 +45,9 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
                       format_bytes(budget) + " (raise --budget or lower --partition-bytes)");
   }
   plan.in_memory = o.in_memory && plan.needed() + plan.edge_bytes <= budget;
+  // The unified policy keeps the edges in managed memory: no cache beside it.
+  if (o.in_memory && !plan.in_memory && o.cache && o.transfer != TransferPolicy::unified)
+    plan.cache_bytes = budget - plan.needed();
   return plan;
 }
 

@@ -48,6 +48,13 @@ std::uint64_t RunStats::total_bytes() const {
   return sum;
 }
 
+std::uint64_t RunStats::cached_bytes() const {
+  std::uint64_t sum = 0;
+  for (const IterationStats& it : iterations)
+    sum += it.cached_bytes;
+  return sum;
+}
+
 std::string RunStats::summary() const {
   // The advance mapping is a CUDA setting; the CPU backend has one.
   const std::string mapping = backend == "cuda" ? ", " + load_balance : "";
@@ -65,6 +72,10 @@ std::string RunStats::summary() const {
     if (b > 0) text += " " + std::string(to_string(static_cast<Engine>(e))) + " " + format_bytes(b);
   }
   if (total_bytes() == 0) text += " none";
+  if (cache_partitions > 0) {
+    text += "; cache " + format_bytes(cache_bytes) + " in " + std::to_string(cache_partitions) +
+            " partitions served " + format_bytes(cached_bytes());
+  }
   std::uint64_t exchanged = 0;
   double exchange_seconds = 0;
   double nccl_seconds = 0;

@@ -8,6 +8,7 @@
 #include "engine_cases.hpp"
 #include "gpu_test.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/engine/memory_plan.hpp"
 
 namespace ooc {
 namespace {
@@ -70,6 +71,102 @@ TEST(CudaBackendRuns, ABudgetAboveTheFreeMemoryIsRefused) {
     EXPECT_NE(message.find("lower --budget, or give 0 for 90% of the free memory"),
               std::string::npos)
         << message;
+  }
+}
+
+// The edge cache. A budget of vertex data and staging (planned for the largest program, PageRank)
+// plus `edge_share` of the graph's edge bytes: out of core, with room in the cache for part of
+// the edges.
+EngineOptions cache_options(const std::string& policy) {
+  EngineOptions o = test::options_for(policy, true, Backend::cuda);
+  o.in_memory = true;  // options_for keeps edges in host memory, which leaves no cache
+  o.cache = true;
+  return o;
+}
+
+OocEngine with_budget(Graph g, EngineOptions o, double edge_share) {
+  const auto parts = partition_by_edges(g, o.partition_bytes, g.bytes_per_edge());
+  const MemoryPlan plan = plan_memory(g, parts, 4, true, o, 0);
+  o.device_budget = plan.vertex_bytes + plan.staging_bytes +
+                    static_cast<std::uint64_t>(static_cast<double>(plan.edge_bytes) * edge_share);
+  return OocEngine(std::move(g), o);
+}
+
+std::uint32_t partitions_with_edges(const OocEngine& engine) {
+  std::uint32_t n = 0;
+  for (const Partition& p : engine.partitions())
+    n += p.num_edges() > 0 ? 1 : 0;
+  return n;
+}
+
+using CacheCase = std::tuple<std::string, std::string, std::string>;  // program, shape, policy
+
+class CudaEdgeCache : public ::testing::TestWithParam<CacheCase> {};
+
+std::string cache_case_name(const ::testing::TestParamInfo<CacheCase>& c) {
+  return std::get<0>(c.param) + "_" + std::get<1>(c.param) + "_" + std::get<2>(c.param);
+}
+
+TEST_P(CudaEdgeCache, MatchesTheReferenceWithPartOfTheEdgesCached) {
+  OOC_REQUIRE_GPU();
+  const auto& [program, shape, policy] = GetParam();
+  OocEngine engine = with_budget(test::make_shape(shape), cache_options(policy), 0.25);
+  test::expect_matches_reference(program, engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPolicy, CudaEdgeCache,
+                         ::testing::Combine(::testing::ValuesIn(test::program_names()),
+                                            ::testing::Values("kron", "kron_directed", "grid",
+                                                              "big_star", "disconnected"),
+                                            ::testing::Values("hybrid", "filter", "compaction",
+                                                              "zerocopy")),
+                         cache_case_name);
+
+TEST(CudaEdgeCacheRuns, ServesPartOfTheEdgesAndMovesTheRest) {
+  OOC_REQUIRE_GPU();
+  OocEngine engine = with_budget(test::make_shape("kron"), cache_options("filter"), 0.25);
+  const auto result = engine.sssp(engine.highest_degree_vertex());
+  const RunStats& s = result.stats;
+  EXPECT_FALSE(s.in_memory);
+  EXPECT_GT(s.cache_partitions, 0u);
+  EXPECT_LT(s.cache_partitions, partitions_with_edges(engine));
+  EXPECT_EQ(s.setup_bytes, s.cache_bytes);  // filled now, with targets and weights
+  // The budget's edge share, and the deltas that SSSP does not keep (the budget is PageRank's).
+  EXPECT_LE(s.cache_bytes, engine.graph().num_edges() * 8 / 4 + engine.graph().num_vertices() * 4);
+  EXPECT_GT(s.cached_bytes(), 0u);
+  EXPECT_GT(s.bytes(Engine::filter), 0u);
+  EXPECT_NE(s.summary().find("; cache "), std::string::npos) << s.summary();
+}
+
+TEST(CudaEdgeCacheRuns, ACacheOfEveryPartitionMovesNothingAndIsFilledOnce) {
+  OOC_REQUIRE_GPU();
+  // Half the edge bytes with weights is every target: BFS reads no weights.
+  OocEngine engine = with_budget(test::make_shape("kron"), cache_options("hybrid"), 0.5);
+  const vid_t source = engine.highest_degree_vertex();
+  const auto first = engine.bfs(source);
+  EXPECT_FALSE(first.stats.in_memory);
+  EXPECT_EQ(first.stats.cache_partitions, partitions_with_edges(engine));
+  EXPECT_EQ(first.stats.setup_bytes, engine.graph().num_edges() * sizeof(vid_t));
+  EXPECT_EQ(first.stats.total_bytes(), 0u);
+  EXPECT_GT(first.stats.cached_bytes(), 0u);
+  const auto second = engine.bfs(source);
+  EXPECT_EQ(second.stats.setup_bytes, 0u);
+  EXPECT_EQ(second.stats.cache_bytes, first.stats.cache_bytes);
+  EXPECT_EQ(second.values, first.values);
+}
+
+TEST(CudaEdgeCacheRuns, OffOrWithEdgesInHostMemoryNothingIsCached) {
+  OOC_REQUIRE_GPU();
+  for (const bool in_memory : {true, false}) {
+    EngineOptions o = cache_options("hybrid");
+    o.cache = !in_memory;  // cache off, or edges in host memory with the cache on
+    o.in_memory = in_memory;
+    OocEngine engine = with_budget(test::make_shape("kron"), o, 0.25);
+    const auto result = engine.bfs(engine.highest_degree_vertex());
+    EXPECT_EQ(result.stats.cache_partitions, 0u);
+    EXPECT_EQ(result.stats.cache_bytes, 0u);
+    EXPECT_EQ(result.stats.cached_bytes(), 0u);
+    EXPECT_EQ(result.stats.setup_bytes, 0u);
   }
 }
 

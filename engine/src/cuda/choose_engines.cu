@@ -8,23 +8,25 @@ namespace {
 __global__ void choose_engines_kernel(cuda::PartitionCounters* counters,
                                       const eid_t* partition_edges, std::uint32_t partitions,
                                       TransferPolicy policy, bool resident,
-                                      std::uint32_t bytes_per_edge, CostConstants cost) {
+                                      const std::uint8_t* cached, std::uint32_t bytes_per_edge,
+                                      CostConstants cost) {
   const std::uint64_t p = cuda::grid_thread();
   if (p >= partitions) return;
   cuda::PartitionCounters& c = counters[p];
   if (c.active_vertices == 0) return;
   const PartitionActivity a{partition_edges[p], c.active_vertices, c.active_edges, c.requests};
-  c.engine = static_cast<std::uint32_t>(engine_for(policy, resident, a, bytes_per_edge, cost));
+  const bool on_device = resident || (cached != nullptr && cached[p] != 0);
+  c.engine = static_cast<std::uint32_t>(engine_for(policy, on_device, a, bytes_per_edge, cost));
 }
 
 }  // namespace
 
 void launch_choose_engines(cuda::PartitionCounters* counters, const eid_t* partition_edges,
                            std::uint32_t partitions, TransferPolicy policy, bool resident,
-                           std::uint32_t bytes_per_edge, const CostConstants& cost, unsigned blocks,
-                           cudaStream_t stream) {
+                           const std::uint8_t* cached, std::uint32_t bytes_per_edge,
+                           const CostConstants& cost, unsigned blocks, cudaStream_t stream) {
   choose_engines_kernel<<<blocks, kBlockThreads, 0, stream>>>(
-      counters, partition_edges, partitions, policy, resident, bytes_per_edge, cost);
+      counters, partition_edges, partitions, policy, resident, cached, bytes_per_edge, cost);
   check_launch("choose_engines_kernel", "choosing transfer engines");
 }
 

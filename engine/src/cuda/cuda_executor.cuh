@@ -11,7 +11,8 @@
 //   merge      next joins current
 //   exchange   a rank of a distributed run: the ranks agree on the vertex arrays over NCCL
 //              (exchange.cuh), and only the rank's own vertices stay in its frontier
-// Vertex values, deltas and bitmaps stay on the GPU for the whole run.
+// Vertex values, deltas and bitmaps stay on the GPU for the whole run. Out of core, partitions
+// in the edge cache (edge_cache.hpp) run as resident tasks, straight from device memory.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "exchange.cuh"
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/engine/cost_model.hpp"
+#include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/programs.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
@@ -37,11 +39,12 @@
 
 namespace ooc::detail {
 
-// Algorithm 1 lines 4-12 on the GPU, one thread per partition (choose_engines.cu).
+// Algorithm 1 lines 4-12 on the GPU, one thread per partition (choose_engines.cu). Every
+// partition is resident in in-memory mode, and those `cached` marks (when not null) otherwise.
 void launch_choose_engines(cuda::PartitionCounters* counters, const eid_t* partition_edges,
                            std::uint32_t partitions, TransferPolicy policy, bool resident,
-                           std::uint32_t bytes_per_edge, const CostConstants& cost, unsigned blocks,
-                           cudaStream_t stream);
+                           const std::uint8_t* cached, std::uint32_t bytes_per_edge,
+                           const CostConstants& cost, unsigned blocks, cudaStream_t stream);
 
 // The program's vertex state as the survey kernels see it (see survey.cuh).
 template <class P>
@@ -97,7 +100,12 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   void advance_frontier() override;
   void finish(Communicator& host) override;
   void read_values(Value* values, Value* deltas) override;
-  std::uint64_t setup_bytes() const override { return setup_bytes_; }
+  void report_setup(RunStats& stats) const override {
+    stats.setup_bytes = setup_bytes_;
+    if (!cached()) return;
+    stats.cache_bytes = device_.cache.bytes();
+    stats.cache_partitions = static_cast<std::uint32_t>(device_.cache.partitions.size());
+  }
 
  private:
   VertexView<P> view(const PriorityWindow& window) const {
@@ -115,6 +123,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
     return static_cast<unsigned>(std::clamp<std::uint64_t>(wanted, 1, max_blocks_));
   }
   unsigned warp_grid_for(std::uint64_t warps) const { return grid_for(warps * cuda::kWarp); }
+  // Out of core with partitions in the edge cache: its resident tasks read the cache.
+  bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
   void choose_priority_window();
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
   cuda::OffsetEdges edges_for(Engine engine) const;
@@ -190,7 +200,12 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   int sms = 0;
   OOC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options_.device), doing);
   max_blocks_ = static_cast<std::uint64_t>(sms) * 8;  // 8 blocks of 256 threads fill an SM
-  if (plan_.in_memory) setup_bytes_ = device_.make_resident();
+  if (plan_.in_memory) {
+    setup_bytes_ = device_.make_resident();
+  } else if (plan_.cache_bytes > 0) {
+    setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_);
+  }
+  if (!plan_.in_memory) device_.moved.resize(parts_.size());
   if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) device_.make_managed();
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(next_.data(), 0, next_.bytes(), s), doing);
@@ -267,8 +282,9 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
       options_.cost.request_bytes, weighted_ ? 2u : 1u, ws_.counters.data());
   check_launch("survey_kernel", doing);
   launch_choose_engines(ws_.counters.data(), device_.partition_edges.data(), partitions,
-                        options_.transfer, plan_.in_memory, edge_bytes_, options_.cost,
-                        grid_for(partitions), s);
+                        options_.transfer, plan_.in_memory,
+                        cached() ? device_.cache.cached.data() : nullptr, edge_bytes_,
+                        options_.cost, grid_for(partitions), s);
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   for (std::uint32_t i = 0; i < partitions; ++i) {
@@ -279,6 +295,14 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
     survey.priority = kAccumulative           ? c.delta
                       : c.active_vertices > 0 ? -cuda::from_order_key(c.most_urgent)
                                               : 0.0;
+    if (plan_.in_memory || c.active_vertices == 0) continue;
+    // What the partition would move were it not cached: the cache's measure of reuse.
+    const Engine moving =
+        survey.engine == Engine::resident
+            ? engine_for(options_.transfer, false, survey.activity, edge_bytes_, options_.cost)
+            : survey.engine;
+    device_.moved[i] +=
+        link_bytes(moving, survey.activity, edge_bytes_, options_.cost.request_bytes);
   }
   surveys_ = out;
 }
@@ -287,11 +311,14 @@ template <class P>
 cuda::RangeSet CudaExecutor<P>::upload_ranges(std::span<const Task> tasks) {
   // Each task's partitions as vertex ranges, neighbouring partitions merged; all tasks' ranges
   // go up in one copy.
+  // Cached partitions are neighbours in the cache when they are in the graph: a range of them
+  // starts at its first partition's position.
   task_range_start_.clear();
   std::uint32_t r = 0;
   std::uint64_t words = 0;
   for (const Task& task : tasks) {
     task_range_start_.push_back(r);
+    const bool from_cache = task.engine == Engine::resident && cached();
     for (std::size_t k = 0; k < task.partitions.size(); ++k) {
       const Partition& p = parts_[task.partitions[k]];
       if (k > 0 && task.partitions[k - 1] + 1 == task.partitions[k]) {
@@ -300,6 +327,8 @@ cuda::RangeSet CudaExecutor<P>::upload_ranges(std::span<const Task> tasks) {
       }
       ws_.host_range_first[r] = p.first_vertex;
       ws_.host_range_last[r] = p.last_vertex;
+      ws_.host_range_shift[r] =
+          from_cache ? p.first_edge - device_.cache.position[task.partitions[k]] : 0;
       ++r;
     }
   }
@@ -321,19 +350,31 @@ cuda::RangeSet CudaExecutor<P>::upload_ranges(std::span<const Task> tasks) {
   OOC_CUDA(cudaMemcpyAsync(ws_.range_prefix.data(), ws_.host_range_prefix.data(),
                            (r + 1) * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s),
            doing);
-  return {ws_.range_first.data(), ws_.range_last.data(), ws_.range_prefix.data(), r};
+  const bool shifted = cached();
+  if (shifted) {
+    OOC_CUDA(cudaMemcpyAsync(ws_.range_shift.data(), ws_.host_range_shift.data(), r * sizeof(eid_t),
+                             cudaMemcpyHostToDevice, s),
+             doing);
+  }
+  return {ws_.range_first.data(), ws_.range_last.data(), ws_.range_prefix.data(),
+          shifted ? ws_.range_shift.data() : nullptr, r};
 }
 
 // The ranges of task t alone, as a view into the uploaded set.
 inline cuda::RangeSet task_ranges(const cuda::RangeSet& all, std::uint32_t first,
                                   std::uint32_t end) {
-  return {all.first + first, all.last + first, all.prefix + first, end - first};
+  return {all.first + first, all.last + first, all.prefix + first,
+          all.shift == nullptr ? nullptr : all.shift + first, end - first};
 }
 
 template <class P>
 cuda::OffsetEdges CudaExecutor<P>::edges_for(Engine engine) const {
   switch (engine) {
     case Engine::resident:
+      if (cached()) {
+        return {device_.offsets.data(), device_.cache.targets.data(),
+                weighted_ ? device_.cache.weights.data() : nullptr, 0};
+      }
       return {device_.offsets.data(), device_.resident_targets.data(),
               weighted_ ? device_.resident_weights.data() : nullptr, 0};
     case Engine::unified:
@@ -465,6 +506,10 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
       bytes += surveys_[p].activity.requests * options_.cost.request_bytes;
   }
   stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
+  if (task.engine == Engine::resident && cached()) {
+    for (const std::uint32_t p : task.partitions)
+      stats.cached_bytes += surveys_[p].activity.active_edges * edge_bytes_;
+  }
   advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);
 }
 

@@ -10,6 +10,7 @@
 #include "device_graph.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
 #include "ooc/transfer/pinned_memory.hpp"
@@ -146,6 +147,9 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   }
   if (rank != nullptr) {
     upload(d->owned, rank->owned.words(), rank->owned.num_words(), "uploading the rank's vertices");
+    const auto me = static_cast<std::uint32_t>(rank->communicator.rank());
+    for (const std::uint32_t owner : rank->owners)
+      d->cacheable.push_back(owner == me ? 1 : 0);
     d->nccl = std::make_unique<NcclLink>(rank->communicator, options.device);
   }
   upload(d->offsets, g.offsets.data(), g.offsets.size(), "uploading the offsets");
@@ -169,6 +173,7 @@ std::uint64_t device_budget(const DeviceGraph& d, std::uint64_t asked) {
   OOC_CUDA(cudaSetDevice(d.device), "selecting the GPU");
   std::size_t free_bytes = 0, total = 0;
   OOC_CUDA(cudaMemGetInfo(&free_bytes, &total), "reading the GPU's free memory");
+  free_bytes += d.held_bytes();  // what earlier runs left allocated is this run's to plan with
   if (asked == 0) return free_bytes / 10 * 9;
   // A budget the GPU cannot give would plan an in-memory run that then fails to allocate.
   if (asked > free_bytes) {
@@ -178,6 +183,54 @@ std::uint64_t device_budget(const DeviceGraph& d, std::uint64_t asked) {
                       "): lower --budget, or give 0 for 90% of the free memory");
   }
   return asked;
+}
+
+std::uint64_t DeviceGraph::held_bytes() const {
+  return (work ? work->device_bytes() : 0) + resident_targets.bytes() + resident_weights.bytes() +
+         cache.bytes();
+}
+
+std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uint64_t capacity,
+                                      bool weighted) {
+  std::vector<std::uint32_t> chosen =
+      choose_cached_partitions(parts, moved, cacheable, weighted ? 8 : 4, capacity);
+  if (chosen == cache.partitions && weighted == cache.weighted && !chosen.empty()) return 0;
+  cache = EdgeCache{};  // the old one's memory first: the budget counts one cache
+  cache.partitions = std::move(chosen);
+  cache.weighted = weighted;
+  cache.position.assign(parts.size(), EdgeCache::kAbsent);
+  eid_t edges = 0;
+  std::vector<std::uint8_t> flags(parts.size(), 0);
+  for (const std::uint32_t p : cache.partitions) {
+    cache.position[p] = edges;
+    edges += parts[p].num_edges();
+    flags[p] = 1;
+  }
+  const char* doing = "filling the edge cache";
+  cache.targets = DeviceArray<vid_t>(edges, "the edge cache");
+  cache.weights = DeviceArray<std::uint32_t>(weighted ? edges : 0, "the edge cache");
+  upload(cache.cached, flags.data(), flags.size(), doing);
+  // One copy per run of neighbouring partitions.
+  const Graph& g = *graph;
+  for (std::size_t i = 0; i < cache.partitions.size();) {
+    const std::uint32_t first = cache.partitions[i];
+    std::size_t j = i + 1;
+    while (j < cache.partitions.size() && cache.partitions[j] == cache.partitions[j - 1] + 1)
+      ++j;
+    const eid_t begin = parts[first].first_edge;
+    const eid_t n = parts[cache.partitions[j - 1]].last_edge - begin;
+    const eid_t at = cache.position[first];
+    OOC_CUDA(cudaMemcpy(cache.targets.data() + at, g.targets.data() + begin, n * sizeof(vid_t),
+                        cudaMemcpyHostToDevice),
+             doing);
+    if (weighted) {
+      OOC_CUDA(cudaMemcpy(cache.weights.data() + at, g.weights.data() + begin,
+                          n * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
+               doing);
+    }
+    i = j;
+  }
+  return cache.bytes();
 }
 
 std::uint64_t DeviceGraph::make_resident() {
@@ -217,8 +270,23 @@ void DeviceGraph::make_managed() {
   managed_copy(managed_weights, graph->weights, "placing the weights in managed memory");
 }
 
+std::uint64_t Workspace::device_bytes() const {
+  std::uint64_t sum = counters.bytes() + scalars.bytes() + buckets.bytes() + range_first.bytes() +
+                      range_last.bytes() + range_prefix.bytes() + range_shift.bytes();
+  for (const Staging& s : staging)
+    sum += s.targets.bytes() + s.weights.bytes() + s.vertices.bytes() + s.begin.bytes();
+  for (const auto& q : heavy)
+    sum += q.bytes();
+  return sum;
+}
+
 Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
                                   std::size_t heavy_item_bytes) {
+  if (plan.in_memory || cache.bytes() > plan.cache_bytes) cache = EdgeCache{};
+  if (!plan.in_memory) {
+    resident_targets = {};
+    resident_weights = {};
+  }
   if (work && work->fits(plan, with_compaction)) return *work;
   work.reset();  // free the old one first: device memory is what the budget counts
   auto w = std::make_unique<Workspace>();
@@ -251,9 +319,11 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
   w->range_first = DeviceArray<vid_t>(partitions + 1, "task ranges");
   w->range_last = DeviceArray<vid_t>(partitions + 1, "task ranges");
   w->range_prefix = DeviceArray<std::uint64_t>(partitions + 2, "task ranges");
+  w->range_shift = DeviceArray<eid_t>(partitions + 1, "task ranges");
   w->host_range_first = Buffer<vid_t>::allocate(partitions + 1, pinned);
   w->host_range_last = Buffer<vid_t>::allocate(partitions + 1, pinned);
   w->host_range_prefix = Buffer<std::uint64_t>::allocate(partitions + 2, pinned);
+  w->host_range_shift = Buffer<eid_t>::allocate(partitions + 1, pinned);
   if (with_compaction)
     w->host_work =
         Buffer<std::uint64_t>::allocate((std::uint64_t{g.num_vertices()} + 63) / 64 + 1, pinned);

@@ -2,6 +2,7 @@
 // DeviceGraph's definition, for the CUDA sources.
 #include <array>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,10 @@ struct Workspace {
   Buffer<cuda::DeviceBucket> host_buckets;
   DeviceArray<vid_t> range_first, range_last;
   DeviceArray<std::uint64_t> range_prefix;
+  DeviceArray<eid_t> range_shift;  // cached ranges: where their edges sit in the cache
   Buffer<vid_t> host_range_first, host_range_last;
   Buffer<std::uint64_t> host_range_prefix;
+  Buffer<eid_t> host_range_shift;
   Buffer<std::uint64_t> host_work;
   std::array<DeviceArray<unsigned char>, kStreams> heavy;  // a queue per stream
   std::uint64_t heavy_capacity = 0;
@@ -50,6 +53,23 @@ struct Workspace {
     return p.staging_edges <= plan.staging_edges && p.staging_vertices <= plan.staging_vertices &&
            (compaction || !with_compaction);
   }
+  std::uint64_t device_bytes() const;
+};
+
+// The edge cache (edge_cache.hpp): whole partitions kept on the device across iterations and
+// runs, stored one after another in partition order, so that neighbouring cached partitions are
+// neighbours in the cache too and a run of them needs one shift (RangeSet::shift).
+struct EdgeCache {
+  static constexpr eid_t kAbsent = ~eid_t{0};
+  DeviceArray<vid_t> targets;
+  DeviceArray<std::uint32_t> weights;     // when the run that filled it read weights
+  std::vector<std::uint32_t> partitions;  // ascending
+  std::vector<eid_t> position;            // per partition: its first edge's index, or kAbsent
+  DeviceArray<std::uint8_t> cached;       // per partition, 1 when cached: the cost kernel reads it
+  bool weighted = false;
+
+  std::uint64_t bytes() const { return targets.bytes() + weights.bytes(); }
+  std::uint64_t edges() const { return targets.size(); }
 };
 
 struct DeviceGraph {
@@ -73,6 +93,11 @@ struct DeviceGraph {
   DeviceArray<std::uint64_t> owned;
   std::vector<void*> registered;
   std::unique_ptr<NcclLink> nccl;
+  // The edge cache, which partitions may enter it (a rank's own; empty: all), and what each
+  // partition's activity made the engines move over the link in the runs so far, cached or not.
+  EdgeCache cache;
+  std::vector<std::uint8_t> cacheable;
+  std::vector<std::uint64_t> moved;
 
   DeviceGraph() = default;
   DeviceGraph(const DeviceGraph&) = delete;
@@ -84,8 +109,17 @@ struct DeviceGraph {
   // Managed copy of the edges; refuses when they exceed the GPU's free memory, because
   // oversubscribed managed memory can hang a shared GPU.
   void make_managed();
-  // The workspace, (re)made when the plan needs more than the current one holds.
+  // Keeps the partitions that choose_cached_partitions picks for `capacity` bytes in the cache;
+  // returns the bytes copied now (0 when the cache already held them).
+  std::uint64_t fill_cache(std::span<const Partition> partitions, std::uint64_t capacity,
+                           bool weighted);
+  // The workspace for a run's plan, (re)made when the plan needs more than the current one
+  // holds. What the plan does not keep (resident edges out of core, the cache in memory or
+  // beyond the plan's share) is freed first.
   Workspace& workspace(const MemoryPlan& plan, bool with_compaction, std::size_t heavy_item_bytes);
+  // Device memory held between runs (workspace, resident edges, cache): a later run's budget
+  // counts it as its own.
+  std::uint64_t held_bytes() const;
 
   std::unique_ptr<Workspace> work;
 };

@@ -91,8 +91,9 @@ class OocEngine {
   // ranks combine their vertex values through `communicator`, so every rank must make the same
   // runs in the same order. Results hold every vertex's value on every rank. On the GPU
   // (options.device: this rank's GPU) the ranks agree over NCCL, bootstrapped through
-  // `communicator`; the rank pins only its own edges and keeps them in host memory (in_memory is
-  // ignored; the unified policy is refused). A null communicator is one rank alone.
+  // `communicator`; the rank pins only its own edges, and keeps on its GPU as many of them as the
+  // budget holds in the edge cache (all when they fit; none with in_memory off). The unified
+  // policy is refused. A null communicator is one rank alone.
   OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator);
   // The same, reading only this rank's partitions' edges from the file (the offsets and ids
   // whole): a rank's host memory holds about 1/ranks of the edges.

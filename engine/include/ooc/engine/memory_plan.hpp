@@ -1,7 +1,8 @@
 #pragma once
 // What a run needs on the device, decided before anything is allocated (as CUB's two-phase
 // calls make memory explicit): vertex data, frontiers, staging, and the edges themselves when
-// they all fit the budget (in-memory mode). Too small a budget is refused with the numbers.
+// they all fit the budget (in-memory mode), else what is left for the edge cache. Too small a
+// budget is refused with the numbers.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -22,11 +23,11 @@ struct MemoryPlan {
   std::uint64_t staging_bytes = 0;   // all staging buffers
   std::uint64_t edge_bytes = 0;      // the whole edge data (targets and weights)
   std::uint64_t budget = 0;          // 0: no device memory limit (CPU backend)
+  std::uint64_t cache_bytes = 0;     // out of core: the budget left for the edge cache
 
   std::uint64_t needed() const {
     return vertex_bytes + staging_bytes + (in_memory ? edge_bytes : 0);
   }
-  std::string describe() const;
 };
 
 // value_bytes: sizeof(Value); accumulative programs keep a delta per vertex too. Throws

@@ -75,11 +75,17 @@ struct EngineOptions {
   // ranks of `mpirun` do (docs/distributed.md). One entry is that GPU alone; empty: `device`.
   std::vector<int> devices;
   // Device memory the engine may use (vertex data, frontiers, staging, and the edges when they
-  // all fit). 0: CUDA uses 90% of the free memory; the CPU backend keeps edges out of core.
+  // all fit; else the edge cache). 0: CUDA uses 90% of the free memory; the CPU backend keeps
+  // edges out of core.
   std::uint64_t device_budget = 0;
   // Keep all edges on the device when they fit the budget (in-memory mode). Off: edges stay in
-  // host memory whatever the budget, as when comparing transfer policies on a graph that fits.
+  // host memory whatever the budget, cache included, as when comparing transfer policies on a
+  // graph that fits.
   bool in_memory = true;
+  // The GPU edge cache (edge_cache.hpp): when the edges do not all fit the budget, what the
+  // budget leaves after vertex data and staging keeps whole partitions on the device across
+  // iterations and runs, chosen by expected reuse. The CPU backend has no cache.
+  bool cache = true;
   // Priority scheduling (priority.hpp): urgency-ordered tasks, deferral of the least urgent
   // vertices of ordered programs, and loaded partitions processed once more.
   bool priority = true;

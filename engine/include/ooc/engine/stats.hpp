@@ -22,6 +22,7 @@ struct IterationStats {
   std::uint64_t edges_processed = 0;  // including loaded partitions processed once more
   std::array<std::uint32_t, kEngines> partitions{};  // active partitions per engine
   std::array<std::uint64_t, kEngines> bytes{};       // bytes over PCIe per engine
+  std::uint64_t cached_bytes = 0;  // edge bytes the active lists read from the edge cache
   std::uint32_t tasks = 0;
   double seconds = 0;           // wall time of the iteration
   double survey_seconds = 0;    // activity and cost model
@@ -54,11 +55,18 @@ struct RunStats {
   double seconds = 0;
   double setup_seconds = 0;       // allocations, initial values, edges copied in in-memory mode
   double readback_seconds = 0;    // values back to the host
-  std::uint64_t setup_bytes = 0;  // edges copied to the device once (in-memory mode)
+  std::uint64_t setup_bytes = 0;  // edges copied to the device once (in-memory mode, cache)
+  // The device memory plan (memory_plan.hpp; CUDA): the budget, what vertex data and staging
+  // take of it, and the edge bytes the program reads (4 per edge, 8 with weights).
+  std::uint64_t budget = 0, vertex_bytes = 0, staging_bytes = 0, edge_bytes = 0;
+  // The edge cache (out of core): the edge bytes it kept resident and in how many partitions.
+  std::uint64_t cache_bytes = 0;
+  std::uint32_t cache_partitions = 0;
 
   std::uint64_t edges_processed() const;
   std::uint64_t bytes(Engine e) const;
   std::uint64_t total_bytes() const;
+  std::uint64_t cached_bytes() const;
   // One line: time, iterations, edges processed, bytes by engine.
   std::string summary() const;
 };

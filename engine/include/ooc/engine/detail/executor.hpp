@@ -39,8 +39,9 @@ class ValuesExecutor : public Executor {
   virtual void read_values(Value* values, Value* deltas) = 0;
   // Distributed runs, before read_values(): collect what only the owners hold.
   virtual void finish(Communicator&) {}
-  // Bytes copied to the device before the first iteration (edges in in-memory mode).
-  virtual std::uint64_t setup_bytes() const { return 0; }
+  // What setting the run up placed on the device: the bytes copied before the first iteration
+  // (edges in in-memory mode, or into the edge cache) and what the cache holds.
+  virtual void report_setup(RunStats&) const {}
 };
 
 struct DriveOptions {

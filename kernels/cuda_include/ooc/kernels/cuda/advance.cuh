@@ -208,12 +208,13 @@ __global__ void advance_ranges_kernel(P program, ProgramState<P> s, RangeSet ran
   unsigned long long processed = 0;
   for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
     std::uint64_t word = 0, mask = 0;
-    ranges.item(i, word, mask);
+    eid_t shift = 0;
+    ranges.item(i, word, mask, shift);
     std::uint64_t bits = lane == 0 ? source.take(word, mask) : 0;
     for (bits = __shfl_sync(kFullMask, bits, 0); bits != 0; bits &= bits - 1) {
       const auto v = static_cast<vid_t>(
           (word << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
-      const eid_t begin = edges.offsets[v] - edges.shift;
+      const eid_t begin = edges.offsets[v] - edges.shift - shift;
       processed += process_vertex(program, s, v, edges.targets + begin,
                                   edges.weights == nullptr ? nullptr : edges.weights + begin,
                                   edges.offsets[v + 1] - edges.offsets[v], lane);

@@ -157,6 +157,7 @@ __global__ void __launch_bounds__(kTileThreads)
     advance_ranges_tiled_kernel(P program, ProgramState<P> s, RangeSet ranges, Source source,
                                 OffsetEdges edges) {
   __shared__ std::uint64_t words[kWordsPerTileBlock], bits[kWordsPerTileBlock];
+  __shared__ eid_t shifts[kWordsPerTileBlock];
   const unsigned slot = threadIdx.x / 64, bit = threadIdx.x % 64;
   const std::uint64_t items = ranges.words();
   unsigned long long processed = 0;
@@ -165,23 +166,25 @@ __global__ void __launch_bounds__(kTileThreads)
        first += std::uint64_t{gridDim.x} * kWordsPerTileBlock) {
     if (bit == 0) {
       std::uint64_t word = 0, mask = 0, taken = 0;
+      eid_t shift = 0;
       if (first + slot < items) {
-        ranges.item(first + slot, word, mask);
+        ranges.item(first + slot, word, mask, shift);
         taken = source.take(word, mask);
       }
       words[slot] = word;
       bits[slot] = taken;
+      shifts[slot] = shift;
     }
     __syncthreads();
     Pending<typename P::Value> mine{nullptr, nullptr, 0, {}};
     if ((bits[slot] >> bit) & 1u) {
       const auto v = static_cast<vid_t>((words[slot] << 6) + bit);
-      const eid_t begin = edges.offsets[v] - edges.shift;
+      const eid_t begin = edges.offsets[v] - edges.shift - shifts[slot];
       mine = claim(program, s, v, edges.targets + begin,
                    edges.weights == nullptr ? nullptr : edges.weights + begin,
                    edges.offsets[v + 1] - edges.offsets[v]);
     }
-    // words/bits are written again only after block_tiles' first barrier, which every thread
+    // words/bits/shifts are written again only after block_tiles' first barrier, which every thread
     // reaches after reading them.
     expand_tiled(program, s, mine, processed);
   }

@@ -1,0 +1,34 @@
+#pragma once
+// The GPU edge cache's choice of partitions. Out of core, the device memory that the budget
+// leaves after vertex data and staging keeps whole partitions resident across iterations and
+// runs; the cost model prices a cached partition as free to reach (Engine::resident). What to
+// keep is decided by expected reuse, in two steps:
+//   * measured: the bytes each partition made its engines move over the link in the engine's
+//     earlier runs (what it would have moved had it not been cached), per byte it takes;
+//   * before any measurement, and for partitions never active: the most edges per vertex first,
+//     which on a hub-sorted graph are the hub partitions.
+// The cache is filled once per run, never while it runs (docs/cost-model.md says why).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ooc/engine/cost_model.hpp"
+#include "ooc/partitioner/partition.hpp"
+
+namespace ooc {
+
+// The bytes engine `e` moves over the link for one partition's activity, as the run's
+// statistics count them (resident and unified edges: none).
+std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
+                         std::uint32_t request_bytes);
+
+// The partitions to cache, ascending: the highest expected reuse first while they fit
+// `capacity` bytes at `bytes_per_edge`. `moved` holds each partition's measured bytes (empty:
+// none yet); `eligible`, when not empty, marks the partitions that may be cached (a rank's own).
+std::vector<std::uint32_t> choose_cached_partitions(std::span<const Partition> partitions,
+                                                    std::span<const std::uint64_t> moved,
+                                                    std::span<const std::uint8_t> eligible,
+                                                    std::uint32_t bytes_per_edge,
+                                                    std::uint64_t capacity);
+
+}  // namespace ooc

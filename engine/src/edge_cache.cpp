@@ -1,0 +1,58 @@
+#include "ooc/engine/edge_cache.hpp"
+
+#include <algorithm>
+
+namespace ooc {
+
+std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
+                         std::uint32_t request_bytes) {
+  switch (e) {
+    case Engine::filter:
+      return a.edges * bytes_per_edge;
+    case Engine::compaction:
+      return a.active_edges * bytes_per_edge + a.active_vertices * kCompactionIndexBytes;
+    case Engine::zerocopy:
+      return a.requests * request_bytes;
+    case Engine::unified:
+    case Engine::resident:
+      break;
+  }
+  return 0;
+}
+
+std::vector<std::uint32_t> choose_cached_partitions(std::span<const Partition> parts,
+                                                    std::span<const std::uint64_t> moved,
+                                                    std::span<const std::uint8_t> eligible,
+                                                    std::uint32_t bytes_per_edge,
+                                                    std::uint64_t capacity) {
+  const auto measured = [&](std::uint32_t p) { return p < moved.size() && moved[p] > 0; };
+  // Bytes moved per byte cached; then edges per vertex.
+  const auto reuse = [&](std::uint32_t p) {
+    return static_cast<double>(moved[p]) / static_cast<double>(parts[p].num_edges());
+  };
+  const auto density = [&](std::uint32_t p) {
+    return static_cast<double>(parts[p].num_edges()) /
+           static_cast<double>(std::max<vid_t>(parts[p].num_vertices(), 1));
+  };
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t p = 0; p < parts.size(); ++p) {
+    if (parts[p].num_edges() > 0 && (eligible.empty() || eligible[p] != 0)) order.push_back(p);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (measured(a) != measured(b)) return measured(a);
+    if (measured(a)) return reuse(a) > reuse(b);
+    return density(a) > density(b);
+  });
+  std::vector<std::uint32_t> chosen;
+  std::uint64_t used = 0;
+  for (const std::uint32_t p : order) {
+    const std::uint64_t bytes = parts[p].num_edges() * bytes_per_edge;
+    if (used + bytes > capacity) continue;  // a smaller partition further on may still fit
+    used += bytes;
+    chosen.push_back(p);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+}  // namespace ooc

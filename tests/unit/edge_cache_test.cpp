@@ -1,0 +1,101 @@
+#include "ooc/engine/edge_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "ooc/engine/memory_plan.hpp"
+#include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/generators.hpp"
+#include "ooc/partitioner/partition.hpp"
+
+namespace ooc {
+namespace {
+
+// Partition i: `vertices[i]` vertices and `edges[i]` edges, one after another.
+std::vector<Partition> partitions(const std::vector<vid_t>& vertices,
+                                  const std::vector<eid_t>& edges) {
+  std::vector<Partition> parts;
+  vid_t v = 0;
+  eid_t e = 0;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    parts.push_back({v, v + vertices[i], e, e + edges[i]});
+    v += vertices[i];
+    e += edges[i];
+  }
+  return parts;
+}
+
+TEST(EdgeCache, LinkBytesAreWhatEachEngineMoves) {
+  const PartitionActivity a{1000, 10, 300, 20};
+  EXPECT_EQ(link_bytes(Engine::filter, a, 8, 128), 8000u);
+  EXPECT_EQ(link_bytes(Engine::compaction, a, 8, 128), 300u * 8 + 10u * kCompactionIndexBytes);
+  EXPECT_EQ(link_bytes(Engine::zerocopy, a, 8, 128), 20u * 128);
+  EXPECT_EQ(link_bytes(Engine::resident, a, 8, 128), 0u);
+  EXPECT_EQ(link_bytes(Engine::unified, a, 8, 128), 0u);
+}
+
+TEST(EdgeCache, WithoutMeasurementsTheDensestPartitionsComeFirst) {
+  // Edges per vertex: 100, 1, 50, 2, 10. Room for 250 edges at 4 bytes: partitions 0 and 2
+  // (200 edges), then 4 (100) no longer fits, 3 (20) does.
+  const auto parts = partitions({1, 100, 2, 10, 10}, {100, 100, 100, 20, 100});
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, 4, 250 * 4),
+            (std::vector<std::uint32_t>{0, 2, 3}));
+  // Twice the bytes per edge: 0, then only 3 fits beside it.
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, 8, 250 * 4),
+            (std::vector<std::uint32_t>{0, 3}));
+  EXPECT_TRUE(choose_cached_partitions(parts, {}, {}, 4, 0).empty());
+  // Room for everything: everything, ascending.
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, 4, 420 * 4),
+            (std::vector<std::uint32_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(EdgeCache, MeasuredReusePerByteRanksFirst) {
+  const auto parts = partitions({1, 100, 2, 10, 10}, {100, 100, 100, 20, 100});
+  // Bytes moved per edge: 1, 30, 0 (never active), 10 (20 edges, 200 bytes), 5.
+  const std::vector<std::uint64_t> moved{100, 3000, 0, 200, 500};
+  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, 4, 220 * 4),
+            (std::vector<std::uint32_t>{1, 3, 4}));
+  // Unmeasured partitions follow the measured ones: 0 (measured, 100 edges per vertex) before
+  // 2 (never active, 50).
+  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, 4, 320 * 4),
+            (std::vector<std::uint32_t>{0, 1, 3, 4}));
+  const std::vector<std::uint64_t> one{0, 0, 0, 0, 50};
+  EXPECT_EQ(choose_cached_partitions(parts, one, {}, 4, 200 * 4),
+            (std::vector<std::uint32_t>{0, 4}));
+}
+
+TEST(EdgeCache, OnlyEligibleNonEmptyPartitionsAreCached) {
+  const auto parts = partitions({1, 100, 2, 10, 10}, {100, 0, 100, 20, 100});
+  const std::vector<std::uint8_t> mine{0, 1, 1, 0, 1};
+  EXPECT_EQ(choose_cached_partitions(parts, {}, mine, 4, 1000 * 4),
+            (std::vector<std::uint32_t>{2, 4}));
+}
+
+TEST(EdgeCache, ThePlanGivesTheCacheWhatTheBudgetLeaves) {
+  BuildOptions build;
+  build.undirected = true;
+  const Graph g = build_graph(generate_kronecker(10, 8, 1), build);
+  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
+  EngineOptions o;
+  o.partition_bytes = 4096;
+  const MemoryPlan free = plan_memory(g, parts, 4, false, o, 0);
+  EXPECT_EQ(free.cache_bytes, 0u);  // no budget: the CPU backend, no cache
+  const std::uint64_t base = free.vertex_bytes + free.staging_bytes;
+  const std::uint64_t half = base + free.edge_bytes / 2;
+  const MemoryPlan plan = plan_memory(g, parts, 4, false, o, half);
+  EXPECT_FALSE(plan.in_memory);
+  EXPECT_EQ(plan.cache_bytes, free.edge_bytes / 2);
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, base + free.edge_bytes).cache_bytes, 0u);
+  o.cache = false;
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, half).cache_bytes, 0u);
+  o.cache = true;
+  o.in_memory = false;  // edges in host memory: no cache either
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, half).cache_bytes, 0u);
+  o.in_memory = true;
+  o.transfer = TransferPolicy::unified;
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, half).cache_bytes, 0u);
+}
+
+}  // namespace
+}  // namespace ooc
