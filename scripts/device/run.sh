@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks cache)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -63,6 +63,10 @@ tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwi
   ranks        bfs,sssp,cc,pagerank hybrid as 2 ranks by mpirun, each under /usr/bin/time -v:
                each rank's peak resident memory against its share of the edges (KRON_SCALE=27
                for the 4.2 B-edge graph)
+  cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
+               data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
+               edge bytes it reads, so out of core with the cache holding that share; a table
+               of time, bytes moved and bytes served from the cache, values against the 0% run
 
 Variables (default):
   OUT            where results.tar.gz and summary.txt go (\$OUT of the device call; /tmp/ooc-out)
@@ -81,6 +85,7 @@ Variables (default):
   REPEAT         runs of each policies/mappings setting, the best reported (2)
   PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
   PART_SIZES     (32MiB 4MiB 1MiB 256KiB: the smallest kron-26 with weights allows)
+  CACHE_SHARES   (0 25 50 75)
   SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
@@ -136,6 +141,7 @@ REPEAT=${REPEAT:-2}
 PR_POLICIES=${PR_POLICIES:-hybrid,filter,compaction,zerocopy,unified}
 PR_REPEAT=${PR_REPEAT:-1}
 PART_SIZES=${PART_SIZES:-32MiB 4MiB 1MiB 256KiB}
+CACHE_SHARES=${CACHE_SHARES:-0 25 50 75}
 SUITE=${SUITE:-quick}
 SUITE_SECONDS=${SUITE_SECONDS:-530}
 SUITE_GPUS=${SUITE_GPUS:-1}
@@ -404,6 +410,31 @@ for path in files:
 EOF
 }
 
+# The cache set's runs: per algorithm and cache share, time, bytes and values against share 0.
+cache_table() {
+  python3 - "$@" <<'EOF'
+import json, os, re, sys
+print("%-9s %6s %9s %6s %9s %6s %9s %9s %9s  %s" % (
+    "algo", "share", "cache GB", "parts", "ms", "iters", "GB moved", "GB cached", "x share 0",
+    "values"))
+rows = {}
+for path in sys.argv[1:]:
+    m = re.search(r"-cache-(\w+)-(\d+)\.json$", path)
+    if not m or not os.path.exists(path):
+        continue
+    rows[(m.group(1), int(m.group(2)))] = json.load(open(path))["runs"][0]
+for (algo, share), r in sorted(rows.items()):
+    base = rows.get((algo, 0))
+    same = ""
+    if base and algo != "pagerank":
+        same = "same" if r["values_digest"] == base["values_digest"] else "DIFFER"
+    ratio = "%.2f" % (r["seconds"] / base["seconds"]) if base else ""
+    print("%-9s %5d%% %9.2f %6d %9.1f %6d %9.2f %9.2f %9s  %s" % (
+        algo, share, r["cache_bytes"] / 1e9, r["cache_partitions"], r["seconds"] * 1e3,
+        r["iterations"], r["total_bytes"] / 1e9, r["cached_bytes"] / 1e9, ratio, same))
+EOF
+}
+
 # The pinned H2D peak, for BFS's lower bound: from the pcie stage, else measured now (a few s).
 timing_peak() {
   local j=$RESULTS/pcie/pcie.json
@@ -524,6 +555,28 @@ stage_timings() {
         note "$(grep -H 'Maximum resident' "$d/$k-ranks.time".* 2>&1)" \
           "$(grep -hE '^(rank [0-9]+/[0-9]+: )?(bfs|sssp|cc|pagerank) on' "$d/$k-ranks.log" | cut -c1-220)"
         note "" "$(ranks_table "$d/$k-ranks.json" 2>&1)" ;;
+      cache)
+        # Each program's vertex data and staging, from one iteration of each with --json.
+        bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --max-iterations 1 -q \
+          --json "$d/$k-cacheplan.json" >"$d/$k-cacheplan.log" 2>&1
+        local algo share budget
+        for algo in bfs sssp cc pagerank; do
+          for share in $CACHE_SHARES; do
+            budget=$(python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["runs"]:
+    if r["algorithm"] == sys.argv[2]:
+        m = r["memory"]
+        print(m["vertex_bytes"] + m["staging_bytes"] + m["edge_bytes"] * int(sys.argv[3]) // 100)' \
+              "$d/$k-cacheplan.json" "$algo" "$share") || budget=""
+            if [[ -z $budget ]]; then
+              note "cache: no plan for $algo (timings/$k-cacheplan.log)"
+              TIMING_FAILED+=("$k-cache-$algo")
+              break
+            fi
+            timing "$k-cache-$algo-$share" 120 "$algo" "${g[@]}" --budget "$budget" --tolerance 1e-3
+          done
+        done
+        note "" "$(cache_table "$d/$k-cache-"*.json 2>&1)" ;;
     esac
   done
   [[ $KEEP_GRAPH == 1 ]] || rm -f "$GRAPH"

@@ -176,6 +176,8 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "ooc-run: --damping: 'high' is not a number (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--threads", "0"}),
                "ooc-run: --threads: Value 0 not in range 1 to 4096 (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--cache", "maybe"}),
+               "ooc-run: --cache: maybe not in {on,off} (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--no-such-flag"}),
                "ooc-run: The following argument was not expected: --no-such-flag (see ooc-run "
                "--help)");

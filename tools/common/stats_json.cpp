@@ -21,6 +21,7 @@ nlohmann::json to_json(const RunStats& s) {
                           {"edges_processed", it.edges_processed},
                           {"partitions", per_engine(it.partitions)},
                           {"bytes", per_engine(it.bytes)},
+                          {"cached_bytes", it.cached_bytes},
                           {"tasks", it.tasks},
                           {"seconds", it.seconds},
                           {"survey_seconds", it.survey_seconds},
@@ -51,6 +52,14 @@ nlohmann::json to_json(const RunStats& s) {
           {"edges_processed", s.edges_processed()},
           {"bytes", per_engine(bytes)},
           {"total_bytes", s.total_bytes()},
+          {"memory",
+           {{"budget", s.budget},
+            {"vertex_bytes", s.vertex_bytes},
+            {"staging_bytes", s.staging_bytes},
+            {"edge_bytes", s.edge_bytes}}},
+          {"cache_bytes", s.cache_bytes},
+          {"cache_partitions", s.cache_partitions},
+          {"cached_bytes", s.cached_bytes()},
           {"per_iteration", iterations}};
 }
 
@@ -60,7 +69,8 @@ void write_trace_header(std::ostream& out) {
     for (std::size_t e = 0; e < kEngines; ++e)
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
   }
-  out << ",tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,exchange_bytes,"
+  out << ",cached_bytes,tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,exchange_"
+         "bytes,"
          "exchange_seconds,nccl_seconds,sparse_exchange\n";
 }
 
@@ -72,10 +82,10 @@ void write_trace(std::ostream& out, int run, const RunStats& s) {
       out << ',' << p;
     for (const auto b : it.bytes)
       out << ',' << b;
-    out << ',' << it.tasks << ',' << it.seconds << ',' << it.survey_seconds << ','
-        << it.transfer_seconds << ',' << it.compute_seconds << ',' << it.exchange_bytes << ','
-        << it.exchange_seconds << ',' << it.nccl_seconds << ',' << (it.sparse_exchange ? 1 : 0)
-        << '\n';
+    out << ',' << it.cached_bytes << ',' << it.tasks << ',' << it.seconds << ','
+        << it.survey_seconds << ',' << it.transfer_seconds << ',' << it.compute_seconds << ','
+        << it.exchange_bytes << ',' << it.exchange_seconds << ',' << it.nccl_seconds << ','
+        << (it.sparse_exchange ? 1 : 0) << '\n';
   }
 }
 

@@ -47,6 +47,7 @@ struct Args {
   std::string load_balance = "tiled";
   std::string exchange = "auto";
   std::string in_memory = "on";
+  std::string cache = "on";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
   float damping = 0.85f, tolerance = 1e-6f;
@@ -125,6 +126,7 @@ EngineOptions engine_options(const Args& a) {
   o.load_balance = parse_load_balance(a.load_balance.substr(0, a.load_balance.find(',')));
   o.exchange = parse_exchange(a.exchange.substr(0, a.exchange.find(',')));
   o.in_memory = a.in_memory == "on";
+  o.cache = a.cache == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
   return o;
@@ -568,7 +570,13 @@ int main(int argc, char** argv) {
       ->check(size_validator())
       ->capture_default_str();
   app.add_option("--in-memory", a.in_memory,
-                 "Keep all edges on the GPU when they fit the budget: on | off")
+                 "Keep all edges on the GPU when they fit the budget: on | off (off: edges stay "
+                 "in host memory, no cache either)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--cache", a.cache,
+                 "When the edges do not fit the budget, keep the partitions that the budget "
+                 "leaves room for on the GPU (CUDA): on | off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--priority", a.priority,
