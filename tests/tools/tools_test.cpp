@@ -234,4 +234,35 @@ TEST_F(Tools, TinyPartitionsAreRefusedWithTheSizeThatWorks) {
   EXPECT_NE(ok.out.find("ok, matches the serial reference"), std::string::npos) << ok.out;
 }
 
+TEST_F(Tools, PageRankRunsReportTheirL1DistanceToAReference) {
+  const std::string ref = path("ref.tsv").string(), json = path("runs.json").string();
+  const std::vector<std::string> graph{"pagerank", "--generate", "kron:10", "--backend", "cpu"};
+  auto args = graph;
+  args.insert(args.end(), {"--tolerance", "1e-7", "-q", "--output", ref});
+  ASSERT_EQ(ooc_run(args).exit_code, 0);
+  args = graph;
+  args.insert(args.end(), {"--tolerance", "1e-2", "--pagerank-reference", ref, "--json", json});
+  const Ran r = ooc_run(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(" to the reference\n"), std::string::npos) << r.out;
+  const double l1 = nlohmann::json::parse(std::ifstream(json))["runs"][0]["l1_to_reference"];
+  // Tolerance 1e-2 lands well away from the converged ranks, and within the proven bound.
+  EXPECT_GT(l1, 1e-5);
+  EXPECT_LT(l1, 2 * 1e-2 / (0.15 * 0.15));
+
+  std::ofstream(path("short.tsv")) << "0\t0.5\n1\t0.5\n";
+  std::ofstream(path("gap.tsv")) << "0\t0.5\n2\t0.5\n";
+  for (const auto& [file, message] :
+       {std::pair{"short.tsv", " holds 2 ranks, and the graph has 1,024 vertices"},
+        std::pair{"gap.tsv",
+                  ": line 2 is not 'vertex<TAB>rank' for vertex 1 (write the file with "
+                  "ooc-run pagerank --output)"}}) {
+    args = graph;
+    args.insert(args.end(), {"-q", "--pagerank-reference", path(file).string()});
+    const Ran bad = ooc_run(args);
+    EXPECT_EQ(bad.exit_code, 1);
+    EXPECT_EQ(bad.err, "ooc-run: " + path(file).string() + message + "\n");
+  }
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -53,7 +54,7 @@ struct Args {
   float damping = 0.85f, tolerance = 1e-6f;
   std::uint32_t max_iterations = 0;
   bool verify = false, quiet = false;
-  std::string output, json, trace;
+  std::string output, json, trace, pagerank_reference;
   int repeat = 1;
   unsigned threads = 0;
   std::string devices;  // empty: GPU 0 (under mpirun: the rank's GPU on its host)
@@ -270,6 +271,47 @@ void write_values(const std::string& path, const std::vector<double>& values) {
   if (std::fclose(out) != 0) throw IoError("cannot write '" + path + "': " + std::strerror(errno));
 }
 
+// A PageRank --output to measure runs against: "vertex<TAB>value" for every vertex, in order.
+std::vector<double> read_ranks(const std::string& path, std::size_t vertices) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+  std::string text(static_cast<std::size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
+    throw IoError("cannot read '" + path + "'");
+  std::vector<double> ranks;
+  ranks.reserve(vertices);
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    const auto bad = [&] {
+      return InvalidInput(path + ": line " + with_commas(ranks.size() + 1) +
+                          " is not 'vertex<TAB>rank' for vertex " + with_commas(ranks.size()) +
+                          " (write the file with ooc-run pagerank --output)");
+    };
+    std::uint64_t v = 0;
+    const std::from_chars_result id = std::from_chars(p, end, v);
+    if (id.ec != std::errc{} || v != ranks.size() || id.ptr == end || *id.ptr != '\t') throw bad();
+    double rank = 0;
+    const std::from_chars_result value = std::from_chars(id.ptr + 1, end, rank);
+    if (value.ec != std::errc{} || (value.ptr != end && *value.ptr != '\n')) throw bad();
+    ranks.push_back(rank);
+    p = value.ptr == end ? end : value.ptr + 1;
+  }
+  if (ranks.size() != vertices) {
+    throw InvalidInput(path + " holds " + with_commas(ranks.size()) + " ranks, and the graph has " +
+                       with_commas(vertices) + " vertices");
+  }
+  return ranks;
+}
+
+double l1_distance(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (std::size_t v = 0; v < a.size(); ++v)
+    sum += std::abs(a[v] - b[v]);
+  return sum;
+}
+
 // The engine: one process, or one rank of `ranks` that reads only its own partitions' edges.
 OocEngine make_engine(const Args& a, const EngineOptions& options,
                       const std::shared_ptr<Communicator>& ranks) {
@@ -379,6 +421,12 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     if (!trace) throw IoError("cannot write '" + a.trace + "'");
     write_trace_header(trace);
   }
+  // Read before any run, so that a bad file costs no run time.
+  std::vector<double> reference_ranks;
+  const bool ranks_measured =
+      !a.pagerank_reference.empty() && lead &&
+      std::find(algorithms.begin(), algorithms.end(), "pagerank") != algorithms.end();
+  if (ranks_measured) reference_ranks = read_ranks(a.pagerank_reference, g.num_vertices());
   nlohmann::json runs = nlohmann::json::array();
   Outcome last;
   int run_index = 0;
@@ -394,11 +442,19 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
       engine.set_exchange(exchange);
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
         last = run_once(engine, one, source);
-        if (!a.quiet) {
-          std::printf("%s%s%s\n", rank_prefix(engine).c_str(), last.stats.summary().c_str(),
-                      last.converged ? "" : " (stopped before converging)");
-        }
         nlohmann::json j = to_json(last.stats);
+        std::string accuracy;
+        if (ranks_measured && algorithm == "pagerank") {
+          const double l1 = l1_distance(last.values, reference_ranks);
+          j["l1_to_reference"] = l1;
+          char line[64];
+          std::snprintf(line, sizeof line, "; L1 %.2e to the reference", l1);
+          accuracy = line;
+        }
+        if (!a.quiet) {
+          std::printf("%s%s%s%s\n", rank_prefix(engine).c_str(), last.stats.summary().c_str(),
+                      accuracy.c_str(), last.converged ? "" : " (stopped before converging)");
+        }
         if (ranks) j["ranks"] = per_rank(*ranks, last.stats);
         j["values_digest"] = digest(last.values);
         if (algorithm == "bfs" || algorithm == "sssp")
@@ -605,6 +661,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--max-iterations", a.max_iterations,
                  "Stop after N iterations (0: until converged)");
+  app.add_option("--pagerank-reference", a.pagerank_reference,
+                 "A pagerank --output (say, of a run at --tolerance 1e-7): each pagerank run "
+                 "reports the L1 distance of its ranks to it");
   app.add_flag("--verify", a.verify, "Check against the serial reference; exit 2 on a mismatch");
   app.add_option("-o,--output", a.output,
                  "Write 'vertex<TAB>value' per vertex (user ids; inf = unreached)");
