@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks cache)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks cache calibration)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -65,6 +65,8 @@ to that run:
   ranks        bfs,sssp,cc,pagerank hybrid as 2 ranks by mpirun, each under /usr/bin/time -v:
                each rank's peak resident memory against its share of the edges (KRON_SCALE=27
                for the 4.2 B-edge graph)
+  calibration  bfs,sssp,cc,pagerank: hybrid with the default constants, each single policy, then
+               hybrid with --calibration probe and, after the pcie stage, with its JSON
   cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
                data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
                edge bytes it reads, so out of core with the cache holding that share, \$CACHE_REPEAT
@@ -88,6 +90,7 @@ Variables (default):
   REPEAT         runs of each policies/mappings setting, the best reported (2)
   PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
   PART_SIZES     (32MiB 4MiB 1MiB 256KiB: the smallest kron-26 with weights allows)
+  CACHE_PR_TOLERANCES  pagerank's tolerances in the cache set (1e-3)
   CACHE_SHARES   (0 25 50 75);  CACHE_REPEAT  runs of each, the first choosing the cache by
                  edges per vertex, the later ones by the reuse measured before (1)
   SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
@@ -148,6 +151,7 @@ PR_REPEAT=${PR_REPEAT:-1}
 PART_SIZES=${PART_SIZES:-32MiB 4MiB 1MiB 256KiB}
 CACHE_SHARES=${CACHE_SHARES:-0 25 50 75}
 CACHE_REPEAT=${CACHE_REPEAT:-1}
+CACHE_PR_TOLERANCES=${CACHE_PR_TOLERANCES:-1e-3}
 SUITE=${SUITE:-quick}
 SUITE_SECONDS=${SUITE_SECONDS:-530}
 SUITE_GPUS=${SUITE_GPUS:-1}
@@ -420,12 +424,12 @@ EOF
 cache_table() {
   python3 - "$@" <<'EOF'
 import json, os, re, sys
-print("%-9s %6s %4s %9s %6s %9s %6s %9s %9s %9s  %s" % (
+print("%-17s %6s %4s %9s %6s %9s %6s %9s %9s %9s  %s" % (
     "algo", "share", "run", "cache GB", "parts", "ms", "iters", "GB moved", "GB cached",
     "x share 0", "values (L1 to 1e-7)"))
 rows = {}
 for path in sys.argv[1:]:
-    m = re.search(r"-cache-(\w+)-(\d+)\.json$", path)
+    m = re.search(r"-cache-([\w.-]+)-(\d+)\.json$", path)
     if not m or not os.path.exists(path):
         continue
     rows[(m.group(1), int(m.group(2)))] = json.load(open(path))["runs"]
@@ -439,7 +443,7 @@ for (algo, share), runs in sorted(rows.items()):
         elif base:
             same = "same" if r["values_digest"] == base["values_digest"] else "DIFFER"
         ratio = "%.2f" % (r["seconds"] / base["seconds"]) if base else ""
-        print("%-9s %5d%% %4d %9.2f %6d %9.1f %6d %9.2f %9.2f %9s  %s" % (
+        print("%-17s %5d%% %4d %9.2f %6d %9.1f %6d %9.2f %9.2f %9s  %s" % (
             algo, share, i + 1, r["cache_bytes"] / 1e9, r["cache_partitions"], r["seconds"] * 1e3,
             r["iterations"], r["total_bytes"] / 1e9, r["cached_bytes"] / 1e9, ratio, same))
 EOF
@@ -514,7 +518,7 @@ stage_timings() {
     bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
     # PageRank is judged at a measured accuracy: the L1 distance of every run's ranks to a run at
     # tolerance 1e-7 (edges in GPU memory when they fit), which ooc-run prints and --json keeps.
-    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|ranks|cache)\  ]]; then
+    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|ranks|cache|calibration)\  ]]; then
       local t=$SECONDS
       if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$PR_REFERENCE" \
         >"$d/pr-reference.log" 2>&1; then
@@ -578,12 +582,27 @@ stage_timings() {
         note "$(grep -H 'Maximum resident' "$d/$k-ranks.time".* 2>&1)" \
           "$(grep -hE '^(rank [0-9]+/[0-9]+: )?(bfs|sssp|cc|pagerank) on' "$d/$k-ranks.log" | cut -c1-220)"
         note "" "$(ranks_table "$d/$k-ranks.json" 2>&1)" ;;
+      calibration)
+        timing "$k-calibration-off" 300 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 \
+          --transfer hybrid,filter,compaction,zerocopy
+        timing "$k-calibration-probe" 120 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 \
+          --calibration probe
+        note "$(grep -h '^calibration' "$d/$k-calibration-probe.log")"
+        if [[ -s $RESULTS/pcie/pcie.json ]]; then
+          timing "$k-calibration-pcie" 120 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 \
+            --calibration "$RESULTS/pcie/pcie.json"
+          note "$(grep -h '^calibration' "$d/$k-calibration-pcie.log")"
+        fi ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
         bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --max-iterations 1 -q \
           --json "$d/$k-cacheplan.json" >"$d/$k-cacheplan.log" 2>&1
-        local algo share budget
-        for algo in bfs sssp cc pagerank; do
+        local algo share budget name tol names=(bfs sssp cc)
+        for tol in $CACHE_PR_TOLERANCES; do names+=("pagerank_tol$tol"); done
+        for name in "${names[@]}"; do
+          algo=${name%%_tol*}
+          tol=1e-3
+          [[ $name == pagerank_tol* ]] && tol=${name#pagerank_tol}
           for share in $CACHE_SHARES; do
             budget=$(python3 -c 'import json, sys
 for r in json.load(open(sys.argv[1]))["runs"]:
@@ -596,7 +615,7 @@ for r in json.load(open(sys.argv[1]))["runs"]:
               TIMING_FAILED+=("$k-cache-$algo")
               break
             fi
-            timing "$k-cache-$algo-$share" 120 "$algo" "${g[@]}" --budget "$budget" --tolerance 1e-3 \
+            timing "$k-cache-$name-$share" 120 "$algo" "${g[@]}" --budget "$budget" --tolerance "$tol" \
               --repeat "$CACHE_REPEAT"
           done
         done

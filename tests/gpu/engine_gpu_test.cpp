@@ -8,6 +8,7 @@
 #include "engine_cases.hpp"
 #include "gpu_test.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/engine/calibration.hpp"
 #include "ooc/engine/memory_plan.hpp"
 
 namespace ooc {
@@ -168,6 +169,20 @@ TEST(CudaEdgeCacheRuns, OffOrWithEdgesInHostMemoryNothingIsCached) {
     EXPECT_EQ(result.stats.cached_bytes(), 0u);
     EXPECT_EQ(result.stats.setup_bytes, 0u);
   }
+}
+
+// The probe's figures are ones the cost model can hold (a fixed plus a per-byte cost per
+// request), short lists deliver less than whole lines, and the copy is a PCIe link's.
+TEST(LinkProbe, MeasuresFiguresTheModelCanUse) {
+  OOC_REQUIRE_GPU();
+  const LinkMeasurements m = probe_link(0);
+  EXPECT_GT(m.copy_gbps, 1.0);
+  EXPECT_LT(m.copy_gbps, 1000.0);
+  EXPECT_LT(m.list8_gbps, m.list32_gbps);
+  const CostConstants c = calibrated({}, m);
+  EXPECT_GT(c.gamma, 0.0);
+  EXPECT_LT(c.gamma, 1.0);
+  EXPECT_DOUBLE_EQ(c.link_bandwidth, m.copy_gbps * 1e9);
 }
 
 }  // namespace

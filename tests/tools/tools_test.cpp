@@ -265,4 +265,39 @@ TEST_F(Tools, PageRankRunsReportTheirL1DistanceToAReference) {
   }
 }
 
+TEST_F(Tools, CalibrationFromAPcieBenchJsonSetsTheLinkConstants) {
+  const auto row = [](const char* test, const char* pattern, const char* param, double gbps) {
+    return nlohmann::json{{"device", 0},  {"test", test},  {"pattern", pattern}, {"param", param},
+                          {"gbps", gbps}, {"peak", false}, {"skipped", false}};
+  };
+  nlohmann::json doc{
+      {"rows",
+       {row("copy", "pinned H2D", "1 stream", 55.13),
+        row("zerocopy", "merged+aligned", "cudaHostAlloc", 50.56),
+        row("lists", "128 B aligned", "L=8", 17.5), row("lists", "128 B aligned", "L=32", 51.1)}}};
+  const std::string bench = path("pcie.json").string(), json = path("runs.json").string();
+  std::ofstream(bench) << doc.dump();
+  const Ran r = ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--calibration",
+                         bench, "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("calibration (" + bench +
+                       ", GPU 0): copy 55.1 GB/s, zero-copy 50.6 GB/s, lists of 8 and 32 "
+                       "elements 17.5 and 51.1 GB/s: link 55.1 GB/s, zero-copy round trip "
+                       "1.090, gamma 0.640\n"),
+            std::string::npos)
+      << r.out;
+  const nlohmann::json cost = nlohmann::json::parse(std::ifstream(json))["cost"];
+  EXPECT_DOUBLE_EQ(cost["link_bandwidth"].get<double>(), 55.13e9);
+  EXPECT_NEAR(cost["gamma"].get<double>(), 0.640, 1e-3);
+
+  doc["rows"].erase(3);  // a run of pcie-bench --only copy,zerocopy
+  std::ofstream(bench) << doc.dump();
+  const Ran missing =
+      ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--calibration", bench});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err, "ooc-run: " + bench +
+                             " has no 'lists' figure '128 B aligned' (L=32) for GPU 0 (run "
+                             "pcie-bench with --only copy,zerocopy,lists or all)\n");
+}
+
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "ooc/core/error.hpp"
+#include "ooc/engine/calibration.hpp"
+
 namespace ooc {
 namespace {
 
@@ -126,6 +129,31 @@ TEST(CostModel, PoliciesOverrideAndResidentEdgesAreFree) {
   EXPECT_EQ(engine_for(TransferPolicy::compaction, false, a, 4, c), Engine::compaction);
   EXPECT_EQ(engine_for(TransferPolicy::unified, false, a, 4, c), Engine::unified);
   EXPECT_EQ(engine_for(TransferPolicy::filter, true, a, 4, c), Engine::resident);
+}
+
+// docs/cost-model.md's H200 figures: pcie-bench's 8- and 32-element lists at 17.5 and 51.1 GB/s
+// give gamma 0.64; the copy at 55.13 GB/s against merged zero-copy reads at 50.56 gives 1.09.
+TEST(Calibration, SetsTheLinkConstantsFromMeasurements) {
+  CostConstants base;
+  base.alpha = 0.7;
+  const CostConstants c = calibrated(base, {55.13, 50.56, 17.5, 51.1});
+  EXPECT_DOUBLE_EQ(c.link_bandwidth, 55.13e9);
+  EXPECT_NEAR(c.zerocopy_round_trip, 1.0904, 1e-4);
+  EXPECT_NEAR(c.gamma, 0.640, 1e-3);
+  EXPECT_EQ(c.alpha, 0.7);  // the rest stays
+  EXPECT_EQ(c.compaction_bandwidth, base.compaction_bandwidth);
+}
+
+TEST(Calibration, RefusesFiguresTheModelCannotHold) {
+  try {
+    calibrated({}, {55, 0, 17.5, 51.1});
+    FAIL() << "accepted a zero figure";
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(),
+                 "link calibration: the zero-copy read is 0.000000 GB/s; it must be positive");
+  }
+  // Longer lists slower per byte than a fixed cost per request allows.
+  EXPECT_THROW(calibrated({}, {55, 50, 60, 10}), InvalidInput);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/engine/calibration.hpp"
 #include "ooc/engine/engine.hpp"
 #include "ooc/engine/mpi.hpp"
 #include "ooc/engine/reference.hpp"
@@ -49,6 +50,7 @@ struct Args {
   std::string exchange = "auto";
   std::string in_memory = "on";
   std::string cache = "on";
+  std::string calibration = "off";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
   float damping = 0.85f, tolerance = 1e-6f;
@@ -312,6 +314,66 @@ double l1_distance(const std::vector<double>& a, const std::vector<double>& b) {
   return sum;
 }
 
+// The link figures of GPU `device` in a pcie-bench --json: its pinned H2D peak, merged+aligned
+// zero-copy reads (pinned by cudaHostAlloc, as the engine's edges are), and 128 B aligned lists
+// of 8 and 32 elements.
+LinkMeasurements read_pcie_bench(const std::string& path, int device) {
+  std::ifstream in(path);
+  if (!in) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InvalidInput(path + " is not a pcie-bench --json file: " + e.what());
+  }
+  const std::string gpu = "GPU " + std::to_string(device);
+  const auto figure = [&](const char* test, const char* pattern, const char* param) {
+    if (doc.contains("rows") && doc["rows"].is_array()) {
+      for (const nlohmann::json& row : doc["rows"]) {
+        if (row.value("device", -2) == device && row.value("test", "") == test &&
+            row.value("pattern", "") == pattern && row.value("param", "") == param &&
+            row.contains("gbps") && row["gbps"].is_number()) {
+          return row["gbps"].get<double>();
+        }
+      }
+    }
+    throw InvalidInput(path + " has no '" + test + "' figure '" + pattern + "' (" + param +
+                       ") for " + gpu + " (run pcie-bench with --only copy,zerocopy,lists or all)");
+  };
+  LinkMeasurements m;
+  m.copy_gbps = figure("copy", "pinned H2D", "1 stream");
+  m.zerocopy_gbps = figure("zerocopy", "merged+aligned", "cudaHostAlloc");
+  m.list8_gbps = figure("lists", "128 B aligned", "L=8");
+  m.list32_gbps = figure("lists", "128 B aligned", "L=32");
+  return m;
+}
+
+// --calibration: the cost constants from a probe of the GPU's link or a pcie-bench JSON, and a
+// line that says what they are.
+std::string calibrate(const std::string& how, int device, CostConstants& cost) {
+  if (how == "off") return "";
+  LinkMeasurements m;
+  std::string source;
+  if (how == "probe") {
+    if (list_devices().empty())
+      throw Unsupported("--calibration probe measures a GPU's link: " + describe_devices());
+    m = probe_link(device);
+    source = "probe of GPU " + std::to_string(device);
+  } else {
+    m = read_pcie_bench(how, device);
+    source = how + ", GPU " + std::to_string(device);
+  }
+  cost = calibrated(cost, m);
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "calibration (%s): copy %.1f GB/s, zero-copy %.1f GB/s, lists of 8 and 32 "
+                "elements %.1f and %.1f GB/s: link %.1f GB/s, zero-copy round trip %.3f, gamma "
+                "%.3f",
+                source.c_str(), m.copy_gbps, m.zerocopy_gbps, m.list8_gbps, m.list32_gbps,
+                cost.link_bandwidth / 1e9, cost.zerocopy_round_trip, cost.gamma);
+  return line;
+}
+
 // The engine: one process, or one rank of `ranks` that reads only its own partitions' edges.
 OocEngine make_engine(const Args& a, const EngineOptions& options,
                       const std::shared_ptr<Communicator>& ranks) {
@@ -367,6 +429,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
   EngineOptions options = engine_options(a);
   options.device = device;
   settings(a, Backend::cuda, 2);  // every listed name is checked before a long load
+  const std::string calibration = calibrate(a.calibration, device, options.cost);
   OocEngine engine = make_engine(a, options, ranks);
   const Graph& g = engine.graph();
   const bool lead = engine.rank() == 0;  // prints the graph and the checks, writes the files
@@ -378,6 +441,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     return whole;
   };
   if (lead) warn_if_many_partitions(engine.partitions().size(), a.partition_bytes);
+  if (lead && !a.quiet && !calibration.empty()) std::printf("%s\n", calibration.c_str());
   if (lead && engine.ranks() > 1) {
     std::vector<bool> owns(static_cast<std::size_t>(engine.ranks()), false);
     for (const std::uint32_t owner : engine.owners())
@@ -485,6 +549,14 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
                            {"edges", g.num_edges()},
                            {"source", needs_source ? nlohmann::json(source) : nlohmann::json()},
                            {"ranks", engine.ranks()},
+                           {"calibration", a.calibration},
+                           {"cost",
+                            {{"link_bandwidth", options.cost.link_bandwidth},
+                             {"zerocopy_round_trip", options.cost.zerocopy_round_trip},
+                             {"gamma", options.cost.gamma},
+                             {"alpha", options.cost.alpha},
+                             {"beta", options.cost.beta},
+                             {"compaction_bandwidth", options.cost.compaction_bandwidth}}},
                            {"runs", runs}}
                 .dump(2)
          << '\n';
@@ -661,6 +733,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--max-iterations", a.max_iterations,
                  "Stop after N iterations (0: until converged)");
+  app.add_option("--calibration", a.calibration,
+                 "The cost model's link constants: off (the defaults, measured on an H200) | "
+                 "probe (measure this GPU's link first, about 0.1 s) | a pcie-bench --json FILE")
+      ->capture_default_str();
   app.add_option("--pagerank-reference", a.pagerank_reference,
                  "A pagerank --output (say, of a run at --tolerance 1e-7): each pagerank run "
                  "reports the L1 distance of its ranks to it");

@@ -1,0 +1,41 @@
+#include "ooc/engine/calibration.hpp"
+
+#include <string>
+
+#include "ooc/core/error.hpp"
+
+namespace ooc {
+
+CostConstants calibrated(CostConstants base, const LinkMeasurements& m) {
+  const auto positive = [](double gbps, const char* what) {
+    if (!(gbps > 0)) {
+      throw InvalidInput(std::string("link calibration: ") + what + " is " + std::to_string(gbps) +
+                         " GB/s; it must be positive");
+    }
+  };
+  positive(m.copy_gbps, "the pinned copy");
+  positive(m.zerocopy_gbps, "the zero-copy read");
+  positive(m.list8_gbps, "the 8-element lists");
+  positive(m.list32_gbps, "the 32-element lists");
+  // Nanoseconds per request: bytes / (GB/s).
+  const double t32 = 32.0 / m.list8_gbps, t128 = 128.0 / m.list32_gbps;
+  const double per_byte = (t128 - t32) / 96.0;
+  const double fixed = t32 - 32.0 * per_byte;
+  if (per_byte < 0 || fixed < 0) {
+    throw InvalidInput("link calibration: 8-element lists at " + std::to_string(m.list8_gbps) +
+                       " GB/s and 32-element ones at " + std::to_string(m.list32_gbps) +
+                       " GB/s do not fit a fixed plus per-byte cost per request");
+  }
+  base.link_bandwidth = m.copy_gbps * 1e9;
+  base.zerocopy_round_trip = m.copy_gbps / m.zerocopy_gbps;
+  base.gamma = fixed / t128;
+  return base;
+}
+
+#if !OOC_ENGINE_CUDA
+LinkMeasurements probe_link(int) {
+  throw Unsupported("the link probe needs a build with the CUDA backend");
+}
+#endif
+
+}  // namespace ooc
