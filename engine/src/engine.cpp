@@ -379,9 +379,11 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
     device = detail::device_name(*impl_->device);
   }
 #endif
-  setup.memory = plan_memory(g, partitions(), info.value_bytes,
-                             info.kind == ProgramKind::accumulative, o, budget);
-  if (impl_->communicator && backend() == Backend::cuda && setup.memory.in_memory) {
+  const bool gpu_rank = impl_->communicator && backend() == Backend::cuda;
+  setup.memory =
+      plan_memory(g, partitions(), info.value_bytes, info.kind == ProgramKind::accumulative, o,
+                  budget, gpu_rank ? static_cast<std::uint32_t>(impl_->communicator->size()) : 0);
+  if (gpu_rank && setup.memory.in_memory) {
     // A rank holds only its own partitions' edges: its in-memory mode is a cache of them all.
     setup.memory.in_memory = false;
     setup.memory.cache_bytes = o.cache ? budget - setup.memory.needed() : 0;

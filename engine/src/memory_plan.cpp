@@ -16,7 +16,8 @@ constexpr std::uint64_t kHeavyQueueBytesPerEdge4096 = 3 * 40;
 }  // namespace
 
 MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::uint32_t value_bytes,
-                       bool accumulative, const EngineOptions& o, std::uint64_t budget) {
+                       bool accumulative, const EngineOptions& o, std::uint64_t budget,
+                       std::uint32_t gpu_ranks) {
   MemoryPlan plan;
   plan.budget = budget;
   const std::uint64_t n = g.num_vertices();
@@ -37,12 +38,26 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
       kStagingBuffers * (plan.staging_edges * d1 + plan.staging_vertices * kCompactionIndexBytes);
   plan.staging_bytes += (g.num_edges() / 4096 + 1) * kHeavyQueueBytesPerEdge4096;
   plan.edge_bytes = g.num_edges() * d1;
+  if (gpu_ranks > 0) {
+    // The values (or deltas) as last agreed, and an accumulative program's changes of them.
+    plan.exchange_bytes = n * value_bytes * (accumulative ? 2 : 1);
+    if (o.exchange != Exchange::dense) {
+      // The rank's changed (vertex, value) pairs and every rank's, gathered; and their count.
+      const std::uint64_t pairs =
+          o.exchange == Exchange::sparse ? n : (n + gpu_ranks - 1) / gpu_ranks;
+      plan.exchange_bytes += pairs * sizeof(std::uint64_t) * (1 + gpu_ranks) + 8;
+    }
+  }
   if (budget == 0) return plan;
-  if (plan.vertex_bytes + plan.staging_bytes > budget) {
-    throw OutOfMemory("device memory budget too small: vertex data needs " +
-                      format_bytes(plan.vertex_bytes) + " and staging " +
-                      format_bytes(plan.staging_bytes) + ", but the budget allows " +
-                      format_bytes(budget) + " (raise --budget or lower --partition-bytes)");
+  if (plan.needed() > budget) {
+    throw OutOfMemory(
+        "device memory budget too small: vertex data needs " + format_bytes(plan.vertex_bytes) +
+        (plan.exchange_bytes > 0 ? ", " : " and ") + "staging " + format_bytes(plan.staging_bytes) +
+        (plan.exchange_bytes > 0
+             ? " and the exchange with the other ranks " + format_bytes(plan.exchange_bytes)
+             : std::string()) +
+        ", but the budget allows " + format_bytes(budget) +
+        " (raise --budget or lower --partition-bytes)");
   }
   plan.in_memory = o.in_memory && plan.needed() + plan.edge_bytes <= budget;
   // The unified policy keeps the edges in managed memory: no cache beside it.

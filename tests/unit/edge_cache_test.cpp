@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
+#include "ooc/core/error.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/partitioner/builder.hpp"
 #include "ooc/partitioner/generators.hpp"
@@ -95,6 +97,36 @@ TEST(EdgeCache, ThePlanGivesTheCacheWhatTheBudgetLeaves) {
   o.in_memory = true;
   o.transfer = TransferPolicy::unified;
   EXPECT_EQ(plan_memory(g, parts, 4, false, o, half).cache_bytes, 0u);
+}
+
+TEST(MemoryPlan, AGpuRankCountsItsExchangeArrays) {
+  BuildOptions build;
+  build.undirected = true;
+  const Graph g = build_graph(generate_kronecker(10, 8, 1), build);
+  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
+  const std::uint64_t n = g.num_vertices();
+  EngineOptions o;
+  o.partition_bytes = 4096;
+  EXPECT_EQ(plan_memory(g, parts, 4, true, o, 0).exchange_bytes, 0u);  // one GPU
+  // Automatic: the agreed deltas and their changes, then V/N pairs of 8 bytes, N times more
+  // gathered, and the count.
+  EXPECT_EQ(plan_memory(g, parts, 4, true, o, 0, 2).exchange_bytes,
+            2 * 4 * n + (n + 1) / 2 * 8 * 3 + 8);
+  o.exchange = Exchange::dense;
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, 0, 2).exchange_bytes, 4 * n);
+  o.exchange = Exchange::sparse;
+  const MemoryPlan sparse = plan_memory(g, parts, 4, false, o, 0, 4);
+  EXPECT_EQ(sparse.exchange_bytes, 4 * n + n * 8 * 5 + 8);
+  // The budget must hold it, and the message says so.
+  try {
+    plan_memory(g, parts, 4, false, o, sparse.vertex_bytes + sparse.staging_bytes, 4);
+    FAIL() << "planned a rank without its exchange arrays";
+  } catch (const OutOfMemory& e) {
+    EXPECT_NE(std::string(e.what()).find(", staging "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(" and the exchange with the other ranks "),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -24,16 +24,19 @@ struct MemoryPlan {
   std::uint64_t edge_bytes = 0;      // the whole edge data (targets and weights)
   std::uint64_t budget = 0;          // 0: no device memory limit (CPU backend)
   std::uint64_t cache_bytes = 0;     // out of core: the budget left for the edge cache
+  std::uint64_t exchange_bytes = 0;  // a GPU rank: the agreed copy, changes and sparse pairs
 
   std::uint64_t needed() const {
-    return vertex_bytes + staging_bytes + (in_memory ? edge_bytes : 0);
+    return vertex_bytes + staging_bytes + exchange_bytes + (in_memory ? edge_bytes : 0);
   }
 };
 
-// value_bytes: sizeof(Value); accumulative programs keep a delta per vertex too. Throws
-// OutOfMemory when vertex data and staging exceed a non-zero budget.
+// value_bytes: sizeof(Value); accumulative programs keep a delta per vertex too. gpu_ranks: the
+// rank count of a distributed run on GPUs, whose exchange arrays the plan counts (0: none; see
+// docs/distributed.md, section 1). Throws OutOfMemory when vertex data, staging and the exchange
+// exceed a non-zero budget.
 MemoryPlan plan_memory(const Graph& graph, std::span<const Partition> partitions,
                        std::uint32_t value_bytes, bool accumulative, const EngineOptions& options,
-                       std::uint64_t budget);
+                       std::uint64_t budget, std::uint32_t gpu_ranks = 0);
 
 }  // namespace ooc
