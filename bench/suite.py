@@ -10,11 +10,14 @@ transfer policy with the edges kept in host memory, checks the results, and writ
                engine moved how many bytes in each iteration, as HyTGraph's Fig. 7)
 Per graph, ooc-run runs bfs, sssp and cc under every policy on one load and pagerank under
 every policy on a second; then hybrid with priority off (sssp, pagerank), hybrid with the warp
-load-balancing mapping instead of the tiled one, and bfs with the graph in GPU memory. The graph
-is deleted after. PageRank runs first once at tolerance 1e-7; every PageRank run then reports
-the L1 distance of its ranks to that one (ooc-run --pagerank-reference), beside its time.
-Results are checked two ways: every run of bfs, sssp and cc must give the
-same values (a digest), and the grid is verified against the serial references.
+load-balancing mapping instead of the tiled one, and bfs with the graph in GPU memory; on a GPU,
+hybrid with half of the edge bytes each algorithm reads in the edge cache, and hybrid with the
+cost model calibrated by a probe of the link (listed as the policies "hybrid, cache 50%" and
+"hybrid, calibrated"). The graph is deleted after. PageRank runs first once at tolerance 1e-7;
+every PageRank run then reports the L1 distance of its ranks to that one (ooc-run
+--pagerank-reference), beside its time. Results are checked two ways: every run of bfs, sssp
+and cc must give the same values (a digest), and the grid is verified against the serial
+references.
 
 With --gpus N (N >= 2), each graph's four algorithms then run again with the options of the
 hybrid run above (priority on, tiled mapping, edges in host memory), on N GPUs twice: from one
@@ -213,6 +216,8 @@ def bench_graph(args, clock, name, spec, verify):
             continue
         result["runs"] += doc["runs"]
         result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
+    if any(r["backend"] == "cuda" for r in result["runs"]):
+        gpu_variants(args, clock, name, graph, out_of_core, result)
     if args.gpus >= 2:
         # The options of the first plan's hybrid run: the 1-GPU figures the table compares with.
         result["multi_gpu"] = multi_gpu(args, clock, name, out_of_core + (["--verify"] if verify else []))
@@ -220,6 +225,30 @@ def bench_graph(args, clock, name, spec, verify):
     if os.path.exists(reference):
         os.remove(reference)
     return result
+
+
+def gpu_variants(args, clock, name, graph, out_of_core, result):
+    """Hybrid with half the edge bytes each algorithm reads in the GPU's edge cache (a budget of
+    its vertex data and staging, from its run's --json, plus that half), and hybrid with the cost
+    model's link constants from a probe of the GPU (--calibration probe). Their runs show in the
+    tables as the policies "hybrid, cache 50%" and "hybrid, calibrated"."""
+    plans = []
+    for algorithm in ALGORITHMS:
+        memory = next((r["memory"] for r in result["runs"] if r["algorithm"] == algorithm), None)
+        if memory is not None:
+            budget = memory["vertex_bytes"] + memory["staging_bytes"] + memory["edge_bytes"] // 2
+            plans.append(("hybrid, cache 50%", algorithm, graph + ["--transfer", "hybrid", "--budget", str(budget)]))
+    plans.append(("hybrid, calibrated", ",".join(ALGORITHMS),
+                  out_of_core + ["--transfer", "hybrid", "--calibration", "probe"]))
+    for i, (label, algorithms, options) in enumerate(plans):
+        path = os.path.join(args.out, "%s-variant-%d.json" % (name, i))
+        doc, why = ooc_run(args, clock, label, path, algorithms, *options)
+        if doc is None:
+            result["skipped"].append({"runs": "%s (%s)" % (label, algorithms), "why": why})
+            continue
+        for r in doc["runs"]:
+            r["transfer"] = label
+        result["runs"] += doc["runs"]
 
 
 SINGLE = ["filter", "compaction", "zerocopy"]  # the single policies hybrid must beat (unified aside)
