@@ -69,7 +69,6 @@ struct EdgeCache {
   bool weighted = false;
 
   std::uint64_t bytes() const { return targets.bytes() + weights.bytes(); }
-  std::uint64_t edges() const { return targets.size(); }
 };
 
 struct DeviceGraph {
