@@ -383,11 +383,6 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   setup.memory =
       plan_memory(g, partitions(), info.value_bytes, info.kind == ProgramKind::accumulative, o,
                   budget, gpu_rank ? static_cast<std::uint32_t>(impl_->communicator->size()) : 0);
-  if (gpu_rank && setup.memory.in_memory) {
-    // A rank holds only its own partitions' edges: its in-memory mode is a cache of them all.
-    setup.memory.in_memory = false;
-    setup.memory.cache_bytes = o.cache ? budget - setup.memory.needed() : 0;
-  }
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
   setup.drive.max_iterations = run.max_iterations;
   setup.drive.communicator = impl_->communicator.get();

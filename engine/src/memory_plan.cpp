@@ -59,7 +59,9 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
         ", but the budget allows " + format_bytes(budget) +
         " (raise --budget or lower --partition-bytes)");
   }
-  plan.in_memory = o.in_memory && plan.needed() + plan.edge_bytes <= budget;
+  // A GPU rank holds only its own partitions' edges: its in-memory mode is the edge cache below,
+  // which holds all of them when they fit.
+  plan.in_memory = o.in_memory && gpu_ranks == 0 && plan.needed() + plan.edge_bytes <= budget;
   // The unified policy keeps the edges in managed memory: no cache beside it.
   if (o.in_memory && !plan.in_memory && o.cache && o.transfer != TransferPolicy::unified)
     plan.cache_bytes = budget - plan.needed();

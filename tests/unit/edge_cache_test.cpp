@@ -117,6 +117,12 @@ TEST(MemoryPlan, AGpuRankCountsItsExchangeArrays) {
   o.exchange = Exchange::sparse;
   const MemoryPlan sparse = plan_memory(g, parts, 4, false, o, 0, 4);
   EXPECT_EQ(sparse.exchange_bytes, 4 * n + n * 8 * 5 + 8);
+  // Room for every edge: a rank still keeps them in the edge cache, never whole-graph resident.
+  const std::uint64_t roomy = sparse.needed() + sparse.edge_bytes;
+  const MemoryPlan rank = plan_memory(g, parts, 4, false, o, roomy, 4);
+  EXPECT_FALSE(rank.in_memory);
+  EXPECT_EQ(rank.cache_bytes, sparse.edge_bytes);
+  EXPECT_TRUE(plan_memory(g, parts, 4, false, o, roomy - sparse.exchange_bytes).in_memory);
   // The budget must hold it, and the message says so.
   try {
     plan_memory(g, parts, 4, false, o, sparse.vertex_bytes + sparse.staging_bytes, 4);

@@ -69,9 +69,8 @@ void write_trace_header(std::ostream& out) {
     for (std::size_t e = 0; e < kEngines; ++e)
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
   }
-  out << ",cached_bytes,tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,exchange_"
-         "bytes,"
-         "exchange_seconds,nccl_seconds,sparse_exchange\n";
+  out << ",cached_bytes,tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,"
+         "exchange_bytes,exchange_seconds,nccl_seconds,sparse_exchange\n";
 }
 
 void write_trace(std::ostream& out, int run, const RunStats& s) {
