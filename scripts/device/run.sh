@@ -595,8 +595,8 @@ stage_timings() {
         fi ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
-        bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --max-iterations 1 -q \
-          --json "$d/$k-cacheplan.json" >"$d/$k-cacheplan.log" 2>&1
+        bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank --graph "$GRAPH" "${host[@]}" --max-iterations 1 \
+          -q --json "$d/$k-cacheplan.json" >"$d/$k-cacheplan.log" 2>&1
         local algo share budget name tol names=(bfs sssp cc)
         for tol in $CACHE_PR_TOLERANCES; do names+=("pagerank_tol$tol"); done
         for name in "${names[@]}"; do
