@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ooc/core/error.hpp"
+#include "ooc/partitioner/compress.hpp"
 
 namespace ooc {
 
@@ -58,6 +59,7 @@ void validate(const Graph& g) {
     if (dup < n)
       throw FormatError("permutation is not one-to-one at vertex " + std::to_string(dup));
   }
+  if (!g.compressed.empty()) check_compressed(g);
 }
 
 Buffer<vid_t> internal_ids(const Graph& g) {

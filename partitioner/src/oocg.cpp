@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 
@@ -28,10 +29,19 @@ constexpr char kMagic[8] = {'O', 'O', 'C', 'G', 'R', 'A', 'P', 'H'};
 constexpr std::uint64_t kHeaderBytes = 256;
 constexpr std::uint64_t kAlign = 4096;
 constexpr std::uint64_t kBlock = std::uint64_t{1} << 20;
-constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2;
-enum SectionId { kOffsets, kTargets, kWeights, kOriginalIds, kSections };
-constexpr std::array<const char*, kSections> kSectionNames{"offsets", "targets", "weights",
-                                                           "original-ids"};
+constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2, kFlagCompressed = 4;
+constexpr std::uint32_t kOldestVersion = 1;  // version 1 has no compressed sections
+enum SectionId {
+  kOffsets,
+  kTargets,
+  kWeights,
+  kOriginalIds,
+  kCompressedOffsets,
+  kCompressedLists,
+  kSections
+};
+constexpr std::array<const char*, kSections> kSectionNames{
+    "offsets", "targets", "weights", "original-ids", "compressed-offsets", "compressed-lists"};
 
 struct Section {
   std::uint64_t offset, bytes, checksum;
@@ -47,7 +57,7 @@ struct Header {
   std::uint32_t weight_type;
   std::uint32_t hub_count;
   Section sections[kSections];
-  std::uint64_t reserved[13];
+  std::uint64_t reserved[7];
   std::uint64_t header_checksum;  // XXH3-64 of the 248 bytes before it
 };
 static_assert(sizeof(Header) == kHeaderBytes);
@@ -165,10 +175,10 @@ Header read_header(int fd, const std::filesystem::path& path, std::uint64_t file
   }
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     bad(path, "not an OocGraph file (bad magic)");
-  if (h.version != kOocgVersion) {
+  if (h.version < kOldestVersion || h.version > kOocgVersion) {
     bad(path, "format version " + std::to_string(h.version) +
-                  " is not supported (this build reads version " + std::to_string(kOocgVersion) +
-                  ")");
+                  " is not supported (this build reads versions " + std::to_string(kOldestVersion) +
+                  " to " + std::to_string(kOocgVersion) + ")");
   }
   if (h.header_checksum != header_checksum(h))
     bad(path, "header checksum mismatch (the header is corrupted)");
@@ -187,9 +197,17 @@ void check_counts(const Header& h, const std::filesystem::path& path, std::uint6
   }
   if (h.hub_count > h.num_vertices) bad(path, "counts do not add up: more hubs than vertices");
   const bool weighted = h.weight_type != 0, permuted = (h.flags & kFlagPermuted) != 0;
-  const std::array<std::uint64_t, kSections> expected{(h.num_vertices + 1) * 8, h.num_edges * 4,
+  const bool compressed = (h.flags & kFlagCompressed) != 0;
+  if (compressed && h.version < 2) bad(path, "a version 1 file cannot hold compressed lists");
+  // The compressed lists' length is checked against their offsets once those are read.
+  const std::array<std::uint64_t, kSections> expected{(h.num_vertices + 1) * 8,
+                                                      h.num_edges * 4,
                                                       weighted ? h.num_edges * 4 : 0,
-                                                      permuted ? h.num_vertices * 4 : 0};
+                                                      permuted ? h.num_vertices * 4 : 0,
+                                                      compressed ? (h.num_vertices + 1) * 8 : 0,
+                                                      h.sections[kCompressedLists].bytes};
+  if (!compressed && h.sections[kCompressedLists].bytes != 0)
+    bad(path, "compressed lists without the compressed flag");
   std::uint64_t previous_end = kHeaderBytes;
   for (int s = 0; s < kSections; ++s) {
     const Section& sec = h.sections[s];
@@ -301,9 +319,12 @@ void write_oocg(const Graph& g, const std::filesystem::path& path) {
   validate(g);
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
-  h.version = kOocgVersion;
+  // A file without compressed lists stays version 1, which older builds read.
+  const bool compressed = !g.compressed.empty();
+  h.version = compressed ? kOocgVersion : kOldestVersion;
   h.header_bytes = kHeaderBytes;
-  h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted);
+  h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted) |
+            (compressed ? kFlagCompressed : 0);
   h.num_vertices = g.num_vertices();
   h.num_edges = g.num_edges();
   h.weight_type = static_cast<std::uint32_t>(g.weight_type);
@@ -312,7 +333,9 @@ void write_oocg(const Graph& g, const std::filesystem::path& path) {
       Source{g.offsets.data(), g.offsets.size_bytes()},
       Source{g.targets.data(), g.targets.size_bytes()},
       Source{g.weights.data(), g.weights.size_bytes()},
-      Source{g.original_ids.data(), g.original_ids.size_bytes()}};
+      Source{g.original_ids.data(), g.original_ids.size_bytes()},
+      Source{g.compressed.offsets.data(), g.compressed.offsets.size_bytes()},
+      Source{g.compressed.bytes.data(), g.compressed.size_bytes()}};
   std::uint64_t end = kHeaderBytes;
   std::uint64_t total = 0;
   for (int s = 0; s < kSections; ++s) {
@@ -357,6 +380,8 @@ OocgInfo read_oocg_info(const std::filesystem::path& path) {
   info.hub_count = o.header.hub_count;
   info.symmetric = (o.header.flags & kFlagSymmetric) != 0;
   info.permuted = (o.header.flags & kFlagPermuted) != 0;
+  info.compressed_bytes = o.header.sections[kCompressedLists].bytes;
+  info.compressed = (o.header.flags & kFlagCompressed) != 0;
   info.file_bytes = o.file_bytes;
   return info;
 }
@@ -366,13 +391,20 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   const Opened o = open_checked(file.fd(), path);
   const Header& h = o.header;
   check_edge_ranges(options.edge_ranges, h.num_edges, path);
-  // What to read of each section: all of it, or of the edge arrays only the ranges' bytes.
+  // What to read of each section: all of it, or of the edge arrays only the ranges' bytes; the
+  // compressed lists only when asked for and whole.
   const auto in_part = [&](int s) {
     return !options.edge_ranges.empty() && (s == kTargets || s == kWeights);
+  };
+  const bool compressed =
+      (h.flags & kFlagCompressed) != 0 && options.read_compressed && options.edge_ranges.empty();
+  const auto wanted = [&](int s) {
+    return compressed || (s != kCompressedOffsets && s != kCompressedLists);
   };
   std::array<std::vector<Extent>, kSections> parts;
   std::uint64_t total = 0;
   for (int s = 0; s < kSections; ++s) {
+    if (!wanted(s)) continue;
     if (in_part(s) && h.sections[s].bytes > 0) {
       for (const auto& [first, last] : options.edge_ranges)  // a weight is as wide as a target
         parts[s].push_back({first * sizeof(vid_t), (last - first) * sizeof(vid_t)});
@@ -395,6 +427,18 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   read(kTargets, g.targets);
   read(kWeights, g.weights);
   read(kOriginalIds, g.original_ids);
+  if (compressed) {
+    read(kCompressedOffsets, g.compressed.offsets);
+    const std::uint64_t bytes = h.sections[kCompressedLists].bytes;
+    if (g.compressed.offsets[0] != 0 || g.compressed.offsets[h.num_vertices] != bytes) {
+      bad(path, "counts do not add up: the compressed offsets do not span the " +
+                    std::to_string(bytes) + " bytes of compressed lists");
+    }
+    g.compressed.bytes = Buffer<std::uint8_t>::allocate(bytes + codec::kPadding, memory);
+    read_section(file.fd(), h, kCompressedLists, reinterpret_cast<char*>(g.compressed.bytes.data()),
+                 parts[kCompressedLists], options.verify_checksums, path, progress);
+    std::memset(g.compressed.bytes.data() + bytes, 0, codec::kPadding);
+  }
   g.weight_type = static_cast<WeightType>(h.weight_type);
   g.hub_count = h.hub_count;
   g.symmetric = (h.flags & kFlagSymmetric) != 0;

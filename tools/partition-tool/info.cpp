@@ -108,6 +108,13 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path,
           {"symmetric", g.symmetric},
           {"weights", std::string(to_string(g.weight_type))},
           {"permuted", info.permuted},
+          {"compressed",
+           info.compressed ? json{{"bytes", info.compressed_bytes},
+                                  {"bytes_per_edge",
+                                   g.num_edges() == 0 ? 0.0
+                                                      : static_cast<double>(info.compressed_bytes) /
+                                                            static_cast<double>(g.num_edges())}}
+                           : json(nullptr)},
           {"out_degree",
            {{"min", g.num_vertices() == 0 ? 0 : stats.min},
             {"max", stats.max},
@@ -128,6 +135,13 @@ std::string format_description(const nlohmann::json& j) {
   out += line("edges", with_commas(j["edges"]) +
                            (j["symmetric"].get<bool>() ? " (symmetric)" : " (directed)") +
                            ", weights: " + j["weights"].get<std::string>());
+  if (const json& c = j["compressed"]; !c.is_null()) {
+    std::snprintf(buf, sizeof buf, "%s, %.2f bytes per edge (raw targets: 4)",
+                  format_bytes(c["bytes"]).c_str(), c["bytes_per_edge"].get<double>());
+    out += line("compressed", buf);
+  } else {
+    out += line("compressed", "no (partition-tool --compress adds compressed lists)");
+  }
   const json& d = j["out_degree"];
   std::snprintf(buf, sizeof buf, "min %llu, mean %.2f, max %llu; %s vertices without out-edges",
                 d["min"].get<unsigned long long>(), d["mean"].get<double>(),

@@ -9,6 +9,7 @@
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
 #include "ooc/partitioner/oocg.hpp"
@@ -33,6 +34,7 @@ struct BuildArgs {
   bool keep_self_loops = false;
   bool keep_duplicates = false;
   bool compact_ids = false;
+  bool compress = false;
 };
 
 void add_common(CLI::App& cmd, Common& c) {
@@ -56,6 +58,9 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
   cmd.add_flag("--keep-self-loops", b.keep_self_loops, "Keep edges (v, v)");
   cmd.add_flag("--keep-duplicates", b.keep_duplicates, "Keep repeated edges");
   cmd.add_flag("--compact-ids", b.compact_ids, "Renumber the vertices that have edges to 0..n-1");
+  cmd.add_flag("--compress", b.compress,
+               "Also store the lists compressed (sorted, delta bit-packed; file version 2), "
+               "which the engine's filter tasks copy instead of the raw targets");
 }
 
 double hub_fraction(const std::string& text) {
@@ -82,14 +87,21 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
   options.weights = parse_weight_spec(b.weights, b.seed);
   Graph g = build_graph(std::move(edges), options);
   if (fraction > 0.0) g = hub_sort(std::move(g), fraction);
+  if (b.compress) compress(g);
   write_oocg(g, out);
   if (c.quiet) return;
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  std::printf("wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs), %s, built in %.1f s\n",
+  char compressed[64] = "";
+  if (b.compress && g.num_edges() > 0) {
+    std::snprintf(
+        compressed, sizeof compressed, ", lists compressed to %.2f bytes per edge",
+        static_cast<double>(g.compressed.size_bytes()) / static_cast<double>(g.num_edges()));
+  }
+  std::printf("wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs%s), %s, built in %.1f s\n",
               out.c_str(), with_commas(g.num_vertices()).c_str(),
               with_commas(g.num_edges()).c_str(), g.symmetric ? "symmetric" : "directed",
               std::string(to_string(g.weight_type)).c_str(), with_commas(g.hub_count).c_str(),
-              format_bytes(fs::file_size(out)).c_str(), took.count());
+              compressed, format_bytes(fs::file_size(out)).c_str(), took.count());
 }
 
 struct Generate {
@@ -194,9 +206,10 @@ int main(int argc, char** argv) {
           stdout);
     } else if (*verify) {
       const OocgInfo checked = verify_oocg(file);
-      std::printf("%s: sound (%s vertices, %s edges; header, checksums and structure checked)\n",
+      std::printf("%s: sound (%s vertices, %s edges; header, checksums and structure%s checked)\n",
                   file.c_str(), with_commas(checked.num_vertices).c_str(),
-                  with_commas(checked.num_edges).c_str());
+                  with_commas(checked.num_edges).c_str(),
+                  checked.compressed ? ", compressed lists decoded and" : "");
     } else {
       write_edge_list(read_oocg(file), output);
     }

@@ -10,14 +10,25 @@
 
 namespace ooc {
 
+// A compressed copy of the targets (ooc/core/codec.hpp): vertex v's list is bytes[offsets[v] ..
+// offsets[v + 1]), and offsets[V] bytes are followed by codec::kPadding zero bytes.
+struct CompressedTargets {
+  Buffer<eid_t> offsets;  // num_vertices + 1 entries, or empty: no compressed copy
+  Buffer<std::uint8_t> bytes;
+
+  bool empty() const noexcept { return offsets.empty(); }
+  std::uint64_t size_bytes() const noexcept { return empty() ? 0 : offsets[offsets.size() - 1]; }
+};
+
 struct Graph {
   Buffer<eid_t> offsets;          // num_vertices + 1 entries, offsets[0] = 0
   Buffer<vid_t> targets;          // num_edges entries
   Buffer<std::uint32_t> weights;  // empty, or num_edges entries (f32 stored as bits)
   WeightType weight_type = WeightType::none;
-  Buffer<vid_t> original_ids;   // internal id -> user's id; empty means identity
-  std::uint32_t hub_count = 0;  // internal ids [0, hub_count) are the hubs (hub sort)
-  bool symmetric = false;       // every edge (u, v) has its reverse (v, u)
+  Buffer<vid_t> original_ids;    // internal id -> user's id; empty means identity
+  std::uint32_t hub_count = 0;   // internal ids [0, hub_count) are the hubs (hub sort)
+  bool symmetric = false;        // every edge (u, v) has its reverse (v, u)
+  CompressedTargets compressed;  // optional (partition-tool --compress); lists are then sorted
 
   vid_t num_vertices() const noexcept {
     return offsets.empty() ? 0 : static_cast<vid_t>(offsets.size() - 1);
@@ -34,8 +45,9 @@ struct Graph {
 };
 
 // Checks the structure: offsets start at 0, never decrease and end at num_edges; every target is
-// a vertex; weights have one entry per edge; original_ids is a permutation. Throws FormatError
-// naming the first problem found.
+// a vertex; weights have one entry per edge; original_ids is a permutation; the compressed copy,
+// when there is one, decodes to the targets (check_compressed). Throws FormatError naming the
+// first problem found.
 void validate(const Graph& graph);
 
 // The inverse of original_ids: user's id -> internal id (empty when ids are not permuted).

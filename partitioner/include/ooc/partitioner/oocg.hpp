@@ -11,7 +11,8 @@
 
 namespace ooc {
 
-inline constexpr std::uint32_t kOocgVersion = 1;
+// The newest version written: 2 when a file holds compressed lists, else 1; both are read.
+inline constexpr std::uint32_t kOocgVersion = 2;
 
 // What a file's header says, after the header itself has been validated.
 struct OocgInfo {
@@ -21,7 +22,9 @@ struct OocgInfo {
   WeightType weight_type = WeightType::none;
   std::uint32_t hub_count = 0;
   bool symmetric = false;
-  bool permuted = false;  // holds a new -> old id permutation (hub sorted or compacted)
+  bool permuted = false;    // holds a new -> old id permutation (hub sorted or compacted)
+  bool compressed = false;  // holds compressed lists (partition-tool --compress)
+  std::uint64_t compressed_bytes = 0;  // their size
   std::uint64_t file_bytes = 0;
 };
 
@@ -38,6 +41,8 @@ struct OocgReadOptions {
   // are skipped (`partition-tool verify` checks a whole file); the offsets and original ids are
   // read and checked whole. {{0, 0}} reads just those, to compute the partitions from.
   std::vector<std::pair<eid_t, eid_t>> edge_ranges;
+  // Whether to read the compressed lists when the file has them. Never read with edge_ranges.
+  bool read_compressed = true;
 };
 
 // Validates the graph, writes it to a temporary name in the same folder, flushes it to disk and

@@ -1,0 +1,31 @@
+#pragma once
+// Compressed neighbour lists (ooc/core/codec.hpp): the encoder and the host decoder.
+#include <cstdint>
+#include <span>
+
+#include "ooc/partitioner/graph.hpp"
+
+namespace ooc {
+
+// Sorts every list by target (weights move with their targets; hub sort renumbers targets
+// without re-sorting them) and adds the compressed copy of the targets, replacing any earlier
+// one. Parallel (oneTBB); the result does not depend on the thread count.
+void compress(Graph& graph, HostMemory& memory = default_host_memory());
+
+// The bytes a sorted list takes, and its encoding, written to `out` (that many bytes, zeroed).
+std::uint64_t compressed_list_bytes(std::span<const vid_t> sorted);
+void encode_list(std::span<const vid_t> sorted, std::uint8_t* out);
+
+// Decodes a list of `degree` targets that starts at `list` into `out`.
+void decode_list(const std::uint8_t* list, eid_t degree, vid_t* out);
+
+// Decodes the compressed lists of vertices [first, last) into `out`, vertex first's list at
+// out[0], in parallel: what a filter task of those vertices reads, on the CPU.
+void decode_lists(const Graph& graph, vid_t first, vid_t last, vid_t* out);
+
+// Checks the compressed copy against the graph: one offset per vertex and one more, starting at
+// 0, never decreasing, each list exactly as long as its encoding, every list decoding to the
+// vertex's targets. Throws FormatError naming the first vertex at fault.
+void check_compressed(const Graph& graph);
+
+}  // namespace ooc

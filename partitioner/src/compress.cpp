@@ -1,0 +1,200 @@
+#include "ooc/partitioner/compress.hpp"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "ooc/core/codec.hpp"
+#include "ooc/core/error.hpp"
+#include "ooc/core/progress.hpp"
+
+namespace ooc {
+namespace {
+
+using codec::kBlock;
+using codec::kChunk;
+
+std::uint32_t block_width(const vid_t* t, std::uint32_t n) {
+  std::uint32_t widest = 0;
+  for (std::uint32_t i = 1; i < n; ++i)
+    widest = std::max(widest, codec::bit_width(t[i] - t[i - 1]));
+  return widest;
+}
+
+}  // namespace
+
+void encode_list(std::span<const vid_t> list, std::uint8_t* out) {
+  const std::uint64_t d = list.size();
+  std::uint64_t at = codec::table_bytes(d);
+  for (std::uint64_t first = 0; first < d; first += kBlock) {
+    if (first > 0 && first % kChunk == 0) {
+      const auto offset = static_cast<std::uint32_t>(at);
+      std::memcpy(out + 4 * (first / kChunk - 1), &offset, 4);
+    }
+    const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlock, d - first));
+    const vid_t* t = list.data() + first;
+    const std::uint32_t w = block_width(t, n);
+    std::memcpy(out + at, t, 4);
+    out[at + 4] = static_cast<std::uint8_t>(w);
+    std::uint8_t* packed = out + at + codec::kHeaderBytes;
+    for (std::uint32_t i = 1; i < n; ++i) {
+      const std::uint64_t delta = t[i] - t[i - 1];
+      const std::uint64_t bit = std::uint64_t{i - 1} * w;
+      for (std::uint32_t b = 0; b < w; ++b) {  // bit by bit: encoding is not the hot path
+        if ((delta >> b) & 1u)
+          packed[(bit + b) / 8] |= static_cast<std::uint8_t>(1u << ((bit + b) % 8));
+      }
+    }
+    at += codec::block_bytes(n, w);
+  }
+}
+
+namespace {
+
+// The smallest index in [0, count) for which bad(i) holds, or count.
+template <class Bad>
+std::uint64_t first_bad(std::uint64_t count, Bad&& bad) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, count), count,
+      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
+        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i) {
+          if (bad(i)) return i;
+        }
+        return found;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return std::min(a, b); });
+}
+
+}  // namespace
+
+std::uint64_t compressed_list_bytes(std::span<const vid_t> sorted) {
+  const std::uint64_t d = sorted.size();
+  std::uint64_t bytes = codec::table_bytes(d);
+  for (std::uint64_t first = 0; first < d; first += kBlock) {
+    const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlock, d - first));
+    bytes += codec::block_bytes(n, block_width(sorted.data() + first, n));
+  }
+  return bytes;
+}
+
+void decode_list(const std::uint8_t* list, eid_t degree, vid_t* out) {
+  std::uint64_t at = codec::table_bytes(degree);
+  for (std::uint64_t first = 0; first < degree; first += kBlock) {
+    const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlock, degree - first));
+    vid_t t = 0;
+    std::memcpy(&t, list + at, 4);
+    const std::uint32_t w = list[at + 4];
+    out[first] = t;
+    const std::uint8_t* packed = list + at + codec::kHeaderBytes;
+    for (std::uint32_t i = 1; i < n; ++i) {
+      t += codec::read_bits(packed, std::uint64_t{i - 1} * w, w);
+      out[first + i] = t;
+    }
+    at += codec::block_bytes(n, w);
+  }
+}
+
+void decode_lists(const Graph& g, vid_t first, vid_t last, vid_t* out) {
+  const eid_t base = g.offsets[first];
+  tbb::parallel_for(tbb::blocked_range<vid_t>(first, last, 256),
+                    [&](const tbb::blocked_range<vid_t>& r) {
+                      for (vid_t v = r.begin(); v < r.end(); ++v) {
+                        decode_list(g.compressed.bytes.data() + g.compressed.offsets[v],
+                                    g.degree(v), out + (g.offsets[v] - base));
+                      }
+                    });
+}
+
+void compress(Graph& g, HostMemory& memory) {
+  const vid_t n = g.num_vertices();
+  ProgressStep progress("compressing the lists", std::uint64_t{n} * 2);
+  // Sort each list, carrying its weights.
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
+    std::vector<std::pair<vid_t, std::uint32_t>> pairs;
+    for (vid_t v = r.begin(); v < r.end(); ++v) {
+      vid_t* t = g.targets.data() + g.offsets[v];
+      const eid_t d = g.degree(v);
+      if (!g.weighted()) {
+        std::sort(t, t + d);
+        continue;
+      }
+      std::uint32_t* w = g.weights.data() + g.offsets[v];
+      pairs.resize(d);
+      for (eid_t i = 0; i < d; ++i)
+        pairs[i] = {t[i], w[i]};
+      std::sort(pairs.begin(), pairs.end());
+      for (eid_t i = 0; i < d; ++i)
+        std::tie(t[i], w[i]) = pairs[i];
+    }
+    progress.advance(r.size());
+  });
+  CompressedTargets c;
+  c.offsets = Buffer<eid_t>::allocate(std::uint64_t{n} + 1, memory);
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
+    for (vid_t v = r.begin(); v < r.end(); ++v)
+      c.offsets[v + 1] = compressed_list_bytes(g.neighbors(v));
+  });
+  c.offsets[0] = 0;
+  std::partial_sum(c.offsets.data(), c.offsets.data() + n + 1, c.offsets.data());
+  const std::uint64_t total = c.offsets[n];
+  c.bytes = Buffer<std::uint8_t>::allocate(total + codec::kPadding, memory);
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
+    std::uint8_t* from = c.bytes.data() + c.offsets[r.begin()];
+    std::memset(from, 0, c.offsets[r.end()] - c.offsets[r.begin()]);
+    for (vid_t v = r.begin(); v < r.end(); ++v)
+      encode_list(g.neighbors(v), c.bytes.data() + c.offsets[v]);
+    progress.advance(r.size());
+  });
+  std::memset(c.bytes.data() + total, 0, codec::kPadding);
+  g.compressed = std::move(c);
+}
+
+void check_compressed(const Graph& g) {
+  const CompressedTargets& c = g.compressed;
+  const vid_t n = g.num_vertices();
+  if (c.offsets.size() != std::uint64_t{n} + 1) {
+    throw FormatError("the compressed lists have " + std::to_string(c.offsets.size()) +
+                      " offsets for " + std::to_string(n) + " vertices");
+  }
+  if (c.offsets[0] != 0) throw FormatError("the compressed offsets do not start at 0");
+  if (c.bytes.size() != c.offsets[n] + codec::kPadding) {
+    throw FormatError("the compressed lists hold " + std::to_string(c.bytes.size()) +
+                      " bytes, expected " + std::to_string(c.offsets[n] + codec::kPadding));
+  }
+  const auto v = static_cast<vid_t>(first_bad(n, [&](std::uint64_t u) {
+    if (c.offsets[u + 1] < c.offsets[u] || c.offsets[u + 1] > c.offsets[n]) return true;
+    const std::span<const vid_t> list = g.neighbors(static_cast<vid_t>(u));
+    // Every block's width and every chunk offset as the encoder would write them, and the
+    // list's length: only then may the decoder walk it.
+    const std::uint8_t* at = c.bytes.data() + c.offsets[u];
+    std::uint64_t pos = codec::table_bytes(list.size());
+    for (std::uint64_t first = 0; first < list.size(); first += kBlock) {
+      if (first > 0 && first % kChunk == 0) {
+        std::uint32_t offset = 0;
+        std::memcpy(&offset, at + 4 * (first / kChunk - 1), 4);
+        if (offset != pos) return true;
+      }
+      const auto m =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlock, list.size() - first));
+      const std::uint32_t w = block_width(list.data() + first, m);
+      if (pos + codec::kHeaderBytes > c.offsets[u + 1] - c.offsets[u] || at[pos + 4] != w)
+        return true;
+      pos += codec::block_bytes(m, w);
+    }
+    if (pos != c.offsets[u + 1] - c.offsets[u]) return true;
+    std::vector<vid_t> decoded(list.size());
+    decode_list(at, list.size(), decoded.data());
+    return !std::equal(decoded.begin(), decoded.end(), list.begin());
+  }));
+  if (v < n) {
+    throw FormatError("the compressed list of vertex " + std::to_string(v) +
+                      " is corrupted: it does not decode to the vertex's targets");
+  }
+}
+
+}  // namespace ooc
