@@ -8,7 +8,7 @@ std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t byt
                          std::uint32_t request_bytes) {
   switch (e) {
     case Engine::filter:
-      return a.edges * bytes_per_edge;
+      return a.filter_bytes > 0 ? a.filter_bytes : a.edges * bytes_per_edge;
     case Engine::compaction:
       return a.active_edges * bytes_per_edge + a.active_vertices * kCompactionIndexBytes;
     case Engine::zerocopy:

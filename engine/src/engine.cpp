@@ -249,6 +249,7 @@ OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions optio
   if (options.devices.size() == 1) options.device = options.devices.front();
   // For the GPU the edges go straight into pinned memory, checksummed on the way.
   OocgReadOptions read;
+  read.read_compressed = options.compressed;
   if (resolve_backend(options.backend, options.device) == Backend::cuda) {
     read.memory = &pinned_memory(options.device);
   }
@@ -396,6 +397,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   if (impl_->communicator)
     s.exchange = backend() == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
   s.in_memory = setup.memory.in_memory;
+  s.compressed = setup.memory.compressed;
   s.budget = setup.memory.budget;
   s.vertex_bytes = setup.memory.vertex_bytes;
   s.staging_bytes = setup.memory.staging_bytes;

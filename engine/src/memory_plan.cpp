@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/engine/cost_model.hpp"
@@ -38,6 +39,22 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
       kStagingBuffers * (plan.staging_edges * d1 + plan.staging_vertices * kCompactionIndexBytes);
   plan.staging_bytes += (g.num_edges() / 4096 + 1) * kHeavyQueueBytesPerEdge4096;
   plan.edge_bytes = g.num_edges() * d1;
+  plan.compressed = o.compressed && !g.compressed.empty();
+  if (plan.compressed) {
+    // A task's compressed bytes per edge are at most its densest partition's.
+    double densest = 0;
+    for (const Partition& p : parts) {
+      if (p.num_edges() == 0) continue;
+      const auto bytes = g.compressed.offsets[p.last_vertex] - g.compressed.offsets[p.first_vertex];
+      densest = std::max(densest, static_cast<double>(bytes) / static_cast<double>(p.num_edges()));
+    }
+    plan.compressed_staging =
+        (static_cast<std::uint64_t>(densest * static_cast<double>(plan.staging_edges)) + 1 +
+         codec::kPadding + 7) /
+        8 * 8;
+    plan.vertex_bytes += (n + 1) * sizeof(eid_t);  // the compressed offsets
+    plan.staging_bytes += kStagingBuffers * plan.compressed_staging;
+  }
   if (gpu_ranks > 0) {
     // The values (or deltas) as last agreed, and an accumulative program's changes of them.
     plan.exchange_bytes = n * value_bytes * (accumulative ? 2 : 1);

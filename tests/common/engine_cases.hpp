@@ -12,6 +12,7 @@
 #include "ooc/engine/engine.hpp"
 #include "ooc/engine/reference.hpp"
 #include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
 
@@ -78,6 +79,30 @@ inline Graph make_shape(const std::string& name) {
   if (name == "chain") return build(generate_chain(200), false, 6, 0.0);
   if (name == "single") return build(generate_empty(1), false, 7);
   return build(disconnected(), true, 8);
+}
+
+inline Graph make_compressed_shape(const std::string& name) {
+  Graph g = make_shape(name);
+  compress(g);
+  return g;
+}
+
+// The policies that move edges over the link, which compressed lists change.
+inline const std::vector<std::string>& moving_policy_names() {
+  static const std::vector<std::string> names{"hybrid", "filter", "compaction", "zerocopy"};
+  return names;
+}
+
+using CompressedCase = std::tuple<std::string, std::string, std::string>;  // program, shape, policy
+
+inline std::string compressed_case_name(const ::testing::TestParamInfo<CompressedCase>& c) {
+  return std::get<0>(c.param) + "_" + std::get<1>(c.param) + "_" + std::get<2>(c.param);
+}
+
+inline auto compressed_cases() {
+  return ::testing::Combine(::testing::ValuesIn(program_names()),
+                            ::testing::ValuesIn(shape_names()),
+                            ::testing::ValuesIn(moving_policy_names()));
 }
 
 inline EngineOptions options_for(const std::string& policy, bool priority, Backend backend) {

@@ -153,5 +153,27 @@ TEST(Engine, RunsUserPrograms) {
   EXPECT_EQ(result.values[100], 3u);
 }
 
+// Compressed lists change what filter tasks move, not what the programs compute.
+TEST(Engine, CompressedListsGiveTheRawValuesWithFewerFilterBytes) {
+  EngineOptions o = cpu();
+  o.transfer = TransferPolicy::filter;
+  OocEngine raw(test::make_shape("kron"), o);
+  OocEngine packed(test::make_compressed_shape("kron"), o);
+  o.compressed = false;
+  OocEngine unpacked(test::make_compressed_shape("kron"), o);
+  const vid_t source = raw.highest_degree_vertex();
+  const auto bfs_raw = raw.bfs(source), bfs_packed = packed.bfs(source);
+  EXPECT_EQ(bfs_packed.values, bfs_raw.values);
+  EXPECT_TRUE(bfs_packed.stats.compressed);
+  EXPECT_FALSE(bfs_raw.stats.compressed);
+  const std::uint64_t raw_bytes = bfs_raw.stats.bytes(Engine::filter);
+  const std::uint64_t packed_bytes = bfs_packed.stats.bytes(Engine::filter);
+  EXPECT_LT(packed_bytes, raw_bytes / 2) << raw_bytes << " raw, " << packed_bytes << " compressed";
+  EXPECT_EQ(unpacked.bfs(source).stats.bytes(Engine::filter), raw_bytes);
+  EXPECT_EQ(packed.sssp(source).values, raw.sssp(source).values);
+  EXPECT_EQ(packed.cc().values, raw.cc().values);
+  EXPECT_NE(bfs_packed.stats.summary().find("(filter compressed)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ooc

@@ -43,6 +43,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"load_balance", s.load_balance},
           {"exchange", s.exchange},
           {"in_memory", s.in_memory},
+          {"compressed", s.compressed},
           {"partitions", s.partitions},
           {"seconds", s.seconds},
           {"setup_seconds", s.setup_seconds},

@@ -50,6 +50,7 @@ struct Args {
   std::string exchange = "auto";
   std::string in_memory = "on";
   std::string cache = "on";
+  std::string compressed = "on";
   std::string calibration = "off";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
@@ -130,6 +131,7 @@ EngineOptions engine_options(const Args& a) {
   o.exchange = parse_exchange(a.exchange.substr(0, a.exchange.find(',')));
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
+  o.compressed = a.compressed == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
   return o;
@@ -705,6 +707,12 @@ int main(int argc, char** argv) {
   app.add_option("--cache", a.cache,
                  "When the edges do not fit the budget, keep the partitions that the budget "
                  "leaves room for on the GPU (CUDA): on | off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--compressed", a.compressed,
+                 "When the graph holds compressed lists (partition-tool --compress), filter "
+                 "tasks move them and decode them on arrival: on | off (off: raw targets, and the "
+                 "compressed lists are not read)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--priority", a.priority,

@@ -19,7 +19,15 @@ struct PartitionActivity {
   std::uint64_t active_vertices = 0;  // A_i
   std::uint64_t active_edges = 0;     // sum of out-degrees of the active vertices
   std::uint64_t requests = 0;         // sum over active v of the lines their lists touch
+  // The bytes a filter task moves for the partition when they are not edges * bytes per edge
+  // (its lists compressed); 0: edges * bytes per edge.
+  std::uint64_t filter_bytes = 0;
 };
+
+OOC_HD inline double filter_bytes(const PartitionActivity& a, std::uint32_t bytes_per_edge) {
+  return a.filter_bytes > 0 ? static_cast<double>(a.filter_bytes)
+                            : static_cast<double>(a.edges) * bytes_per_edge;
+}
 
 struct TransferCosts {
   double filter = 0, compaction = 0, zerocopy = 0;  // in RTT units
@@ -41,7 +49,7 @@ OOC_HD inline TransferCosts transfer_costs(const PartitionActivity& a, std::uint
   const double per_round = static_cast<double>(c.request_bytes) * c.max_requests;
   TransferCosts t;
   // (1): the whole partition, in saturated round trips.
-  t.filter = ceil_div(static_cast<double>(a.edges) * bytes_per_edge, per_round) * c.round_trip;
+  t.filter = ceil_div(filter_bytes(a, bytes_per_edge), per_round) * c.round_trip;
   // (2): the active edges plus one index per active vertex, and the CPU gather when its
   // bandwidth is given (HyTGraph leaves it out in practice).
   const double compacted = static_cast<double>(a.active_edges) * bytes_per_edge +

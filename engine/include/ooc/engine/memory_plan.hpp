@@ -25,6 +25,10 @@ struct MemoryPlan {
   std::uint64_t budget = 0;          // 0: no device memory limit (CPU backend)
   std::uint64_t cache_bytes = 0;     // out of core: the budget left for the edge cache
   std::uint64_t exchange_bytes = 0;  // a GPU rank: the agreed copy, changes and sparse pairs
+  // Filter tasks move compressed lists (EngineOptions::compressed and the graph has them): each
+  // staging buffer also holds a task's compressed bytes, and the device the compressed offsets.
+  bool compressed = false;
+  std::uint64_t compressed_staging = 0;  // bytes per staging buffer
 
   std::uint64_t needed() const {
     return vertex_bytes + staging_bytes + exchange_bytes + (in_memory ? edge_bytes : 0);

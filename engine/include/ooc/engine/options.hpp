@@ -86,6 +86,10 @@ struct EngineOptions {
   // budget leaves after vertex data and staging keeps whole partitions on the device across
   // iterations and runs, chosen by expected reuse. The CPU backend has no cache.
   bool cache = true;
+  // Compressed lists (partition-tool --compress), when the graph has them: filter tasks move
+  // a partition's compressed targets and decode them where they land (the GPU, or the CPU
+  // backend's staging). Other engines, the cache and in-memory mode read the raw targets.
+  bool compressed = true;
   // Priority scheduling (priority.hpp): urgency-ordered tasks, deferral of the least urgent
   // vertices of ordered programs, and loaded partitions processed once more.
   bool priority = true;

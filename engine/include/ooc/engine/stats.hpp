@@ -48,6 +48,7 @@ struct RunStats {
   std::string load_balance;  // the CUDA advance mapping
   std::string exchange;      // distributed runs: dense, sparse or auto (empty: one rank)
   bool in_memory = false;    // all edges were resident on the device
+  bool compressed = false;   // filter tasks moved compressed lists
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).

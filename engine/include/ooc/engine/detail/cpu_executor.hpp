@@ -25,6 +25,7 @@
 #include "ooc/engine/programs.hpp"
 #include "ooc/kernels/bitmap.hpp"
 #include "ooc/kernels/cpu_advance.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/transfer/compaction.hpp"
 
 namespace ooc::detail {
@@ -170,6 +171,9 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   bool admitted(vid_t v) const { return window_.admits(urgency(v)); }
   void choose_priority_window();
   PartitionSurvey survey_partition(const Partition& p) const;
+  std::uint64_t compressed_bytes(vid_t first, vid_t last) const {
+    return g_.compressed.offsets[last] - g_.compressed.offsets[first];
+  }
   void run_filter(const Task& task, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
   void run_in_place(const Task& task, IterationStats& stats);
@@ -228,6 +232,10 @@ template <class P>
 PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
   PartitionSurvey s;
   s.activity.edges = p.num_edges();
+  if (plan_.compressed) {
+    s.activity.filter_bytes = compressed_bytes(p.first_vertex, p.last_vertex) +
+                              (weighted_ ? p.num_edges() * sizeof(std::uint32_t) : 0);
+  }
   const std::uint32_t arrays = weighted_ ? 2 : 1;  // targets, and weights in their own array
   double most_urgent = std::numeric_limits<double>::infinity();
   current_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
@@ -331,13 +339,20 @@ void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
   const Partition& last = parts_[task.partitions.back()];
   const eid_t base = first.first_edge, edges = last.last_edge - first.first_edge;
   auto start = Clock::now();
+  std::uint64_t bytes = edges * edge_bytes_;
   if (edges > 0) {  // an empty graph's arrays may be null
-    std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
+    if (plan_.compressed) {
+      decode_lists(g_, first.first_vertex, last.last_vertex, staging_.targets.data());
+      bytes = compressed_bytes(first.first_vertex, last.last_vertex) +
+              (weighted_ ? edges * sizeof(std::uint32_t) : 0);
+    } else {
+      std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
+    }
     if (weighted_)
       std::memcpy(staging_.weights.data(), g_.weights.data() + base, edges * sizeof(std::uint32_t));
   }
   stats.transfer_seconds += since(start);
-  stats.bytes[static_cast<std::size_t>(Engine::filter)] += edges * edge_bytes_;
+  stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
   start = Clock::now();
   const auto staged = [&](std::span<const vid_t> vertices) {
     return advance_cpu(program_, arrays(), next_, vertices.size(), [&](std::size_t i) {
