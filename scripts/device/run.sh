@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks cache calibration)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks cache calibration compressed)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -67,6 +67,11 @@ to that run:
                for the 4.2 B-edge graph)
   calibration  bfs,sssp,cc,pagerank: hybrid with the default constants, each single policy, then
                hybrid with --calibration probe and, after the pcie stage, with its JSON
+  compressed   the graph is generated with --compress (its lists sorted, so both runs read the
+               same order); bfs,sssp,cc,pagerank hybrid, then bfs,sssp,cc filter, each with
+               --compressed off then on, no cache (--in-memory off); then the bytes per edge of
+               urand-\$KRON_SCALE and a grid of 2^\$KRON_SCALE vertices (generated with --compress,
+               partition-tool info, deleted)
   cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
                data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
                edge bytes it reads, so out of core with the cache holding that share, \$CACHE_REPEAT
@@ -505,8 +510,10 @@ stage_timings() {
     else
       local t=$SECONDS timev=()
       [[ -x /usr/bin/time ]] && timev=(/usr/bin/time -v -o "$d/generate-time.log")
+      local compress=()
+      [[ " $TIMINGS " =~ \ compressed\  ]] && compress=(--compress)
       if ! bounded 300 "${timev[@]}" "$PARTITION_TOOL" generate kron --scale "$KRON_SCALE" --edge-factor 16 \
-        --undirected --weights random:1-64 -o "$GRAPH" >"$d/generate.log" 2>&1; then
+        --undirected --weights random:1-64 "${compress[@]}" -o "$GRAPH" >"$d/generate.log" 2>&1; then
         STAGE_NOTE="generating kron-$KRON_SCALE failed: timings/generate.log"
         tail -n 5 "$d/generate.log" | sed 's/^/    /'
         rm -f "$GRAPH"
@@ -518,7 +525,7 @@ stage_timings() {
     bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
     # PageRank is judged at a measured accuracy: the L1 distance of every run's ranks to a run at
     # tolerance 1e-7 (edges in GPU memory when they fit), which ooc-run prints and --json keeps.
-    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|ranks|cache|calibration)\  ]]; then
+    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|ranks|cache|calibration|compressed)\  ]]; then
       local t=$SECONDS
       if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$PR_REFERENCE" \
         >"$d/pr-reference.log" 2>&1; then
@@ -593,6 +600,42 @@ stage_timings() {
             --calibration "$RESULTS/pcie/pcie.json"
           note "$(grep -h '^calibration' "$d/$k-calibration-pcie.log")"
         fi ;;
+      compressed)
+        local raw_or_not
+        for raw_or_not in off on; do
+          timing "$k-compressed-$raw_or_not" 300 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" \
+            --tolerance 1e-3 --compressed "$raw_or_not"
+        done
+        for raw_or_not in off on; do
+          timing "$k-compressed-filter-$raw_or_not" 200 bfs,sssp,cc "${g[@]}" "${host[@]}" \
+            --transfer filter --compressed "$raw_or_not"
+        done
+        note "kron-$KRON_SCALE: $(grep -h '^compressed' "$d/info.txt")" \
+          "values, compressed against raw: $(python3 - "$d/$k-compressed"-{off,on,filter-off,filter-on}.json <<'EOF'
+import json, sys
+runs = {}
+for path in sys.argv[1:]:
+    try:
+        for r in json.load(open(path))["runs"]:
+            runs.setdefault((r["algorithm"], r["transfer"]), []).append(r.get("values_digest"))
+    except OSError:
+        pass
+print("; ".join("%s %s %s" % (a, t, "same" if len(set(d)) == 1 and len(d) == 2 else "DIFFER %s" % d)
+                for (a, t), d in sorted(runs.items()) if a != "pagerank"))
+EOF
+)"
+        local kind other=/tmp/ooc-compressed-other.oocg
+        for kind in urand grid; do
+          local extra=()
+          [[ $kind == urand ]] && extra=(--edge-factor 16)
+          if bounded 200 "$PARTITION_TOOL" generate "$kind" --scale "$KRON_SCALE" "${extra[@]}" --undirected \
+            --weights random:1-64 --compress -o "$other" >"$d/generate-$kind.log" 2>&1; then
+            note "$kind-$KRON_SCALE: $(tail -n 1 "$d/generate-$kind.log")"
+          else
+            note "$kind-$KRON_SCALE --compress failed: timings/generate-$kind.log"
+          fi
+          rm -f "$other"
+        done ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
         bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank --graph "$GRAPH" "${host[@]}" --max-iterations 1 \

@@ -123,6 +123,38 @@ INSTANTIATE_TEST_SUITE_P(EveryPolicy, CudaEdgeCache,
                                                               "zerocopy")),
                          cache_case_name);
 
+// Compressed lists: filter tasks copy them and decode_kernel expands them on the GPU.
+class CudaCompressed : public ::testing::TestWithParam<test::CompressedCase> {};
+
+TEST_P(CudaCompressed, MatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [program, shape, policy] = GetParam();
+  OocEngine engine(test::make_compressed_shape(shape),
+                   test::options_for(policy, true, Backend::cuda));
+  test::expect_matches_reference(program, engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CudaCompressed, test::compressed_cases(),
+                         test::compressed_case_name);
+
+TEST(CudaCompressedRuns, GiveTheRawValuesWithFewerFilterBytes) {
+  OOC_REQUIRE_GPU();
+  EngineOptions o = test::options_for("filter", true, Backend::cuda);
+  for (const char* shape : {"kron", "big_star", "grid"}) {
+    OocEngine raw(test::make_shape(shape), o);
+    OocEngine packed(test::make_compressed_shape(shape), o);
+    const vid_t source = raw.highest_degree_vertex();
+    const auto bfs_raw = raw.bfs(source), bfs_packed = packed.bfs(source);
+    EXPECT_EQ(bfs_packed.values, bfs_raw.values) << shape;
+    EXPECT_TRUE(bfs_packed.stats.compressed);
+    EXPECT_LT(bfs_packed.stats.bytes(Engine::filter), bfs_raw.stats.bytes(Engine::filter)) << shape;
+    EXPECT_EQ(packed.sssp(source).values, raw.sssp(source).values) << shape;
+    if (raw.graph().symmetric) {
+      EXPECT_EQ(packed.cc().values, raw.cc().values) << shape;
+    }
+  }
+}
+
 TEST(CudaEdgeCacheRuns, ServesPartOfTheEdgesAndMovesTheRest) {
   OOC_REQUIRE_GPU();
   OocEngine engine = with_budget(test::make_shape("kron"), cache_options("filter"), 0.25);

@@ -24,6 +24,7 @@
 
 #include "device_graph.hpp"
 #include "exchange.cuh"
+#include "ooc/core/codec.hpp"
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/edge_cache.hpp"
@@ -31,6 +32,7 @@
 #include "ooc/engine/programs.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
 #include "ooc/kernels/cuda/advance_tiled.cuh"
+#include "ooc/kernels/cuda/decode.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/compaction.hpp"
 #include "ooc/transfer/device_array.hpp"
@@ -43,8 +45,18 @@ namespace ooc::detail {
 // partition is resident in in-memory mode, and those `cached` marks (when not null) otherwise.
 void launch_choose_engines(cuda::PartitionCounters* counters, const eid_t* partition_edges,
                            std::uint32_t partitions, TransferPolicy policy, bool resident,
-                           const std::uint8_t* cached, std::uint32_t bytes_per_edge,
-                           const CostConstants& cost, unsigned blocks, cudaStream_t stream);
+                           const std::uint8_t* cached, const std::uint64_t* compressed,
+                           std::uint32_t bytes_per_edge, const CostConstants& cost, unsigned blocks,
+                           cudaStream_t stream);
+
+// A partition's filter bytes with compressed lists (PartitionActivity::filter_bytes): its
+// compressed targets, and its raw weights when the program reads them; 0 without.
+OOC_HD inline std::uint64_t compressed_filter_bytes(const std::uint64_t* compressed,
+                                                    std::uint32_t p, eid_t edges,
+                                                    std::uint32_t bytes_per_edge) {
+  if (compressed == nullptr) return 0;
+  return compressed[p] + (bytes_per_edge > sizeof(vid_t) ? edges * sizeof(std::uint32_t) : 0);
+}
 
 // The program's vertex state as the survey kernels see it (see survey.cuh).
 template <class P>
@@ -125,6 +137,15 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   unsigned warp_grid_for(std::uint64_t warps) const { return grid_for(warps * cuda::kWarp); }
   // Out of core with partitions in the edge cache: its resident tasks read the cache.
   bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
+  // Filter tasks move compressed lists: each partition's compressed bytes, on the device and
+  // here; null otherwise.
+  bool compressed() const { return plan_.compressed && device_.compressed_offsets.bytes() > 0; }
+  const std::uint64_t* compressed_sizes() const {
+    return compressed() ? device_.partition_compressed.data() : nullptr;
+  }
+  const std::uint64_t* host_compressed() const {
+    return compressed() ? partition_compressed_.data() : nullptr;
+  }
   void choose_priority_window();
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
   cuda::OffsetEdges edges_for(Engine engine) const;
@@ -173,6 +194,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   PriorityWindow window_;
   std::vector<PartitionSurvey> surveys_;
   std::vector<std::uint32_t> task_range_start_;  // first range of each task
+  std::vector<std::uint64_t> partition_compressed_;
 };
 
 inline bool uses_compaction(TransferPolicy p) {
@@ -206,6 +228,11 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
     setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_);
   }
   if (!plan_.in_memory) device_.moved.resize(parts_.size());
+  if (compressed()) {
+    const CompressedTargets& c = g_.compressed;
+    for (const Partition& p : parts_)
+      partition_compressed_.push_back(c.offsets[p.last_vertex] - c.offsets[p.first_vertex]);
+  }
   if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) device_.make_managed();
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(next_.data(), 0, next_.bytes(), s), doing);
@@ -283,14 +310,16 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   check_launch("survey_kernel", doing);
   launch_choose_engines(ws_.counters.data(), device_.partition_edges.data(), partitions,
                         options_.transfer, plan_.in_memory,
-                        cached() ? device_.cache.cached.data() : nullptr, edge_bytes_,
-                        options_.cost, grid_for(partitions), s);
+                        cached() ? device_.cache.cached.data() : nullptr, compressed_sizes(),
+                        edge_bytes_, options_.cost, grid_for(partitions), s);
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   for (std::uint32_t i = 0; i < partitions; ++i) {
     const cuda::PartitionCounters& c = ws_.host_counters[i];
     PartitionSurvey& survey = out[i];
-    survey.activity = {parts_[i].num_edges(), c.active_vertices, c.active_edges, c.requests};
+    survey.activity = {
+        parts_[i].num_edges(), c.active_vertices, c.active_edges, c.requests,
+        compressed_filter_bytes(host_compressed(), i, parts_[i].num_edges(), edge_bytes_)};
     survey.engine = static_cast<Engine>(c.engine);
     survey.priority = kAccumulative           ? c.delta
                       : c.active_vertices > 0 ? -cuda::from_order_key(c.most_urgent)
@@ -474,19 +503,36 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   next_staging_ = (next_staging_ + 1) % kStagingBuffers;
   Workspace::Staging& st = ws_.staging[i];
   const cudaStream_t s = stream(i);
-  const eid_t base = parts_[task.partitions.front()].first_edge;
-  const eid_t edges = parts_[task.partitions.back()].last_edge - base;
-  if (edges > 0) {  // an empty graph's arrays may be null
+  const Partition& first = parts_[task.partitions.front()];
+  const Partition& last = parts_[task.partitions.back()];
+  const eid_t base = first.first_edge;
+  const eid_t edges = last.last_edge - base;
+  std::uint64_t bytes = edges * edge_bytes_;
+  if (edges > 0 && weighted_) {  // an empty graph's arrays may be null
+    OOC_CUDA(cudaMemcpyAsync(st.weights.data(), g_.weights.data() + base,
+                             edges * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s),
+             doing);
+  }
+  if (edges > 0 && compressed()) {
+    // The task's compressed lists and the padding after them (codec::kPadding), decoded into
+    // the staged targets.
+    const eid_t* offsets = g_.compressed.offsets.data();
+    const eid_t from = offsets[first.first_vertex], length = offsets[last.last_vertex] - from;
+    OOC_CUDA(cudaMemcpyAsync(st.compressed.data(), g_.compressed.bytes.data() + from,
+                             length + codec::kPadding, cudaMemcpyHostToDevice, s),
+             doing);
+    cuda::decode_kernel<<<warp_grid_for((edges + cuda::kDecodeEdges - 1) / cuda::kDecodeEdges),
+                          kBlockThreads, 0, s>>>(
+        st.compressed.data(), device_.compressed_offsets.data(), device_.offsets.data(),
+        first.first_vertex, last.last_vertex, st.targets.data());
+    check_launch("decode_kernel", doing);
+    bytes = length + (weighted_ ? edges * sizeof(std::uint32_t) : 0);
+  } else if (edges > 0) {
     OOC_CUDA(cudaMemcpyAsync(st.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t),
                              cudaMemcpyHostToDevice, s),
              doing);
-    if (weighted_) {
-      OOC_CUDA(cudaMemcpyAsync(st.weights.data(), g_.weights.data() + base,
-                               edges * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s),
-               doing);
-    }
   }
-  stats.bytes[static_cast<std::size_t>(Engine::filter)] += edges * edge_bytes_;
+  stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
   const cuda::OffsetEdges staged{device_.offsets.data(), st.targets.data(),
                                  weighted_ ? st.weights.data() : nullptr, base};
   advance_ranges(i, ranges, cuda::FromWork{work_.data()}, staged, doing);

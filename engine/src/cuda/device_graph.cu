@@ -162,6 +162,16 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   first.push_back(g.num_vertices());
   upload(d->partition_first, first.data(), first.size(), "uploading the partitions");
   upload(d->partition_edges, edges.data(), edges.size(), "uploading the partitions");
+  if (options.compressed && !g.compressed.empty()) {
+    pin(g.compressed.bytes, options.device);
+    const CompressedTargets& c = g.compressed;
+    upload(d->compressed_offsets, c.offsets.data(), c.offsets.size(),
+           "uploading the compressed offsets");
+    std::vector<std::uint64_t> bytes;
+    for (const Partition& p : parts)
+      bytes.push_back(c.offsets[p.last_vertex] - c.offsets[p.first_vertex]);
+    upload(d->partition_compressed, bytes.data(), bytes.size(), "uploading the partitions");
+  }
   return d;
 }
 
@@ -274,7 +284,8 @@ std::uint64_t Workspace::device_bytes() const {
   std::uint64_t sum = counters.bytes() + scalars.bytes() + buckets.bytes() + range_first.bytes() +
                       range_last.bytes() + range_prefix.bytes() + range_shift.bytes();
   for (const Staging& s : staging)
-    sum += s.targets.bytes() + s.weights.bytes() + s.vertices.bytes() + s.begin.bytes();
+    sum += s.targets.bytes() + s.weights.bytes() + s.compressed.bytes() + s.vertices.bytes() +
+           s.begin.bytes();
   for (const auto& q : heavy)
     sum += q.bytes();
   return sum;
@@ -299,6 +310,7 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
   for (Workspace::Staging& s : w->staging) {
     s.targets = DeviceArray<vid_t>(plan.staging_edges, "staging");
     s.weights = DeviceArray<std::uint32_t>(g.weighted() ? plan.staging_edges : 0, "staging");
+    s.compressed = DeviceArray<std::uint8_t>(plan.compressed_staging, "compressed staging");
     s.vertices = DeviceArray<vid_t>(plan.staging_vertices, "compaction staging");
     s.begin = DeviceArray<eid_t>(plan.staging_vertices + 1, "compaction staging");
     if (with_compaction) {

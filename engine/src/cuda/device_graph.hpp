@@ -21,6 +21,7 @@ struct Workspace {
   struct Staging {
     DeviceArray<vid_t> targets;
     DeviceArray<std::uint32_t> weights;
+    DeviceArray<std::uint8_t> compressed;  // a filter task's compressed lists, decoded to targets
     DeviceArray<vid_t> vertices;
     DeviceArray<eid_t> begin;
     Buffer<vid_t> host_vertices, host_targets;  // compaction: filled by the CPU, copied up
@@ -51,7 +52,7 @@ struct Workspace {
 
   bool fits(const MemoryPlan& p, bool with_compaction) const {
     return p.staging_edges <= plan.staging_edges && p.staging_vertices <= plan.staging_vertices &&
-           (compaction || !with_compaction);
+           p.compressed_staging <= plan.compressed_staging && (compaction || !with_compaction);
   }
   std::uint64_t device_bytes() const;
 };
@@ -78,6 +79,10 @@ struct DeviceGraph {
   DeviceArray<eid_t> offsets;
   DeviceArray<vid_t> partition_first;  // partitions + 1
   DeviceArray<eid_t> partition_edges;  // partitions
+  // Compressed lists (EngineOptions::compressed and the graph has them): their offsets, and
+  // each partition's compressed bytes; empty otherwise.
+  DeviceArray<eid_t> compressed_offsets;
+  DeviceArray<std::uint64_t> partition_compressed;
   // Device pointers to the pinned host edges (zero-copy reads them).
   const vid_t* mapped_targets = nullptr;
   const std::uint32_t* mapped_weights = nullptr;
