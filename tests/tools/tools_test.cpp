@@ -146,6 +146,34 @@ TEST_F(Tools, GenerateStillDefaultsToNoWeights) {
   EXPECT_EQ(info(graph)["weights"], "none");
 }
 
+// --compress: info gives the bytes per edge, verify decodes every list, and ooc-run's filter
+// tasks move the compressed lists (or the raw ones with --compressed off) to the same distances.
+TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
+  const fs::path graph = path("small.oocg");
+  ASSERT_EQ(partition_tool({"convert", std::string(OOC_TEST_DATA_DIR) + "/small.wel", "-o",
+                            graph.string(), "--compress", "-q"})
+                .exit_code,
+            0);
+  const nlohmann::json described = info(graph);
+  EXPECT_EQ(described["format_version"], 2);
+  ASSERT_TRUE(described["compressed"].is_object());
+  EXPECT_GT(described["compressed"]["bytes_per_edge"].get<double>(), 0.0);
+  const Ran text = partition_tool({"info", graph.string()});
+  EXPECT_NE(text.out.find("bytes per edge (raw targets: 4)"), std::string::npos) << text.out;
+  const Ran verified = partition_tool({"verify", graph.string()});
+  EXPECT_EQ(verified.exit_code, 0) << verified.err;
+  EXPECT_NE(verified.out.find("compressed lists decoded"), std::string::npos) << verified.out;
+  EXPECT_EQ(sssp(graph, "0"), kSmallDistances);
+  const Ran filtered = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "--source",
+                                "0", "--transfer", "filter", "--in-memory", "off"});
+  EXPECT_EQ(filtered.exit_code, 0) << filtered.err;
+  EXPECT_NE(filtered.out.find("(filter compressed)"), std::string::npos) << filtered.out;
+  const Ran raw = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "--source", "0",
+                           "--transfer", "filter", "--in-memory", "off", "--compressed", "off"});
+  EXPECT_EQ(raw.exit_code, 0) << raw.err;
+  EXPECT_EQ(raw.out.find("(filter compressed)"), std::string::npos) << raw.out;
+}
+
 TEST_F(Tools, VersionSaysWhatWasBuilt) {
   std::vector<std::string> tools{OOC_PARTITION_TOOL, OOC_RUN};
 #ifdef OOC_PCIE_BENCH
