@@ -1,17 +1,16 @@
 #include "ooc/partitioner/compress.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <string>
 #include <vector>
 
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
+#include "parallel.hpp"
 
 namespace ooc {
 namespace {
@@ -53,24 +52,6 @@ void encode_list(std::span<const vid_t> list, std::uint8_t* out) {
     at += codec::block_bytes(n, w);
   }
 }
-
-namespace {
-
-// The smallest index in [0, count) for which bad(i) holds, or count.
-template <class Bad>
-std::uint64_t first_bad(std::uint64_t count, Bad&& bad) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::uint64_t>(0, count), count,
-      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
-        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i) {
-          if (bad(i)) return i;
-        }
-        return found;
-      },
-      [](std::uint64_t a, std::uint64_t b) { return std::min(a, b); });
-}
-
-}  // namespace
 
 std::uint64_t compressed_list_bytes(std::span<const vid_t> sorted) {
   const std::uint64_t d = sorted.size();
@@ -137,11 +118,10 @@ void compress(Graph& g, HostMemory& memory) {
   c.offsets = Buffer<eid_t>::allocate(std::uint64_t{n} + 1, memory);
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
     for (vid_t v = r.begin(); v < r.end(); ++v)
-      c.offsets[v + 1] = compressed_list_bytes(g.neighbors(v));
+      c.offsets[v] = compressed_list_bytes(g.neighbors(v));
   });
-  c.offsets[0] = 0;
-  std::partial_sum(c.offsets.data(), c.offsets.data() + n + 1, c.offsets.data());
-  const std::uint64_t total = c.offsets[n];
+  c.offsets[n] = 0;
+  const std::uint64_t total = detail::exclusive_scan(c.offsets.data(), std::size_t{n} + 1);
   c.bytes = Buffer<std::uint8_t>::allocate(total + codec::kPadding, memory);
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
     std::uint8_t* from = c.bytes.data() + c.offsets[r.begin()];
@@ -166,7 +146,7 @@ void check_compressed(const Graph& g) {
     throw FormatError("the compressed lists hold " + std::to_string(c.bytes.size()) +
                       " bytes, expected " + std::to_string(c.offsets[n] + codec::kPadding));
   }
-  const auto v = static_cast<vid_t>(first_bad(n, [&](std::uint64_t u) {
+  const auto v = static_cast<vid_t>(detail::first_bad(n, [&](std::uint64_t u) {
     if (c.offsets[u + 1] < c.offsets[u] || c.offsets[u + 1] > c.offsets[n]) return true;
     const std::span<const vid_t> list = g.neighbors(static_cast<vid_t>(u));
     // Every block's width and every chunk offset as the encoder would write them, and the

@@ -1,13 +1,13 @@
 #include "ooc/partitioner/graph.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
 #include <atomic>
 #include <string>
 
 #include "ooc/core/error.hpp"
 #include "ooc/partitioner/compress.hpp"
+#include "parallel.hpp"
 
 namespace ooc {
 
@@ -21,23 +21,11 @@ void validate(const Graph& g) {
     throw FormatError("offsets end at " + std::to_string(g.offsets[n]) + " but there are " +
                       std::to_string(m) + " edges");
   }
-  // The smallest offending index wins so that the message does not depend on thread timing.
-  const auto first_bad = [](std::size_t count, auto&& bad) {
-    return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, count), count,
-        [&](const tbb::blocked_range<std::size_t>& r, std::size_t found) {
-          for (std::size_t i = r.begin(); i < r.end() && i < found; ++i) {
-            if (bad(i)) return i;
-          }
-          return found;
-        },
-        [](std::size_t a, std::size_t b) { return a < b ? a : b; });
-  };
-  if (auto v = first_bad(n, [&](std::size_t i) { return g.offsets[i + 1] < g.offsets[i]; });
+  if (auto v = detail::first_bad(n, [&](std::size_t i) { return g.offsets[i + 1] < g.offsets[i]; });
       v < n) {
     throw FormatError("offsets decrease at vertex " + std::to_string(v));
   }
-  if (auto e = first_bad(m, [&](std::size_t i) { return g.targets[i] >= n; }); e < m) {
+  if (auto e = detail::first_bad(m, [&](std::size_t i) { return g.targets[i] >= n; }); e < m) {
     throw FormatError("edge " + std::to_string(e) + " points to vertex " +
                       std::to_string(g.targets[e]) + ", but there are only " + std::to_string(n) +
                       " vertices");
@@ -52,7 +40,7 @@ void validate(const Graph& g) {
     if (g.original_ids.size() != n) throw FormatError("permutation has the wrong length");
     Buffer<std::uint8_t> seen = Buffer<std::uint8_t>::allocate(n);
     tbb::parallel_for(std::size_t{0}, std::size_t{n}, [&](std::size_t i) { seen[i] = 0; });
-    auto dup = first_bad(n, [&](std::size_t i) {
+    auto dup = detail::first_bad(n, [&](std::size_t i) {
       const vid_t old = g.original_ids[i];
       return old >= n || std::atomic_ref<std::uint8_t>(seen[old]).exchange(1) != 0;
     });

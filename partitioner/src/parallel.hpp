@@ -2,6 +2,7 @@
 // Small parallel building blocks of the partitioner (oneTBB).
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <tbb/parallel_scan.h>
 
 #include <cstddef>
@@ -35,6 +36,21 @@ void parallel_fill(T* data, std::size_t n, T value) {
                       for (std::size_t i = r.begin(); i < r.end(); ++i)
                         data[i] = value;
                     });
+}
+
+// The smallest index in [0, count) for which bad(i) holds, or count: the same whatever the thread
+// timing, so that an error message naming it is too.
+template <class Bad>
+std::uint64_t first_bad(std::uint64_t count, Bad&& bad) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, count), count,
+      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
+        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i) {
+          if (bad(i)) return i;
+        }
+        return found;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return a < b ? a : b; });
 }
 
 inline void parallel_copy_bytes(void* dst, const void* src, std::size_t bytes) {
