@@ -45,7 +45,7 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
     double densest = 0;
     for (const Partition& p : parts) {
       if (p.num_edges() == 0) continue;
-      const auto bytes = g.compressed.offsets[p.last_vertex] - g.compressed.offsets[p.first_vertex];
+      const auto bytes = g.compressed.range_bytes(p.first_vertex, p.last_vertex);
       densest = std::max(densest, static_cast<double>(bytes) / static_cast<double>(p.num_edges()));
     }
     plan.compressed_staging =

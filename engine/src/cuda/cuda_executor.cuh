@@ -49,15 +49,6 @@ void launch_choose_engines(cuda::PartitionCounters* counters, const eid_t* parti
                            std::uint32_t bytes_per_edge, const CostConstants& cost, unsigned blocks,
                            cudaStream_t stream);
 
-// A partition's filter bytes with compressed lists (PartitionActivity::filter_bytes): its
-// compressed targets, and its raw weights when the program reads them; 0 without.
-OOC_HD inline std::uint64_t compressed_filter_bytes(const std::uint64_t* compressed,
-                                                    std::uint32_t p, eid_t edges,
-                                                    std::uint32_t bytes_per_edge) {
-  if (compressed == nullptr) return 0;
-  return compressed[p] + (bytes_per_edge > sizeof(vid_t) ? edges * sizeof(std::uint32_t) : 0);
-}
-
 // The program's vertex state as the survey kernels see it (see survey.cuh).
 template <class P>
 struct VertexView {
@@ -137,14 +128,13 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   unsigned warp_grid_for(std::uint64_t warps) const { return grid_for(warps * cuda::kWarp); }
   // Out of core with partitions in the edge cache: its resident tasks read the cache.
   bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
-  // Filter tasks move compressed lists: each partition's compressed bytes, on the device and
-  // here; null otherwise.
+  // Filter tasks move compressed lists.
   bool compressed() const { return plan_.compressed && device_.compressed_offsets.bytes() > 0; }
-  const std::uint64_t* compressed_sizes() const {
-    return compressed() ? device_.partition_compressed.data() : nullptr;
-  }
-  const std::uint64_t* host_compressed() const {
-    return compressed() ? partition_compressed_.data() : nullptr;
+  // PartitionActivity::filter_bytes of partition p (0: edges * bytes per edge).
+  std::uint64_t filter_bytes_of(const Partition& p) const {
+    if (!compressed()) return 0;
+    return compressed_filter_bytes(g_.compressed.range_bytes(p.first_vertex, p.last_vertex),
+                                   p.num_edges(), edge_bytes_);
   }
   void choose_priority_window();
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
@@ -194,7 +184,6 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   PriorityWindow window_;
   std::vector<PartitionSurvey> surveys_;
   std::vector<std::uint32_t> task_range_start_;  // first range of each task
-  std::vector<std::uint64_t> partition_compressed_;
 };
 
 inline bool uses_compaction(TransferPolicy p) {
@@ -228,11 +217,6 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
     setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_);
   }
   if (!plan_.in_memory) device_.moved.resize(parts_.size());
-  if (compressed()) {
-    const CompressedTargets& c = g_.compressed;
-    for (const Partition& p : parts_)
-      partition_compressed_.push_back(c.offsets[p.last_vertex] - c.offsets[p.first_vertex]);
-  }
   if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) device_.make_managed();
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(next_.data(), 0, next_.bytes(), s), doing);
@@ -310,16 +294,16 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   check_launch("survey_kernel", doing);
   launch_choose_engines(ws_.counters.data(), device_.partition_edges.data(), partitions,
                         options_.transfer, plan_.in_memory,
-                        cached() ? device_.cache.cached.data() : nullptr, compressed_sizes(),
-                        edge_bytes_, options_.cost, grid_for(partitions), s);
+                        cached() ? device_.cache.cached.data() : nullptr,
+                        compressed() ? device_.partition_compressed.data() : nullptr, edge_bytes_,
+                        options_.cost, grid_for(partitions), s);
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   for (std::uint32_t i = 0; i < partitions; ++i) {
     const cuda::PartitionCounters& c = ws_.host_counters[i];
     PartitionSurvey& survey = out[i];
-    survey.activity = {
-        parts_[i].num_edges(), c.active_vertices, c.active_edges, c.requests,
-        compressed_filter_bytes(host_compressed(), i, parts_[i].num_edges(), edge_bytes_)};
+    survey.activity = {parts_[i].num_edges(), c.active_vertices, c.active_edges, c.requests,
+                       filter_bytes_of(parts_[i])};
     survey.engine = static_cast<Engine>(c.engine);
     survey.priority = kAccumulative           ? c.delta
                       : c.active_vertices > 0 ? -cuda::from_order_key(c.most_urgent)
@@ -516,8 +500,8 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   if (edges > 0 && compressed()) {
     // The task's compressed lists and the padding after them (codec::kPadding), decoded into
     // the staged targets.
-    const eid_t* offsets = g_.compressed.offsets.data();
-    const eid_t from = offsets[first.first_vertex], length = offsets[last.last_vertex] - from;
+    const eid_t from = g_.compressed.offsets[first.first_vertex];
+    const eid_t length = g_.compressed.range_bytes(first.first_vertex, last.last_vertex);
     OOC_CUDA(cudaMemcpyAsync(st.compressed.data(), g_.compressed.bytes.data() + from,
                              length + codec::kPadding, cudaMemcpyHostToDevice, s),
              doing);
@@ -526,7 +510,7 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
         st.compressed.data(), device_.compressed_offsets.data(), device_.offsets.data(),
         first.first_vertex, last.last_vertex, st.targets.data());
     check_launch("decode_kernel", doing);
-    bytes = length + (weighted_ ? edges * sizeof(std::uint32_t) : 0);
+    bytes = compressed_filter_bytes(length, edges, edge_bytes_);
   } else if (edges > 0) {
     OOC_CUDA(cudaMemcpyAsync(st.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t),
                              cudaMemcpyHostToDevice, s),

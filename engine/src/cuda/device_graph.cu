@@ -169,7 +169,7 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
            "uploading the compressed offsets");
     std::vector<std::uint64_t> bytes;
     for (const Partition& p : parts)
-      bytes.push_back(c.offsets[p.last_vertex] - c.offsets[p.first_vertex]);
+      bytes.push_back(c.range_bytes(p.first_vertex, p.last_vertex));
     upload(d->partition_compressed, bytes.data(), bytes.size(), "uploading the partitions");
   }
   return d;

@@ -24,6 +24,13 @@ struct PartitionActivity {
   std::uint64_t filter_bytes = 0;
 };
 
+// What a filter task moves for a partition of `edges` edges whose targets take `compressed` bytes
+// compressed: those, and the raw weights when the program reads them (bytes_per_edge 8).
+OOC_HD inline std::uint64_t compressed_filter_bytes(std::uint64_t compressed, std::uint64_t edges,
+                                                    std::uint32_t bytes_per_edge) {
+  return compressed + (bytes_per_edge > 4 ? edges * 4 : 0);
+}
+
 OOC_HD inline double filter_bytes(const PartitionActivity& a, std::uint32_t bytes_per_edge) {
   return a.filter_bytes > 0 ? static_cast<double>(a.filter_bytes)
                             : static_cast<double>(a.edges) * bytes_per_edge;

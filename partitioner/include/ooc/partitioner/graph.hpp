@@ -18,6 +18,10 @@ struct CompressedTargets {
 
   bool empty() const noexcept { return offsets.empty(); }
   std::uint64_t size_bytes() const noexcept { return empty() ? 0 : offsets[offsets.size() - 1]; }
+  // The bytes of the lists of vertices [first, last).
+  std::uint64_t range_bytes(vid_t first, vid_t last) const noexcept {
+    return offsets[last] - offsets[first];
+  }
 };
 
 struct Graph {

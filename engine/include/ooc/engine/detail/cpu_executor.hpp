@@ -171,8 +171,8 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   bool admitted(vid_t v) const { return window_.admits(urgency(v)); }
   void choose_priority_window();
   PartitionSurvey survey_partition(const Partition& p) const;
-  std::uint64_t compressed_bytes(vid_t first, vid_t last) const {
-    return g_.compressed.offsets[last] - g_.compressed.offsets[first];
+  std::uint64_t compressed_filter_bytes(vid_t first, vid_t last, eid_t edges) const {
+    return ooc::compressed_filter_bytes(g_.compressed.range_bytes(first, last), edges, edge_bytes_);
   }
   void run_filter(const Task& task, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
@@ -233,8 +233,7 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
   PartitionSurvey s;
   s.activity.edges = p.num_edges();
   if (plan_.compressed) {
-    s.activity.filter_bytes = compressed_bytes(p.first_vertex, p.last_vertex) +
-                              (weighted_ ? p.num_edges() * sizeof(std::uint32_t) : 0);
+    s.activity.filter_bytes = compressed_filter_bytes(p.first_vertex, p.last_vertex, p.num_edges());
   }
   const std::uint32_t arrays = weighted_ ? 2 : 1;  // targets, and weights in their own array
   double most_urgent = std::numeric_limits<double>::infinity();
@@ -343,8 +342,7 @@ void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
   if (edges > 0) {  // an empty graph's arrays may be null
     if (plan_.compressed) {
       decode_lists(g_, first.first_vertex, last.last_vertex, staging_.targets.data());
-      bytes = compressed_bytes(first.first_vertex, last.last_vertex) +
-              (weighted_ ? edges * sizeof(std::uint32_t) : 0);
+      bytes = compressed_filter_bytes(first.first_vertex, last.last_vertex, edges);
     } else {
       std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
     }
