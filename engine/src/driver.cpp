@@ -10,6 +10,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// An iteration is dense, and exchanges DriveOptions::exchange_rounds times, when its active
+// edges are at least 1/kDenseShare of the graph's.
+constexpr eid_t kDenseShare = 4;
+
 double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
@@ -34,12 +38,43 @@ bool any_active(Executor& executor, std::size_t partitions, Communicator* commun
   return it.active_vertices > 0;
 }
 
+// Where each of `rounds` runs of the tasks ends: equal shares of this rank's active edges, in
+// task order. Every rank gets `rounds` ends (some runs may be empty), so all make the same
+// number of exchanges.
+std::vector<std::size_t> round_ends(std::span<const Task> tasks,
+                                    std::span<const PartitionSurvey> surveys,
+                                    std::uint32_t rounds) {
+  std::vector<eid_t> edges;
+  eid_t total = 0;
+  for (const Task& task : tasks) {
+    eid_t e = 0;
+    for (const std::uint32_t p : task.partitions)
+      e += surveys[p].activity.active_edges;
+    edges.push_back(e);
+    total += e;
+  }
+  std::vector<std::size_t> ends;
+  std::size_t t = 0;
+  eid_t done = 0;
+  for (std::uint32_t r = 1; r <= rounds; ++r) {
+    const eid_t goal = total * r / rounds;
+    while (t < tasks.size() && (done < goal || r == rounds)) {
+      done += edges[t];
+      ++t;
+    }
+    ends.push_back(t);
+  }
+  return ends;
+}
+
 }  // namespace
 
 bool drive(Executor& executor, std::span<const Partition> partitions, const DriveOptions& options,
            RunStats& stats) {
   std::vector<PartitionSurvey> surveys(partitions.size());
   Communicator* const communicator = options.communicator;
+  const eid_t graph_edges =
+      partitions.empty() ? 0 : partitions.back().last_edge - partitions.front().first_edge;
   for (std::uint32_t iteration = 0;
        options.max_iterations == 0 || iteration < options.max_iterations; ++iteration) {
     const auto start = Clock::now();
@@ -57,11 +92,24 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
     const std::vector<Task> tasks = generate_tasks(surveys, partitions, options.tasks);
     it.tasks = static_cast<std::uint32_t>(tasks.size());
     it.survey_seconds = since(start);
-    executor.execute(tasks, it);
-    if (communicator != nullptr) {
-      const auto exchange_start = Clock::now();
-      executor.exchange(*communicator, it);
-      it.exchange_seconds = since(exchange_start);
+    if (communicator == nullptr) {
+      executor.execute(tasks, it);
+    } else {
+      // Dense iterations only: a sparse one leaves little for the others to find first, and
+      // each exchange costs a round trip between the ranks. The counts are every rank's, so
+      // all ranks choose alike.
+      const std::uint32_t rounds =
+          kDenseShare * it.active_edges >= graph_edges ? options.exchange_rounds : 1;
+      it.exchange_rounds = rounds;
+      const std::vector<std::size_t> ends = round_ends(tasks, surveys, rounds);
+      std::size_t begin = 0;
+      for (const std::size_t end : ends) {
+        executor.execute(std::span<const Task>(tasks).subspan(begin, end - begin), it);
+        begin = end;
+        const auto exchange_start = Clock::now();
+        executor.exchange(*communicator, it);
+        it.exchange_seconds += since(exchange_start);
+      }
     }
     executor.advance_frontier();
     it.seconds = since(start);

@@ -157,6 +157,13 @@ Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32
   return owned;
 }
 
+void check_exchange_rounds(std::uint32_t rounds) {
+  if (rounds == 0 || rounds > kMaxExchangeRounds) {
+    throw InvalidInput("exchange rounds must be from 1 to " + std::to_string(kMaxExchangeRounds) +
+                       " (got " + std::to_string(rounds) + ")");
+  }
+}
+
 }  // namespace
 
 OocEngine::OocEngine(Graph graph, EngineOptions options)
@@ -165,6 +172,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options)
 OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
     : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
+  check_exchange_rounds(options.exchange_rounds);
   if (options.devices.size() == 1) options.device = options.devices.front();
   if (options.devices.size() > 1) {
     if (communicator) {
@@ -299,6 +307,12 @@ void OocEngine::set_exchange(Exchange exchange) {
   for (OocEngine& e : impl_->group)
     e.set_exchange(exchange);
 }
+void OocEngine::set_exchange_rounds(std::uint32_t rounds) {
+  check_exchange_rounds(rounds);
+  impl_->options.exchange_rounds = rounds;
+  for (OocEngine& e : impl_->group)
+    e.set_exchange_rounds(rounds);
+}
 Backend OocEngine::backend() const {
   return lead().impl_->backend;
 }
@@ -387,6 +401,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
   setup.drive.max_iterations = run.max_iterations;
   setup.drive.communicator = impl_->communicator.get();
+  setup.drive.exchange_rounds = o.exchange_rounds;
   RunStats& s = setup.stats;
   s.algorithm = info.name;
   s.backend = std::string(to_string(backend()));
@@ -394,8 +409,10 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   s.transfer = std::string(to_string(o.transfer));
   s.priority = o.priority;
   s.load_balance = std::string(to_string(o.load_balance));
-  if (impl_->communicator)
+  if (impl_->communicator) {
     s.exchange = backend() == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
+    s.exchange_rounds = o.exchange_rounds;
+  }
   s.in_memory = setup.memory.in_memory;
   s.compressed = setup.memory.compressed;
   s.budget = setup.memory.budget;

@@ -80,8 +80,9 @@ std::string RunStats::summary() const {
   std::uint64_t exchanged = 0;
   double exchange_seconds = 0;
   double nccl_seconds = 0;
-  std::size_t sparse = 0;
+  std::size_t sparse = 0, exchanges = 0;
   for (const IterationStats& it : iterations) {
+    exchanges += it.exchange_rounds;
     exchanged += it.exchange_bytes;
     exchange_seconds += it.exchange_seconds;
     nccl_seconds += it.nccl_seconds;
@@ -89,8 +90,8 @@ std::string RunStats::summary() const {
   }
   if (exchanged > 0) {
     char line[128];
-    std::snprintf(line, sizeof line, "; exchanged %s in %.3f s", format_bytes(exchanged).c_str(),
-                  exchange_seconds);
+    std::snprintf(line, sizeof line, "; exchanged %s in %zu exchanges, %.3f s",
+                  format_bytes(exchanged).c_str(), exchanges, exchange_seconds);
     text += line;
     if (nccl_seconds > 0) {
       std::snprintf(line, sizeof line, " (%.3f s in NCCL)", nccl_seconds);

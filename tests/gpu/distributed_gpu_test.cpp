@@ -1,13 +1,15 @@
 // Ranks on GPUs, as threads of one process with a GPU each, agreeing over NCCL: every program
-// under every transfer policy (priority on and off) and every exchange (dense, sparse, auto)
-// gives every rank the serial reference's answer on every graph shape, with 1 rank (NCCL of
-// one) and 2 ranks (two GPUs; SKIPPED where there are fewer). A rank that cannot start stops the
-// others with its reason.
+// under every transfer policy (priority on and off), every exchange (dense, sparse, auto) and
+// four exchanges in a dense iteration (EngineOptions::exchange_rounds; one too, with auto) gives
+// every rank the serial reference's answer on every graph shape, with 1 rank (NCCL of one) and 2
+// ranks (two GPUs; SKIPPED where there are fewer). A rank that cannot start stops the others with
+// its reason.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -42,10 +44,16 @@ TEST_P(CudaRanks, EveryRankMatchesTheReference) {
         engine.set_priority(priority);
         for (const char* exchange : {"dense", "sparse", "auto"}) {
           engine.set_exchange(parse_exchange(exchange));
-          for (const std::string& program : test::program_names()) {
-            SCOPED_TRACE("rank " + std::to_string(r) + ", " + program + ", " + policy +
-                         (priority ? ", priority, " : ", plain, ") + exchange);
-            test::expect_matches_reference(program, engine);
+          // One exchange per iteration once (auto), the default rounds with every exchange.
+          for (const std::uint32_t rounds : {1u, 4u}) {
+            if (rounds == 1 && std::string_view(exchange) != "auto") continue;
+            engine.set_exchange_rounds(rounds);
+            for (const std::string& program : test::program_names()) {
+              SCOPED_TRACE("rank " + std::to_string(r) + ", " + program + ", " + policy +
+                           (priority ? ", priority, " : ", plain, ") + exchange + ", " +
+                           std::to_string(rounds) + " rounds");
+              test::expect_matches_reference(program, engine);
+            }
           }
         }
       }
@@ -108,8 +116,11 @@ TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
     OocEngine engine(test::make_shape("kron"), o, communicator);
     const auto result = engine.cc();
     bytes[static_cast<std::size_t>(r)] = result.stats.bytes(Engine::filter);
-    EXPECT_EQ(result.stats.iterations.front().exchange_bytes,
-              std::uint64_t{engine.graph().num_vertices()} * sizeof(vid_t));
+    // Every vertex is active in the first iteration: dense, so it exchanges after each round.
+    const IterationStats& first = result.stats.iterations.front();
+    EXPECT_EQ(first.exchange_rounds, o.exchange_rounds);
+    EXPECT_EQ(first.exchange_bytes,
+              o.exchange_rounds * std::uint64_t{engine.graph().num_vertices()} * sizeof(vid_t));
   });
   EXPECT_GT(bytes[0], 0u);
   EXPECT_GT(bytes[1], 0u);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -59,6 +60,73 @@ TEST(DistributedRuns, EachRankProcessesOnlyItsOwnPartitions) {
   EXPECT_GT(bytes[1], 0u);
   EXPECT_LT(bytes[0], single);
   EXPECT_LT(bytes[1], single);
+}
+
+// EngineOptions::exchange_rounds: an iteration with at least a quarter of the graph's edges
+// active exchanges that many times, any other once; the values are the reference's with one
+// exchange per iteration too.
+TEST(DistributedRuns, DenseIterationsExchangeAfterEachRound) {
+  for (const std::uint32_t rounds : {1u, 3u}) {
+    SCOPED_TRACE(std::to_string(rounds) + " rounds");
+    test::on_ranks(2, [&](int, const std::shared_ptr<Communicator>& communicator) {
+      EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+      o.exchange_rounds = rounds;
+      OocEngine engine(test::make_shape("kron"), o, communicator);
+      for (const std::string& program : test::program_names()) {
+        SCOPED_TRACE(program);
+        test::expect_matches_reference(program, engine);
+      }
+      const RunStats stats = engine.cc().stats;
+      EXPECT_EQ(stats.exchange_rounds, rounds);
+      const eid_t edges = engine.graph().num_edges();
+      bool dense = false, sparse = false;
+      for (const IterationStats& it : stats.iterations) {
+        const bool is_dense = 4 * it.active_edges >= edges;
+        EXPECT_EQ(it.exchange_rounds, is_dense ? rounds : 1u) << "iteration " << it.iteration;
+        (is_dense ? dense : sparse) = true;
+      }
+      EXPECT_TRUE(dense);  // the first iteration has every vertex active
+      EXPECT_TRUE(sparse);
+    });
+  }
+}
+
+// What the rounds are for: a rank's later partitions see the labels the other rank found in its
+// earlier ones, so fewer of its vertices change after they were read and fewer partitions are
+// read again (filter moves whole partitions, so the bytes count the reads).
+TEST(DistributedRuns, ExchangeRoundsCutTheRereadsOfConnectedComponents) {
+  std::vector<std::uint64_t> bytes;
+  for (const std::uint32_t rounds : {1u, 4u}) {
+    std::uint64_t total = 0;
+    std::mutex m;
+    test::on_ranks(2, [&](int, const std::shared_ptr<Communicator>& communicator) {
+      EngineOptions o = test::options_for("filter", true, Backend::cpu);
+      o.exchange_rounds = rounds;
+      OocEngine engine(test::make_shape("kron"), o, communicator);
+      const std::uint64_t b = engine.cc().stats.bytes(Engine::filter);
+      const std::lock_guard lock(m);
+      total += b;
+    });
+    bytes.push_back(total);
+  }
+  EXPECT_LT(bytes[1], bytes[0]);
+}
+
+TEST(DistributedRuns, ExchangeRoundsOutOfRangeAreRefused) {
+  for (const std::uint32_t rounds : {0u, kMaxExchangeRounds + 1}) {
+    EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+    o.exchange_rounds = rounds;
+    try {
+      OocEngine engine(test::make_shape("kron"), o);
+      FAIL() << "accepted " << rounds << " exchange rounds";
+    } catch (const InvalidInput& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "exchange rounds must be from 1 to 64 (got " + std::to_string(rounds) + ")");
+    }
+  }
+  OocEngine engine(test::make_shape("kron"), test::options_for("hybrid", true, Backend::cpu));
+  EXPECT_THROW(engine.set_exchange_rounds(0), InvalidInput);
+  EXPECT_EQ(engine.options().exchange_rounds, 4u);
 }
 
 TEST(DistributedRuns, AFailingRankStopsTheOthersWithItsReason) {

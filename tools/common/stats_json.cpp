@@ -30,7 +30,8 @@ nlohmann::json to_json(const RunStats& s) {
                           {"exchange_bytes", it.exchange_bytes},
                           {"exchange_seconds", it.exchange_seconds},
                           {"nccl_seconds", it.nccl_seconds},
-                          {"sparse_exchange", it.sparse_exchange}});
+                          {"sparse_exchange", it.sparse_exchange},
+                          {"exchange_rounds", it.exchange_rounds}});
   }
   std::array<std::uint64_t, kEngines> bytes{};
   for (std::size_t e = 0; e < kEngines; ++e)
@@ -42,6 +43,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"priority", s.priority},
           {"load_balance", s.load_balance},
           {"exchange", s.exchange},
+          {"exchange_rounds", s.exchange_rounds},
           {"in_memory", s.in_memory},
           {"compressed", s.compressed},
           {"partitions", s.partitions},
@@ -71,7 +73,7 @@ void write_trace_header(std::ostream& out) {
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
   }
   out << ",cached_bytes,tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,"
-         "exchange_bytes,exchange_seconds,nccl_seconds,sparse_exchange\n";
+         "exchange_bytes,exchange_seconds,nccl_seconds,sparse_exchange,exchange_rounds\n";
 }
 
 void write_trace(std::ostream& out, int run, const RunStats& s) {
@@ -85,7 +87,7 @@ void write_trace(std::ostream& out, int run, const RunStats& s) {
     out << ',' << it.cached_bytes << ',' << it.tasks << ',' << it.seconds << ','
         << it.survey_seconds << ',' << it.transfer_seconds << ',' << it.compute_seconds << ','
         << it.exchange_bytes << ',' << it.exchange_seconds << ',' << it.nccl_seconds << ','
-        << (it.sparse_exchange ? 1 : 0) << '\n';
+        << (it.sparse_exchange ? 1 : 0) << ',' << it.exchange_rounds << '\n';
   }
 }
 

@@ -181,6 +181,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   DeviceArray<std::uint64_t> own_pairs_, all_pairs_;
   DeviceArray<unsigned long long> pair_count_;
   unsigned next_staging_ = 0;
+  bool taken_ = false;  // this iteration's work bitmap is taken (execute() may run several times)
   PriorityWindow window_;
   std::vector<PartitionSurvey> surveys_;
   std::vector<std::uint32_t> task_range_start_;  // first range of each task
@@ -403,9 +404,12 @@ template <class P>
 void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats) {
   const char* doing = "running the iteration's tasks";
   const cudaStream_t s = stream(kDirect);
-  cuda::take_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-      current_.data(), work_.data(), g_.num_vertices(), view(window_), window_.deferring);
-  check_launch("take_kernel", doing);
+  if (!taken_) {  // the iteration's first run of tasks (a rank may run them in several)
+    cuda::take_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+        current_.data(), work_.data(), g_.num_vertices(), view(window_), window_.deferring);
+    check_launch("take_kernel", doing);
+    taken_ = true;
+  }
   const cuda::RangeSet all = upload_ranges(tasks);
   const bool compacting = std::any_of(tasks.begin(), tasks.end(),
                                       [](const Task& t) { return t.engine == Engine::compaction; });
@@ -670,6 +674,7 @@ void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
 template <class P>
 void CudaExecutor<P>::advance_frontier() {
   const char* doing = "merging the frontier";
+  taken_ = false;
   if (ranked_) {
     launch_merge_owned(current_.data(), next_.data(), device_.owned.data(), words_,
                        grid_for(words_), stream(kDirect));

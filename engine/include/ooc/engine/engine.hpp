@@ -111,6 +111,7 @@ class OocEngine {
   void set_priority(bool priority);
   void set_load_balance(LoadBalance load_balance);
   void set_exchange(Exchange exchange);
+  void set_exchange_rounds(std::uint32_t rounds);
   Backend backend() const;  // the one chosen (never automatic)
   std::span<const Partition> partitions() const;
   // The user's id <-> the engine's internal id (hub sort permutes them). Throws InvalidInput for

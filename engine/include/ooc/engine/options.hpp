@@ -63,11 +63,20 @@ struct CostConstants {
   }
 };
 
+// EngineOptions::exchange_rounds allows 1 to this.
+inline constexpr std::uint32_t kMaxExchangeRounds = 64;
+
 struct EngineOptions {
   Backend backend = Backend::automatic;
   TransferPolicy transfer = TransferPolicy::hybrid;
   LoadBalance load_balance = LoadBalance::tiled;
   Exchange exchange = Exchange::automatic;
+  // Distributed runs: in an iteration whose active edges (all ranks together) are at least a
+  // quarter of the graph's, each rank runs its tasks in this many runs of equal active edges and
+  // the ranks exchange after each, so a rank's later tasks start from what the others found in
+  // its earlier ones (the single-GPU pipeline gets this for free). 1: one exchange per
+  // iteration. docs/distributed.md, section 2.
+  std::uint32_t exchange_rounds = 4;
   std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
   unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
   int device = 0;             // CUDA device

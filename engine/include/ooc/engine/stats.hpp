@@ -30,11 +30,14 @@ struct IterationStats {
   double compute_seconds = 0;   // kernels / loops
   // Distributed runs: what the ranks combined (dense: the array each rank hands to the
   // all-reduce; sparse: the changed pairs of every rank, as gathered), the time it took from
-  // the end of this rank's tasks (waiting for slower ranks included), and which form it took.
+  // the end of this rank's tasks (waiting for slower ranks included), whether any exchange took
+  // the sparse form, and how many exchanges there were (EngineOptions::exchange_rounds in a
+  // dense iteration, else 1; 0 for one rank).
   std::uint64_t exchange_bytes = 0;
   double exchange_seconds = 0;
   double nccl_seconds = 0;  // of which inside NCCL's collective (GPU ranks)
   bool sparse_exchange = false;
+  std::uint32_t exchange_rounds = 0;
 
   std::uint64_t total_bytes() const;
 };
@@ -45,10 +48,11 @@ struct RunStats {
   std::string device;  // GPU name, or the CPU thread count
   std::string transfer;
   bool priority = true;
-  std::string load_balance;  // the CUDA advance mapping
-  std::string exchange;      // distributed runs: dense, sparse or auto (empty: one rank)
-  bool in_memory = false;    // all edges were resident on the device
-  bool compressed = false;   // filter tasks moved compressed lists
+  std::string load_balance;           // the CUDA advance mapping
+  std::string exchange;               // distributed runs: dense, sparse or auto (empty: one rank)
+  std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
+  bool in_memory = false;             // all edges were resident on the device
+  bool compressed = false;            // filter tasks moved compressed lists
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).

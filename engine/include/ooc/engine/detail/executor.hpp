@@ -50,6 +50,8 @@ struct DriveOptions {
   // A distributed run: the ranks agree on convergence and vertex values through it (the
   // executor processes only this rank's partitions). Null: one rank.
   Communicator* communicator = nullptr;
+  // Exchanges in a dense iteration of a distributed run (EngineOptions::exchange_rounds).
+  std::uint32_t exchange_rounds = 1;
 };
 
 // Iterates until the frontier is empty on every rank (or the limit); appends per-iteration
