@@ -222,6 +222,19 @@ TEST_F(Tools, RunTimeErrorsGetOneLineAndExitCode1) {
   EXPECT_EQ(r.err, "ooc-run: vertex 9 is out of range: the graph has 9 vertices (ids 0-8)\n");
 }
 
+TEST_F(Tools, ExchangeRoundsOutOfRangeAreRefused) {
+  for (const std::string rounds : {"0", "65", "2,x"}) {
+    const Ran r =
+        ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--exchange-rounds", rounds});
+    EXPECT_EQ(r.exit_code, 1) << rounds;
+    const std::string bad = rounds == "2,x" ? "x" : rounds;
+    EXPECT_EQ(r.err,
+              "ooc-run: --exchange-rounds takes whole numbers from 1 to 64, or a list of "
+              "them (got '" +
+                  bad + "')\n");
+  }
+}
+
 TEST_F(Tools, HelpExitsZero) {
   const Ran r = ooc_run({"--help"});
   EXPECT_EQ(r.exit_code, 0);

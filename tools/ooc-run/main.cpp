@@ -48,6 +48,7 @@ struct Args {
   std::string priority = "on";
   std::string load_balance = "tiled";
   std::string exchange = "auto";
+  std::string exchange_rounds = "4";
   std::string in_memory = "on";
   std::string cache = "on";
   std::string compressed = "on";
@@ -120,6 +121,19 @@ Graph generate_graph(const Args& a) {
   return hub_sort(build_graph(std::move(edges), options));
 }
 
+// One entry of --exchange-rounds.
+std::uint32_t parse_rounds(const std::string& text) {
+  std::uint32_t rounds = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, rounds);
+  if (error != std::errc{} || stop != end || rounds == 0 || rounds > kMaxExchangeRounds) {
+    throw InvalidInput("--exchange-rounds takes whole numbers from 1 to " +
+                       std::to_string(kMaxExchangeRounds) + ", or a list of them (got '" + text +
+                       "')");
+  }
+  return rounds;
+}
+
 EngineOptions engine_options(const Args& a) {
   EngineOptions o;
   o.backend = parse_backend(a.backend);
@@ -129,6 +143,7 @@ EngineOptions engine_options(const Args& a) {
   o.priority = a.priority.substr(0, a.priority.find(',')) == "on";
   o.load_balance = parse_load_balance(a.load_balance.substr(0, a.load_balance.find(',')));
   o.exchange = parse_exchange(a.exchange.substr(0, a.exchange.find(',')));
+  o.exchange_rounds = parse_rounds(a.exchange_rounds.substr(0, a.exchange_rounds.find(',')));
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
   o.compressed = a.compressed == "on";
@@ -194,11 +209,12 @@ struct Setting {
   bool priority;
   LoadBalance load_balance;
   Exchange exchange;
+  std::uint32_t exchange_rounds;
 };
 
-// Every (transfer policy, priority, load balance, exchange) asked for, policies outermost. The CPU
-// backend has one mapping and one exchange: a list of them would run the same thing again, so it
-// takes the first; so does a run of one rank for the exchange.
+// Every (transfer policy, priority, load balance, exchange, rounds) asked for, policies outermost.
+// The CPU backend has one mapping and one exchange: a list of them would run the same thing
+// again, so it takes the first; so does a run of one rank for the exchange and the rounds.
 std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   std::vector<LoadBalance> balances;
   for (const std::string& balance : split_list(a.load_balance))
@@ -207,15 +223,21 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   for (const std::string& exchange : split_list(a.exchange))
     exchanges.push_back(parse_exchange(exchange));
   if (backend != Backend::cuda) balances.resize(1);
+  std::vector<std::uint32_t> rounds;
+  for (const std::string& r : split_list(a.exchange_rounds))
+    rounds.push_back(parse_rounds(r));
   if (backend != Backend::cuda || ranks == 1) exchanges.resize(1);
+  if (ranks == 1) rounds.resize(1);
   std::vector<Setting> out;
   for (const std::string& policy : split_list(a.transfer)) {
     for (const std::string& priority : split_list(a.priority)) {
       if (priority != "on" && priority != "off")
         throw InvalidInput("--priority takes on, off or on,off");
       for (const LoadBalance balance : balances) {
-        for (const Exchange exchange : exchanges)
-          out.push_back({parse_transfer_policy(policy), priority == "on", balance, exchange});
+        for (const Exchange exchange : exchanges) {
+          for (const std::uint32_t r : rounds)
+            out.push_back({parse_transfer_policy(policy), priority == "on", balance, exchange, r});
+        }
       }
     }
   }
@@ -500,12 +522,13 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     Args one = a;
     one.algorithm = algorithm;
     std::vector<double> expected;  // the reference, computed once per algorithm
-    for (const auto& [policy, priority, balance, exchange] :
+    for (const auto& [policy, priority, balance, exchange, rounds] :
          settings(a, engine.backend(), engine.ranks())) {
       engine.set_transfer(policy);
       engine.set_priority(priority);
       engine.set_load_balance(balance);
       engine.set_exchange(exchange);
+      engine.set_exchange_rounds(rounds);
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
         last = run_once(engine, one, source);
         nlohmann::json j = to_json(last.stats);
@@ -725,6 +748,11 @@ int main(int argc, char** argv) {
   app.add_option("--exchange", a.exchange,
                  "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "
                  "list")
+      ->capture_default_str();
+  app.add_option("--exchange-rounds", a.exchange_rounds,
+                 "ranks: exchanges in an iteration whose active edges are at least a quarter of "
+                 "the graph's, each after an equal share of a rank's tasks (1: once per "
+                 "iteration), or a list")
       ->capture_default_str();
   app.add_option("--priority-fraction", a.priority_fraction,
                  "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "
