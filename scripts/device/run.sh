@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus ranks cache calibration compressed)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -62,6 +62,9 @@ to that run:
                between 1- and 2-GPU PageRank values (--output of each); a table per run and
                rank (time, iterations, bytes and GB/s, time in the exchange) and whether bfs,
                sssp and cc values equal one GPU's (2-GPU machine)
+  rounds       bfs,sssp,cc,pagerank hybrid on GPUs 0,1 from one process, exchange auto, at each
+               --exchange-rounds of \$ROUNDS, then as 2 ranks by mpirun (the defaults), --repeat
+               \$REPEAT; the gpus set's table
   ranks        bfs,sssp,cc,pagerank hybrid as 2 ranks by mpirun, each under /usr/bin/time -v:
                each rank's peak resident memory against its share of the edges (KRON_SCALE=27
                for the 4.2 B-edge graph)
@@ -86,6 +89,7 @@ Variables (default):
                  is cut at what is left (570)
   JOBS           build parallelism (16);  BUILD_TARGETS  only these targets (all)
   CTEST_GPU_JOBS (12);  GPU_TESTS  a ctest -R regex to run only some GPU tests (all)
+  UNIT_TESTS     the same for the unit tests (all)
   SAN_POLICIES   (hybrid filter compaction zerocopy unified);  SAN_MAPPINGS  (tiled,warp)
   SAN_TESTS      a gtest filter: also memcheck engine_gpu_test on it (none)
   PCIE           full (every test, plots) | quick (--quick) | peak (--quick --only copy) (full)
@@ -99,6 +103,7 @@ Variables (default):
   CACHE_SHARES   (0 25 50 75);  CACHE_REPEAT  runs of each, the first choosing the cache by
                  edges per vertex, the later ones by the reuse measured before (1)
   SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
+  ROUNDS         the rounds set's --exchange-rounds list (1,2,4,8)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
   DRY_RUN        1: print the commands into the logs instead of running them
@@ -160,6 +165,8 @@ CACHE_PR_TOLERANCES=${CACHE_PR_TOLERANCES:-1e-3}
 SUITE=${SUITE:-quick}
 SUITE_SECONDS=${SUITE_SECONDS:-530}
 SUITE_GPUS=${SUITE_GPUS:-1}
+ROUNDS=${ROUNDS:-1,2,4,8}
+UNIT_TESTS=${UNIT_TESTS:-}
 BENCH_SCALE=${BENCH_SCALE:-24}
 BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText}
 DRY_RUN=${DRY_RUN:-0}
@@ -274,16 +281,18 @@ stage_build() {
 
 # ---- tests ------------------------------------------------------------------------------------
 stage_tests() {
-  local d=$RESULTS/tests rc_gpu rc_unit regex=()
+  local d=$RESULTS/tests rc_gpu rc_unit regex=() unit_regex=()
   [[ -n $GPU_TESTS ]] && regex=(-R "$GPU_TESTS")
+  [[ -n $UNIT_TESTS ]] && unit_regex=(-R "$UNIT_TESTS")
   bounded 540 ctest --preset device -L gpu "${regex[@]}" -j "$CTEST_GPU_JOBS" --timeout 300 \
     --no-tests=error >"$d/gpu-tests.log" 2>&1
   rc_gpu=$?
-  bounded 300 ctest --preset device -L unit -j 16 --no-tests=error >"$d/unit-tests.log" 2>&1
+  bounded 300 ctest --preset device -L unit "${unit_regex[@]}" -j 16 --no-tests=error \
+    >"$d/unit-tests.log" 2>&1
   rc_unit=$?
   local skipped
   skipped=$(grep -c '(Skipped)' "$d/gpu-tests.log")
-  STAGE_NOTE="gpu ${GPU_TESTS:+(-R $GPU_TESTS) }$(ctest_count "$d/gpu-tests.log")$( ((skipped)) && echo ", $skipped skipped"); unit $(ctest_count "$d/unit-tests.log")"
+  STAGE_NOTE="gpu ${GPU_TESTS:+(-R $GPU_TESTS) }$(ctest_count "$d/gpu-tests.log")$( ((skipped)) && echo ", $skipped skipped"); unit ${UNIT_TESTS:+(-R $UNIT_TESTS) }$(ctest_count "$d/unit-tests.log")"
   note "gpu tests: rc=$rc_gpu $(grep -E 'tests passed' "$d/gpu-tests.log")" \
     "unit tests: rc=$rc_unit $(grep -E 'tests passed' "$d/unit-tests.log")"
   if ((rc_gpu || rc_unit)); then
@@ -393,9 +402,9 @@ ranks_table() {
 import json, os, sys
 files = [p for p in sys.argv[1:] if os.path.exists(p)]
 first = {}
-print("%-16s %-8s %-6s %4s %9s %6s %9s %7s %9s %8s %8s %6s  %s" % (
-    "set", "algo", "exch", "rank", "ms", "iters", "GB moved", "GB/s", "exch GB", "exch ms",
-    "nccl ms", "sparse", "values"))
+print("%-16s %-8s %-6s %3s %4s %9s %6s %9s %7s %9s %8s %8s %6s %5s  %s" % (
+    "set", "algo", "exch", "rnd", "rank", "ms", "iters", "GB moved", "GB/s", "exch GB", "exch ms",
+    "nccl ms", "sparse", "exchs", "values"))
 for path in files:
     name = os.path.basename(path)[:-5]
     try:
@@ -405,23 +414,26 @@ for path in files:
         continue
     best = {}
     for r in runs:
-        key = (r["algorithm"], r.get("exchange") or "-")
+        key = (r["algorithm"], r.get("exchange") or "-", r.get("exchange_rounds") or "-")
         if key not in best or r["seconds"] < best[key]["seconds"]:
             best[key] = r
-    for (algo, exchange), r in best.items():
-        same = ""
+    for (algo, exchange, rounds), r in best.items():
         if algo != "pagerank":
             first.setdefault(algo, r["values_digest"])
             same = "same as first" if r["values_digest"] == first[algo] else "DIFFERENT"
+        else:
+            same = "L1 %.3g" % r["l1_to_reference"] if "l1_to_reference" in r else ""
         per = r.get("ranks") or [{"rank": 0, "seconds": r["seconds"], "total_bytes": r["total_bytes"],
                                   "exchange_bytes": 0, "exchange_seconds": 0}]
+        its = r.get("per_iteration", [])
+        sparse = sum(1 for it in its if it.get("sparse_exchange"))
+        exchanges = sum(it.get("exchange_rounds", 0) for it in its)
         for p in per:
-            sparse = sum(1 for it in r.get("per_iteration", []) if it.get("sparse_exchange"))
-            print("%-16s %-8s %-6s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f %8.1f %6d  %s" % (
-                name, algo, exchange, p["rank"], r["seconds"] * 1e3, r["iterations"],
+            print("%-16s %-8s %-6s %3s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f %8.1f %6d %5d  %s" % (
+                name, algo, exchange, rounds, p["rank"], r["seconds"] * 1e3, r["iterations"],
                 p["total_bytes"] / 1e9, p["total_bytes"] / 1e9 / max(p["seconds"], 1e-9),
                 p["exchange_bytes"] / 1e9, p["exchange_seconds"] * 1e3,
-                p.get("nccl_seconds", 0) * 1e3, sparse, same))
+                p.get("nccl_seconds", 0) * 1e3, sparse, exchanges, same))
 EOF
 }
 
@@ -525,7 +537,7 @@ stage_timings() {
     bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
     # PageRank is judged at a measured accuracy: the L1 distance of every run's ranks to a run at
     # tolerance 1e-7 (edges in GPU memory when they fit), which ooc-run prints and --json keeps.
-    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|ranks|cache|calibration|compressed)\  ]]; then
+    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed)\  ]]; then
       local t=$SECONDS
       if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$PR_REFERENCE" \
         >"$d/pr-reference.log" 2>&1; then
@@ -581,6 +593,12 @@ stage_timings() {
         rm -f "$d/pr-1gpu.tsv" "$d/pr-2gpus.tsv"
         note "" "$(ranks_table "$d/$k-1gpu.json" "$d/$k-2gpus.json" "$d/$k-2ranks.json" \
           "$d/$k-1gpu-pr-off.json" "$d/$k-2gpus-pr-off.json" 2>&1)" ;;
+      rounds)
+        timing "$k-rounds" 300 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 \
+          --repeat "$REPEAT" --devices 0,1 --exchange-rounds "$ROUNDS"
+        timing_mpi "$k-rounds-2ranks" 240 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 \
+          --repeat "$REPEAT"
+        note "" "$(ranks_table "$d/$k-rounds.json" "$d/$k-rounds-2ranks.json" 2>&1)" ;;
       ranks)
         # Each rank's peak memory, from GNU time, into timings/$k-ranks.time.<rank>.
         RANK_WRAP=(sh -c '/usr/bin/time -v -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$d/$k-ranks.time")
