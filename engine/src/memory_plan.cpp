@@ -11,8 +11,8 @@ namespace ooc {
 namespace {
 
 // The CUDA backend queues vertices of at least 4096 edges for the whole grid (heavy_kernel):
-// one 40-byte entry per 4096 edges at most, a queue per stream (three).
-constexpr std::uint64_t kHeavyQueueBytesPerEdge4096 = 3 * 40;
+// one entry per 4096 edges at most, a queue per stream (three).
+constexpr std::uint64_t kHeavyQueueBytesPerEdge4096 = 3 * kHeavyItemBytes;
 
 }  // namespace
 

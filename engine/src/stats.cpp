@@ -72,7 +72,7 @@ std::string RunStats::summary() const {
     if (b > 0) text += " " + std::string(to_string(static_cast<Engine>(e))) + " " + format_bytes(b);
   }
   if (total_bytes() == 0) text += " none";
-  if (compressed) text += " (filter compressed)";
+  if (compressed) text += " (compressed lists)";
   if (cache_partitions > 0) {
     text += "; cache " + format_bytes(cache_bytes) + " in " + std::to_string(cache_partitions) +
             " partitions served " + format_bytes(cached_bytes());

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "engine_cases.hpp"
@@ -137,20 +138,28 @@ TEST_P(CudaCompressed, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CudaCompressed, test::compressed_cases(),
                          test::compressed_case_name);
 
-TEST(CudaCompressedRuns, GiveTheRawValuesWithFewerFilterBytes) {
+// Filter tasks decode in device memory; zero-copy tasks decode lines read in place
+// (advance_compressed_kernel), heavy lists (big_star's hub) chunk by chunk.
+TEST(CudaCompressedRuns, GiveTheRawValuesWithFewerBytes) {
   OOC_REQUIRE_GPU();
-  EngineOptions o = test::options_for("filter", true, Backend::cuda);
-  for (const char* shape : {"kron", "big_star", "grid"}) {
-    OocEngine raw(test::make_shape(shape), o);
-    OocEngine packed(test::make_compressed_shape(shape), o);
-    const vid_t source = raw.highest_degree_vertex();
-    const auto bfs_raw = raw.bfs(source), bfs_packed = packed.bfs(source);
-    EXPECT_EQ(bfs_packed.values, bfs_raw.values) << shape;
-    EXPECT_TRUE(bfs_packed.stats.compressed);
-    EXPECT_LT(bfs_packed.stats.bytes(Engine::filter), bfs_raw.stats.bytes(Engine::filter)) << shape;
-    EXPECT_EQ(packed.sssp(source).values, raw.sssp(source).values) << shape;
-    if (raw.graph().symmetric) {
-      EXPECT_EQ(packed.cc().values, raw.cc().values) << shape;
+  for (const Engine engine : {Engine::filter, Engine::zerocopy}) {
+    const EngineOptions o = test::options_for(std::string(to_string(engine)), true, Backend::cuda);
+    for (const char* shape : {"kron", "big_star", "grid"}) {
+      OocEngine raw(test::make_shape(shape), o);
+      OocEngine packed(test::make_compressed_shape(shape), o);
+      const vid_t source = raw.highest_degree_vertex();
+      const auto bfs_raw = raw.bfs(source), bfs_packed = packed.bfs(source);
+      EXPECT_EQ(bfs_packed.values, bfs_raw.values) << shape;
+      EXPECT_TRUE(bfs_packed.stats.compressed);
+      // The star's lists of one target take 5 bytes compressed against 4 raw: zero-copy reads
+      // no fewer lines of them.
+      if (engine == Engine::filter || std::string_view(shape) != "big_star") {
+        EXPECT_LT(bfs_packed.stats.bytes(engine), bfs_raw.stats.bytes(engine)) << shape;
+      }
+      EXPECT_EQ(packed.sssp(source).values, raw.sssp(source).values) << shape;
+      if (raw.graph().symmetric) {
+        EXPECT_EQ(packed.cc().values, raw.cc().values) << shape;
+      }
     }
   }
 }

@@ -167,11 +167,11 @@ TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
   const Ran filtered = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "--source",
                                 "0", "--transfer", "filter", "--in-memory", "off"});
   EXPECT_EQ(filtered.exit_code, 0) << filtered.err;
-  EXPECT_NE(filtered.out.find("(filter compressed)"), std::string::npos) << filtered.out;
+  EXPECT_NE(filtered.out.find("(compressed lists)"), std::string::npos) << filtered.out;
   const Ran raw = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "--source", "0",
                            "--transfer", "filter", "--in-memory", "off", "--compressed", "off"});
   EXPECT_EQ(raw.exit_code, 0) << raw.err;
-  EXPECT_EQ(raw.out.find("(filter compressed)"), std::string::npos) << raw.out;
+  EXPECT_EQ(raw.out.find("(compressed lists)"), std::string::npos) << raw.out;
 }
 
 TEST_F(Tools, VersionSaysWhatWasBuilt) {

@@ -10,6 +10,7 @@
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/partitioner/compress.hpp"
 
 namespace ooc {
 namespace {
@@ -33,12 +34,17 @@ eid_t scan_degrees(const Graph& g, std::span<const vid_t> active, eid_t* offsets
   return total;
 }
 
+// Edges [begin, end) of v's list; a compressed list is decoded whole (begin 0, end its degree).
 void copy_list(const Graph& g, vid_t v, eid_t to, const CompactionBuffer& out, eid_t begin,
-               eid_t end) {
+               eid_t end, ListSource source) {
   const eid_t from = g.offsets[v];
   const auto count = static_cast<std::size_t>(end - begin);
   if (count == 0) return;  // an empty graph's arrays may be null
-  std::memcpy(out.targets + to + begin, g.targets.data() + from + begin, count * sizeof(vid_t));
+  if (source == ListSource::compressed) {
+    decode_list(g.compressed.bytes.data() + g.compressed.offsets[v], end, out.targets + to);
+  } else {
+    std::memcpy(out.targets + to + begin, g.targets.data() + from + begin, count * sizeof(vid_t));
+  }
   if (out.weights != nullptr) {
     std::memcpy(out.weights + to + begin, g.weights.data() + from + begin,
                 count * sizeof(std::uint32_t));
@@ -47,7 +53,8 @@ void copy_list(const Graph& g, vid_t v, eid_t to, const CompactionBuffer& out, e
 
 }  // namespace
 
-CompactedBatch compact(const Graph& g, std::span<const vid_t> active, const CompactionBuffer& out) {
+CompactedBatch compact(const Graph& g, std::span<const vid_t> active, const CompactionBuffer& out,
+                       ListSource from) {
   const std::span<const vid_t> window = active.first(std::min(active.size(), out.vertex_capacity));
   eid_t total = scan_degrees(g, window, out.offsets);
   std::size_t taken = window.size();
@@ -70,14 +77,14 @@ CompactedBatch compact(const Graph& g, std::span<const vid_t> active, const Comp
                         const vid_t v = window[i];
                         out.vertices[i] = v;
                         const eid_t degree = out.offsets[i + 1] - out.offsets[i];
-                        if (degree < kSplitEdges) {
-                          copy_list(g, v, out.offsets[i], out, 0, degree);
+                        if (degree < kSplitEdges || from == ListSource::compressed) {
+                          copy_list(g, v, out.offsets[i], out, 0, degree, from);
                           continue;
                         }
                         tbb::parallel_for(tbb::blocked_range<eid_t>(0, degree, kSplitEdges),
                                           [&](const tbb::blocked_range<eid_t>& e) {
-                                            copy_list(g, v, out.offsets[i], out, e.begin(),
-                                                      e.end());
+                                            copy_list(g, v, out.offsets[i], out, e.begin(), e.end(),
+                                                      from);
                                           });
                       }
                     });

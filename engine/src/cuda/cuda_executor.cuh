@@ -55,10 +55,19 @@ struct VertexView {
   const typename P::Value* values;
   const typename P::Value* deltas;
   const eid_t* offsets;
+  const eid_t* coffsets;  // compressed lists' offsets, when zero-copy reads them; else null
+  bool weighted;          // the program reads weights (raw, in their own array)
   PriorityWindow window;
 
-  __device__ eid_t begin(vid_t v) const { return offsets[v]; }
   __device__ eid_t degree(vid_t v) const { return offsets[v + 1] - offsets[v]; }
+  __device__ std::uint64_t requests(vid_t v, std::uint32_t line, std::uint64_t& held) const {
+    const std::uint64_t raw = lines_spanned(offsets[v] * sizeof(vid_t), degree(v) * sizeof(vid_t),
+                                            line);  // raw targets, and the weights alike
+    const std::uint64_t lists =
+        coffsets == nullptr ? raw
+                            : window_lines(coffsets[v], coffsets[v + 1] - coffsets[v], line, held);
+    return lists + (weighted ? raw : 0);
+  }
   __device__ double delta(vid_t v) const {
     if constexpr (P::kind == ProgramKind::accumulative) {
       return static_cast<double>(deltas[v]);
@@ -94,6 +103,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   static constexpr unsigned kDirect = kStagingBuffers;  // the stream index of direct tasks
   // Workspace scalars: [0] edges processed, [1..2] urgency bounds, [3..] heavy queue counters.
   static constexpr unsigned kHeavyCounters = 3;
+  static_assert(sizeof(cuda::HeavyItem<Value>) <= kHeavyItemBytes, "the memory plan's queue size");
 
  public:
   CudaExecutor(const P& program, const CudaRun& run);
@@ -112,12 +122,17 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
 
  private:
   VertexView<P> view(const PriorityWindow& window) const {
-    return {values_.data(), deltas_.data(), device_.offsets.data(), window};
+    return {values_.data(),
+            deltas_.data(),
+            device_.offsets.data(),
+            compressed() ? device_.compressed_offsets.data() : nullptr,
+            weighted_,
+            window};
   }
   cuda::ProgramState<P> program_state(unsigned stream) {
     cuda::HeavyQueue<Value> heavy{
         reinterpret_cast<cuda::HeavyItem<Value>*>(ws_.heavy[stream].data()),
-        ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity};
+        ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists_end()};
     return {values_.data(), deltas_.data(), next_.data(), ws_.scalars.data(), heavy};
   }
   cudaStream_t stream(unsigned i) const { return ws_.streams[i].get(); }
@@ -128,8 +143,14 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   unsigned warp_grid_for(std::uint64_t warps) const { return grid_for(warps * cuda::kWarp); }
   // Out of core with partitions in the edge cache: its resident tasks read the cache.
   bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
-  // Filter tasks move compressed lists.
+  // Filter and zero-copy tasks read compressed lists.
   bool compressed() const { return plan_.compressed && device_.compressed_offsets.bytes() > 0; }
+  // The end of the mapped compressed lists (null without them).
+  const std::uint8_t* lists_end() const {
+    return device_.mapped_compressed == nullptr
+               ? nullptr
+               : device_.mapped_compressed + g_.compressed.bytes.size();
+  }
   // PartitionActivity::filter_bytes of partition p (0: edges * bytes per edge).
   std::uint64_t filter_bytes_of(const Partition& p) const {
     if (!compressed()) return 0;
@@ -291,7 +312,7 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
            doing);
   cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
       current_.data(), g_.num_vertices(), view(window_), device_.partition_first.data(), partitions,
-      options_.cost.request_bytes, weighted_ ? 2u : 1u, ws_.counters.data());
+      options_.cost.request_bytes, ws_.counters.data());
   check_launch("survey_kernel", doing);
   launch_choose_engines(ws_.counters.data(), device_.partition_edges.data(), partitions,
                         options_.transfer, plan_.in_memory,
@@ -543,6 +564,17 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
   if (task.engine == Engine::resident && cached()) {
     for (const std::uint32_t p : task.partitions)
       stats.cached_bytes += surveys_[p].activity.active_edges * edge_bytes_;
+  }
+  if (task.engine == Engine::zerocopy && compressed()) {
+    const cuda::CompressedEdges lists{device_.offsets.data(), device_.compressed_offsets.data(),
+                                      device_.mapped_compressed, lists_end(),
+                                      weighted_ ? device_.mapped_weights : nullptr};
+    cuda::advance_compressed_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0,
+                                      stream(kDirect)>>>(program_, program_state(kDirect), ranges,
+                                                         cuda::FromWork{work_.data()}, lists);
+    check_launch("advance_compressed_kernel", doing);
+    drain_heavy(kDirect, doing);
+    return;
   }
   advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);
 }

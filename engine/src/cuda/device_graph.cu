@@ -164,6 +164,7 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   upload(d->partition_edges, edges.data(), edges.size(), "uploading the partitions");
   if (options.compressed && !g.compressed.empty()) {
     pin(g.compressed.bytes, options.device);
+    d->mapped_compressed = mapped(g.compressed.bytes);
     const CompressedTargets& c = g.compressed;
     upload(d->compressed_offsets, c.offsets.data(), c.offsets.size(),
            "uploading the compressed offsets");

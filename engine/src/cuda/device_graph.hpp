@@ -83,9 +83,10 @@ struct DeviceGraph {
   // each partition's compressed bytes; empty otherwise.
   DeviceArray<eid_t> compressed_offsets;
   DeviceArray<std::uint64_t> partition_compressed;
-  // Device pointers to the pinned host edges (zero-copy reads them).
+  // Device pointers to the pinned host edges and compressed lists (zero-copy reads them).
   const vid_t* mapped_targets = nullptr;
   const std::uint32_t* mapped_weights = nullptr;
+  const std::uint8_t* mapped_compressed = nullptr;
   // In-memory mode: the edges copied once.
   DeviceArray<vid_t> resident_targets;
   DeviceArray<std::uint32_t> resident_weights;

@@ -14,6 +14,8 @@
 namespace ooc {
 
 inline constexpr unsigned kStagingBuffers = 2;  // double buffering: copy the next while this runs
+// The most bytes one entry of the CUDA backend's heavy-vertex queues takes (cuda::HeavyItem).
+inline constexpr std::uint64_t kHeavyItemBytes = 48;
 
 struct MemoryPlan {
   bool in_memory = false;

@@ -15,4 +15,17 @@ OOC_HD inline std::uint64_t lines_spanned(std::uint64_t start_byte, std::uint64_
   return (start_byte + bytes - 1) / line - start_byte / line + 1;
 }
 
+// A compressed list is read through the warp's line window (line_window.cuh), which still holds
+// the last line of the list the warp read before it in the same 64-vertex word: the lines of
+// [start_byte, start_byte + bytes) less that one when the list starts in it. `held` is that
+// line's index (~0 at a word's start) and becomes this list's last line.
+OOC_HD inline std::uint64_t window_lines(std::uint64_t start_byte, std::uint64_t bytes,
+                                         std::uint32_t line, std::uint64_t& held) {
+  if (bytes == 0) return 0;
+  const std::uint64_t first = start_byte / line, last = (start_byte + bytes - 1) / line;
+  const std::uint64_t lines = last - first + (first == held ? 0 : 1);
+  held = last;
+  return lines;
+}
+
 }  // namespace ooc

@@ -27,9 +27,13 @@ struct CompactedBatch {
   eid_t edges = 0;
 };
 
+// Where compact reads the lists: the raw targets, or the compressed copy (graph.compressed),
+// decoded into the buffer (the CPU backend's zero-copy tasks over compressed lists).
+enum class ListSource { raw, compressed };
+
 // Takes vertices from the front of `active` while their lists fit and returns how many it took
 // and how many edges it wrote. Throws OutOfMemory if the first list alone exceeds the buffer.
 CompactedBatch compact(const Graph& graph, std::span<const vid_t> active,
-                       const CompactionBuffer& out);
+                       const CompactionBuffer& out, ListSource from = ListSource::raw);
 
 }  // namespace ooc

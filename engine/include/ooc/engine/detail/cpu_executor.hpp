@@ -176,8 +176,25 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   }
   void run_filter(const Task& task, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
+  // Gathers the lists of `active` into staging, batch by batch, and advances each batch;
+  // returns the edges gathered.
+  eid_t advance_batches(std::span<const vid_t> active, ListSource from, IterationStats& stats);
   void run_in_place(const Task& task, IterationStats& stats);
   eid_t advance_in_place(std::span<const vid_t> vertices);
+  // The lines that reading v's list in place touches, as the GPU reads them: its targets
+  // (compressed ones through a warp's line window, `held`: window_lines), and its raw weights
+  // when the program reads them.
+  std::uint64_t requests(vid_t v, std::uint64_t& held) const {
+    const std::uint32_t line = options_.cost.request_bytes;
+    const std::uint64_t raw =
+        lines_spanned(g_.offsets[v] * sizeof(vid_t), g_.degree(v) * sizeof(vid_t), line);
+    const std::uint64_t lists =
+        plan_.compressed
+            ? window_lines(g_.compressed.offsets[v],
+                           g_.compressed.offsets[v + 1] - g_.compressed.offsets[v], line, held)
+            : raw;
+    return lists + (weighted_ ? raw : 0);
+  }
   std::uint64_t unified_bytes(std::span<const vid_t> vertices);
 
   ProgramArrays<P> arrays() { return {values_.data(), deltas_.data()}; }
@@ -235,18 +252,20 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
   if (plan_.compressed) {
     s.activity.filter_bytes = compressed_filter_bytes(p.first_vertex, p.last_vertex, p.num_edges());
   }
-  const std::uint32_t arrays = weighted_ ? 2 : 1;  // targets, and weights in their own array
   double most_urgent = std::numeric_limits<double>::infinity();
+  std::uint64_t word = ~std::uint64_t{0}, held = 0;  // the GPU's warp per 64-vertex word
   current_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
     const auto v = static_cast<vid_t>(i);
+    if (i / 64 != word) {
+      word = i / 64;
+      held = ~std::uint64_t{0};
+    }
     if (!admitted(v)) return;
     most_urgent = std::min(most_urgent, urgency(v));
     const eid_t degree = g_.degree(v);
     ++s.activity.active_vertices;
     s.activity.active_edges += degree;
-    s.activity.requests +=
-        arrays * lines_spanned(g_.offsets[v] * sizeof(vid_t), degree * sizeof(vid_t),
-                               options_.cost.request_bytes);
+    s.activity.requests += requests(v, held);
     if constexpr (P::kind == ProgramKind::accumulative)
       s.priority += static_cast<double>(deltas_[v]);
   });
@@ -371,15 +390,23 @@ template <class P>
 void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   const std::span<const vid_t> active =
       take_current(task.partitions, [&](vid_t v) { return admitted(v); });
+  const eid_t edges = advance_batches(active, ListSource::raw, stats);
+  stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+      edges * edge_bytes_ + active.size() * kCompactionIndexBytes;
+}
+
+template <class P>
+eid_t CpuExecutor<P>::advance_batches(std::span<const vid_t> active, ListSource from,
+                                      IterationStats& stats) {
   CompactionBuffer buffer{staging_.vertices.data(), staging_.offsets.data(),
                           staging_.targets.data(),  weighted_ ? staging_.weights.data() : nullptr,
                           staging_.vertices.size(), staging_.targets.size()};
+  eid_t edges = 0;
   for (std::size_t done = 0; done < active.size();) {
     auto start = Clock::now();
-    const CompactedBatch batch = compact(g_, active.subspan(done), buffer);
+    const CompactedBatch batch = compact(g_, active.subspan(done), buffer, from);
     stats.transfer_seconds += since(start);
-    stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
-        batch.edges * edge_bytes_ + batch.vertices * kCompactionIndexBytes;
+    edges += batch.edges;
     start = Clock::now();
     stats.edges_processed +=
         advance_cpu(program_, arrays(), next_, batch.vertices, [&](std::size_t i) {
@@ -391,6 +418,7 @@ void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
     stats.compute_seconds += since(start);
     done += batch.vertices;
   }
+  return edges;
 }
 
 template <class P>
@@ -430,6 +458,11 @@ void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
     bytes = unified_bytes(active);
   }
   stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
+  if (task.engine == Engine::zerocopy && plan_.compressed) {
+    // As the GPU reads compressed lists in place and decodes them: decoded here into staging.
+    advance_batches(active, ListSource::compressed, stats);
+    return;
+  }
   const auto start = Clock::now();
   stats.edges_processed += advance_in_place(active);
   stats.compute_seconds += since(start);

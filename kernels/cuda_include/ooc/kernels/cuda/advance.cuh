@@ -25,7 +25,9 @@
 #include <cstdint>
 
 #include "ooc/core/atomics.hpp"
+#include "ooc/core/codec.hpp"
 #include "ooc/kernels/cuda/bitmap.cuh"
+#include "ooc/kernels/cuda/line_window.cuh"
 
 namespace ooc::cuda {
 
@@ -34,6 +36,8 @@ inline constexpr unsigned kFullMask = 0xffffffffu;
 inline constexpr unsigned kLineElements = 128 / sizeof(vid_t);
 inline constexpr eid_t kHeavyDegree = 4096;
 inline constexpr eid_t kHeavyChunk = 1024;  // edges per warp in heavy_kernel
+// A compressed heavy list's chunk of edges is one of its codec chunks, which its table reaches.
+static_assert(kHeavyChunk == codec::kChunk);
 // A queue's counter packs the item count (high 24 bits) and the chunks queued so far (low 40),
 // so that one atomicAdd gives an item both its slot and its first chunk, in the same order.
 inline constexpr unsigned kChunkBits = 40;
@@ -41,6 +45,7 @@ inline constexpr unsigned kChunkBits = 40;
 template <class Value>
 struct HeavyItem {
   const vid_t* targets;
+  const std::uint8_t* list;  // the list compressed (advance_compressed_kernel), or null
   const std::uint32_t* weights;
   eid_t degree;
   unsigned long long first_chunk;
@@ -52,6 +57,7 @@ struct HeavyQueue {
   HeavyItem<Value>* items;
   unsigned long long* counter;
   std::uint64_t capacity;
+  const std::uint8_t* lists_end;  // compressed items' lists end before it (CompressedEdges)
 };
 
 template <class P>
@@ -98,6 +104,16 @@ struct OffsetEdges {
   eid_t shift;                   // the global edge index held at targets[0]
 };
 
+// Compressed lists in pinned host memory (zero-copy): vertex v's list at lists + coffsets[v],
+// its degree from the offsets, its raw weights at weights[offsets[v] ...] (null: unweighted).
+struct CompressedEdges {
+  const eid_t* offsets;
+  const eid_t* coffsets;
+  const std::uint8_t* lists;
+  const std::uint8_t* lists_end;  // one past the lists' padding: nothing beyond is read
+  const std::uint32_t* weights;
+};
+
 // A compacted batch: item i is vertices[i], its list at targets[begin[i] .. begin[i + 1]).
 struct CompactedEdges {
   const vid_t* vertices;
@@ -130,16 +146,29 @@ __device__ __forceinline__ bool take_message(const P& program, const ProgramStat
 template <class P>
 __device__ __forceinline__ void queue_heavy(const ProgramState<P>& s, const vid_t* targets,
                                             const std::uint32_t* weights, eid_t degree,
-                                            typename P::Value message) {
+                                            typename P::Value message,
+                                            const std::uint8_t* list = nullptr) {
   const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
   const unsigned long long at = atomicAdd(s.heavy.counter, (1ull << kChunkBits) + chunks);
-  s.heavy.items[at >> kChunkBits] = {targets, weights, degree, at & ((1ull << kChunkBits) - 1),
-                                     message};
+  s.heavy.items[at >> kChunkBits] = {
+      targets, list, weights, degree, at & ((1ull << kChunkBits) - 1), message};
 }
 
 template <class P>
 __device__ __forceinline__ typename P::Value* relax_target(const ProgramState<P>& s) {
   return P::kind == ProgramKind::monotone ? s.values : s.deltas;
+}
+
+// Vertex v's message, taken by lane 0 and handed to the whole warp; false when there is none.
+template <class P>
+__device__ __forceinline__ bool warp_message(const P& program, const ProgramState<P>& s, vid_t v,
+                                             eid_t degree, unsigned lane,
+                                             typename P::Value& message) {
+  int go = 0;
+  if (lane == 0) go = take_message(program, s, v, degree, message) ? 1 : 0;
+  if (__shfl_sync(kFullMask, go, 0) == 0) return false;
+  message = __shfl_sync(kFullMask, message, 0);
+  return true;
 }
 
 // Runs vertex v's program step with the whole warp: lane 0 takes the message, then the warp
@@ -149,10 +178,7 @@ __device__ __forceinline__ eid_t process_vertex(const P& program, const ProgramS
                                                 const vid_t* targets, const std::uint32_t* weights,
                                                 eid_t degree, unsigned lane) {
   typename P::Value message{};
-  int go = 0;
-  if (lane == 0) go = take_message(program, s, v, degree, message) ? 1 : 0;
-  if (__shfl_sync(kFullMask, go, 0) == 0) return 0;
-  message = __shfl_sync(kFullMask, message, 0);
+  if (!warp_message(program, s, v, degree, lane, message)) return 0;
   if (degree >= kHeavyDegree) {
     if (lane == 0) queue_heavy(s, targets, weights, degree, message);
     return 0;
@@ -238,6 +264,82 @@ __global__ void advance_compacted_kernel(P program, ProgramState<P> s, Compacted
   count_edges(s.edges_processed, processed, lane);
 }
 
+// Edges [begin, end) of a compressed list (a multiple of codec::kBlock apart, or end at the
+// degree), the block holding edge `begin` starting at host address `at`; `weights` are the
+// list's raw weights, or null.
+template <class P>
+__device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst,
+                                             std::uint64_t* next, typename P::Value message,
+                                             LineWindow& window, std::uintptr_t at, eid_t begin,
+                                             eid_t end, const std::uint32_t* weights,
+                                             unsigned lane) {
+  for (eid_t e = begin; e < end; e += codec::kBlock) {
+    const auto n =
+        static_cast<std::uint32_t>(end - e < codec::kBlock ? end - e : eid_t{codec::kBlock});
+    std::uint64_t bytes = 0;
+    const vid_t t = decode_block(window, at, n, lane, bytes);
+    if (lane < n && program.relax(message, weights == nullptr ? 0u : weights[e + lane], dst + t))
+      bit_set(next, t);
+    at += bytes;
+  }
+}
+
+// Chunk c (kHeavyChunk edges) of a queued compressed list, reached through the list's table.
+template <class P>
+__device__ __forceinline__ void relax_compressed_chunk(const P& program, typename P::Value* dst,
+                                                       std::uint64_t* next,
+                                                       const HeavyItem<typename P::Value>& item,
+                                                       const std::uint8_t* lists_end, eid_t c,
+                                                       unsigned lane) {
+  const std::uint64_t offset =
+      c == 0 ? codec::table_bytes(item.degree) : codec::read_bits(item.list + 4 * (c - 1), 0, 32);
+  const eid_t begin = c * kHeavyChunk;
+  const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
+  LineWindow window(lane, lists_end);
+  relax_blocks(program, dst, next, item.message, window,
+               reinterpret_cast<std::uintptr_t>(item.list) + offset, begin, end, item.weights,
+               lane);
+}
+
+// Zero-copy over compressed lists: a warp per 64-vertex word of the task's ranges, as
+// advance_ranges_kernel, each active vertex's list decoded block by block from the lines the
+// warp holds (line_window.cuh); a list of kHeavyDegree edges or more goes to heavy_kernel, a
+// chunk per warp. This is the one mapping for compressed lists read in place, whatever
+// EngineOptions::load_balance says.
+template <class P, class Source>
+__global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet ranges,
+                                          Source source, CompressedEdges edges) {
+  const unsigned lane = threadIdx.x % kWarp;
+  LineWindow window(lane, edges.lists_end);
+  typename P::Value* dst = relax_target(s);
+  unsigned long long processed = 0;
+  for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
+    std::uint64_t word = 0, mask = 0;
+    eid_t shift = 0;
+    ranges.item(i, word, mask, shift);
+    std::uint64_t bits = lane == 0 ? source.take(word, mask) : 0;
+    for (bits = __shfl_sync(kFullMask, bits, 0); bits != 0; bits &= bits - 1) {
+      const auto v = static_cast<vid_t>(
+          (word << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
+      const eid_t degree = edges.offsets[v + 1] - edges.offsets[v];
+      typename P::Value message{};
+      if (!warp_message(program, s, v, degree, lane, message)) continue;
+      const std::uint8_t* list = edges.lists + edges.coffsets[v];
+      const std::uint32_t* weights =
+          edges.weights == nullptr ? nullptr : edges.weights + edges.offsets[v];
+      if (degree >= kHeavyDegree) {
+        if (lane == 0) queue_heavy(s, nullptr, weights, degree, message, list);
+        continue;
+      }
+      relax_blocks(program, dst, s.next, message, window,
+                   reinterpret_cast<std::uintptr_t>(list) + codec::table_bytes(degree), 0, degree,
+                   weights, lane);
+      processed += degree;
+    }
+  }
+  count_edges(s.edges_processed, processed, lane);
+}
+
 // Every queued heavy list, spread over the grid: global chunk g belongs to the item whose
 // first_chunk is the largest not above g. The host empties the queue after it.
 template <class P>
@@ -261,7 +363,12 @@ __global__ void heavy_kernel(P program, ProgramState<P> s) {
     const HeavyItem<typename P::Value> item = s.heavy.items[lo];
     const eid_t begin = (g - item.first_chunk) * kHeavyChunk;
     const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
-    relax_range(program, dst, s.next, item.message, item.targets, item.weights, begin, end, lane);
+    if (item.list != nullptr) {
+      relax_compressed_chunk(program, dst, s.next, item, s.heavy.lists_end, begin / kHeavyChunk,
+                             lane);
+    } else {
+      relax_range(program, dst, s.next, item.message, item.targets, item.weights, begin, end, lane);
+    }
     processed += end - begin;
   }
   count_edges(s.edges_processed, processed, lane);

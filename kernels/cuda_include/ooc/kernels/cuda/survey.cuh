@@ -10,7 +10,10 @@
 //   bool admits(double u)     whether the priority window lets v run this iteration
 //   int bucket(double u)      v's bucket in the priority histogram
 //   double delta(vid_t v)     v's pending delta (accumulative programs; 0 otherwise)
-//   eid_t degree(vid_t v), eid_t begin(vid_t v)   v's list in the edge arrays
+//   eid_t degree(vid_t v)     v's out-degree
+//   std::uint64_t requests(vid_t v, std::uint32_t line, std::uint64_t& held)   the lines of
+//                             `line` bytes that reading v's list in place touches
+//                             (ooc/kernels/requests.hpp); `held` is ~0 at each word's start
 // so that nothing here depends on the engine's cost model or priority rules.
 #include <cstdint>
 #include <cstring>
@@ -115,8 +118,7 @@ __global__ void urgency_histogram_kernel(const std::uint64_t* current, vid_t n, 
 template <class View>
 __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
                               const vid_t* partition_first, std::uint32_t partitions,
-                              std::uint32_t line_bytes, std::uint32_t arrays,
-                              PartitionCounters* out) {
+                              std::uint32_t line_bytes, PartitionCounters* out) {
   for (std::uint64_t w = grid_thread(); w < (std::uint64_t{n} + 63) / 64; w += grid_threads()) {
     const std::uint64_t bits = live_bits(current, w, n);
     if (bits == 0) continue;
@@ -131,6 +133,7 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
     }
     std::uint32_t p = lo;
     unsigned long long a = 0, e = 0, r = 0, urgent = ~0ull;
+    std::uint64_t held = ~std::uint64_t{0};
     double delta = 0;
     const auto flush = [&] {
       if (a == 0) return;
@@ -150,10 +153,9 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
       }
       const double k = view.urgency(v);
       if (!view.admits(k)) return;
-      const eid_t begin = view.begin(v), degree = view.degree(v);
       ++a;
-      e += degree;
-      r += arrays * lines_spanned(begin * sizeof(vid_t), degree * sizeof(vid_t), line_bytes);
+      e += view.degree(v);
+      r += view.requests(v, line_bytes, held);
       const unsigned long long ok = order_key(k);
       urgent = ok < urgent ? ok : urgent;
       delta += view.delta(v);

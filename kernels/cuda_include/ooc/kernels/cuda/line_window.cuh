@@ -1,0 +1,101 @@
+#pragma once
+// Compressed lists (ooc/core/codec.hpp) read by a warp straight from pinned host memory, in whole
+// aligned 128-byte lines: EMOGI's merged access (VLDB'21 §4.3.2) applied to bytes that are not
+// one element per lane. The warp holds up to two consecutive lines, lane i holding the i-th
+// 32-bit word of each, so a line costs one request of exactly one line and a line that several
+// blocks or neighbouring short lists share crosses the link once while the warp holds it. Bit
+// fields are read from the held words with shuffles. A block is at most 129 bytes (32 targets
+// at 32 bits), so one starting in the first held line ends within the second.
+#include <cstdint>
+
+#include "ooc/core/codec.hpp"
+#include "ooc/core/types.hpp"
+
+namespace ooc::cuda {
+
+class LineWindow {
+ public:
+  static constexpr unsigned kLineBytes = 128;
+
+  // `end`: one past the last readable byte of the lists; a held line's words from there on
+  // read as zero (they lie past every list's bytes).
+  __device__ LineWindow(unsigned lane, const std::uint8_t* end)
+      : lane_(lane), end_(reinterpret_cast<std::uintptr_t>(end)) {}
+
+  // Holds the bytes [from, to) of host memory, to - from at most 129 and from moving forward
+  // (moving back reloads). Every lane calls it with the same arguments.
+  __device__ void hold(std::uintptr_t from, std::uintptr_t to) {
+    const std::uintptr_t line = from & ~std::uintptr_t{kLineBytes - 1};
+    if (line != first_) {
+      if (lines_ == 2 && line == first_ + kLineBytes) {
+        lo_ = hi_;
+      } else {
+        lo_ = load(line);
+      }
+      hi_ = 0;
+      lines_ = 1;
+      first_ = line;
+    }
+    if (lines_ == 1 && to > first_ + kLineBytes) {
+      hi_ = load(first_ + kLineBytes);
+      lines_ = 2;
+    }
+  }
+
+  // Bit offset of an address within the held lines.
+  __device__ std::uint64_t bit_of(std::uintptr_t address) const {
+    return std::uint64_t{address - first_} * 8;
+  }
+
+  // The `width` (at most 32) bits from held bit `bit` on, least significant first; each lane
+  // asks for its own field, and every lane must call.
+  __device__ std::uint32_t bits(std::uint64_t bit, std::uint32_t width) const {
+    const auto word = static_cast<unsigned>(bit / 32);
+    const std::uint32_t lo0 = __shfl_sync(kAll, lo_, word % 32);
+    const std::uint32_t hi0 = __shfl_sync(kAll, hi_, word % 32);
+    const std::uint32_t lo1 = __shfl_sync(kAll, lo_, (word + 1) % 32);
+    const std::uint32_t hi1 = __shfl_sync(kAll, hi_, (word + 1) % 32);
+    const std::uint32_t w0 = word < 32 ? lo0 : hi0;
+    const std::uint32_t w1 = word + 1 < 32 ? lo1 : word + 1 < 64 ? hi1 : 0;
+    const std::uint64_t pair = w0 | (std::uint64_t{w1} << 32);
+    return static_cast<std::uint32_t>((pair >> (bit % 32)) & ((std::uint64_t{1} << width) - 1));
+  }
+
+ private:
+  static constexpr unsigned kAll = 0xffffffffu;
+  __device__ std::uint32_t load(std::uintptr_t line) const {
+    const std::uintptr_t word = line + 4 * lane_;
+    return word + 4 <= end_ ? *reinterpret_cast<const std::uint32_t*>(word) : 0;
+  }
+
+  unsigned lane_;
+  std::uintptr_t end_;
+  std::uintptr_t first_ = ~std::uintptr_t{0};  // address of the first held line
+  unsigned lines_ = 0;
+  std::uint32_t lo_ = 0, hi_ = 0;
+};
+
+// The block of n targets that starts at host address `at`: lane i < n gets its i-th target, and
+// `bytes` the block's size. Every lane calls it.
+__device__ __forceinline__ vid_t decode_block(LineWindow& window, std::uintptr_t at,
+                                              std::uint32_t n, unsigned lane,
+                                              std::uint64_t& bytes) {
+  window.hold(at, at + codec::kHeaderBytes);
+  const std::uint64_t bit = window.bit_of(at);
+  const std::uint32_t first = window.bits(bit, 32);
+  const std::uint32_t width = window.bits(bit + 32, 8);
+  bytes = codec::block_bytes(n, width);
+  window.hold(at, at + bytes);  // the same first line: `bit` stays valid
+  const std::uint64_t field =
+      bit + 8 * codec::kHeaderBytes + std::uint64_t{lane > 0 ? lane - 1 : 0} * width;
+  std::uint32_t t = window.bits(field, width);  // lane 0's is unused
+  if (lane == 0) t = first;
+  if (lane >= n) t = 0;
+  for (unsigned step = 1; step < 32; step *= 2) {
+    const std::uint32_t below = __shfl_up_sync(0xffffffffu, t, step);
+    if (lane >= step) t += below;
+  }
+  return t;
+}
+
+}  // namespace ooc::cuda
