@@ -71,10 +71,10 @@ to that run:
   calibration  bfs,sssp,cc,pagerank: hybrid with the default constants, each single policy, then
                hybrid with --calibration probe and, after the pcie stage, with its JSON
   compressed   the graph is generated with --compress (its lists sorted, so both runs read the
-               same order); bfs,sssp,cc,pagerank hybrid, then bfs,sssp,cc filter, each with
-               --compressed off then on, no cache (--in-memory off); then the bytes per edge of
-               urand-\$KRON_SCALE and a grid of 2^\$KRON_SCALE vertices (generated with --compress,
-               partition-tool info, deleted)
+               same order); bfs,sssp,cc,pagerank hybrid, then bfs,sssp,cc filter and zerocopy,
+               each with --compressed off then on, no cache (--in-memory off); then the bytes
+               per edge of each of \$COMPRESSED_OTHERS at scale \$KRON_SCALE (generated with
+               --compress, partition-tool info, deleted)
   cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
                data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
                edge bytes it reads, so out of core with the cache holding that share, \$CACHE_REPEAT
@@ -104,6 +104,7 @@ Variables (default):
                  edges per vertex, the later ones by the reuse measured before (1)
   SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
   ROUNDS         the rounds set's --exchange-rounds list (1,2,4,8)
+  COMPRESSED_OTHERS  the compressed set's other graphs ("urand grid"; empty: none)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
   DRY_RUN        1: print the commands into the logs instead of running them
@@ -166,6 +167,7 @@ SUITE=${SUITE:-quick}
 SUITE_SECONDS=${SUITE_SECONDS:-530}
 SUITE_GPUS=${SUITE_GPUS:-1}
 ROUNDS=${ROUNDS:-1,2,4,8}
+COMPRESSED_OTHERS=${COMPRESSED_OTHERS-urand grid}
 UNIT_TESTS=${UNIT_TESTS:-}
 BENCH_SCALE=${BENCH_SCALE:-24}
 BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText}
@@ -625,11 +627,11 @@ stage_timings() {
             --tolerance 1e-3 --compressed "$raw_or_not"
         done
         for raw_or_not in off on; do
-          timing "$k-compressed-filter-$raw_or_not" 200 bfs,sssp,cc "${g[@]}" "${host[@]}" \
-            --transfer filter --compressed "$raw_or_not"
+          timing "$k-compressed-single-$raw_or_not" 240 bfs,sssp,cc "${g[@]}" "${host[@]}" \
+            --transfer filter,zerocopy --compressed "$raw_or_not"
         done
         note "kron-$KRON_SCALE: $(grep -h '^compressed' "$d/info.txt")" \
-          "values, compressed against raw: $(python3 - "$d/$k-compressed"-{off,on,filter-off,filter-on}.json <<'EOF'
+          "values, compressed against raw: $(python3 - "$d/$k-compressed"-{off,on,single-off,single-on}.json <<'EOF'
 import json, sys
 runs = {}
 for path in sys.argv[1:]:
@@ -643,7 +645,7 @@ print("; ".join("%s %s %s" % (a, t, "same" if len(set(d)) == 1 and len(d) == 2 e
 EOF
 )"
         local kind other=/tmp/ooc-compressed-other.oocg
-        for kind in urand grid; do
+        for kind in $COMPRESSED_OTHERS; do
           local extra=()
           [[ $kind == urand ]] && extra=(--edge-factor 16)
           if bounded 200 "$PARTITION_TOOL" generate "$kind" --scale "$KRON_SCALE" "${extra[@]}" --undirected \
