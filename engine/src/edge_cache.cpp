@@ -20,15 +20,28 @@ std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t byt
   return 0;
 }
 
+std::vector<std::uint64_t> cache_sizes(const Graph& g, std::span<const Partition> parts,
+                                       bool weighted, bool compressed) {
+  std::vector<std::uint64_t> sizes;
+  sizes.reserve(parts.size());
+  for (const Partition& p : parts) {
+    const std::uint64_t targets = compressed
+                                      ? g.compressed.range_bytes(p.first_vertex, p.last_vertex)
+                                      : p.num_edges() * sizeof(vid_t);
+    sizes.push_back(targets + (weighted ? p.num_edges() * sizeof(std::uint32_t) : 0));
+  }
+  return sizes;
+}
+
 std::vector<std::uint32_t> choose_cached_partitions(std::span<const Partition> parts,
                                                     std::span<const std::uint64_t> moved,
                                                     std::span<const std::uint8_t> eligible,
-                                                    std::uint32_t bytes_per_edge,
+                                                    std::span<const std::uint64_t> sizes,
                                                     std::uint64_t capacity) {
   const auto measured = [&](std::uint32_t p) { return p < moved.size() && moved[p] > 0; };
   // Bytes moved per byte cached; then edges per vertex.
   const auto reuse = [&](std::uint32_t p) {
-    return static_cast<double>(moved[p]) / static_cast<double>(parts[p].num_edges());
+    return static_cast<double>(moved[p]) / static_cast<double>(sizes[p]);
   };
   const auto density = [&](std::uint32_t p) {
     return static_cast<double>(parts[p].num_edges()) /
@@ -46,9 +59,8 @@ std::vector<std::uint32_t> choose_cached_partitions(std::span<const Partition> p
   std::vector<std::uint32_t> chosen;
   std::uint64_t used = 0;
   for (const std::uint32_t p : order) {
-    const std::uint64_t bytes = parts[p].num_edges() * bytes_per_edge;
-    if (used + bytes > capacity) continue;  // a smaller partition further on may still fit
-    used += bytes;
+    if (used + sizes[p] > capacity) continue;  // a smaller partition further on may still fit
+    used += sizes[p];
     chosen.push_back(p);
   }
   std::sort(chosen.begin(), chosen.end());

@@ -124,6 +124,42 @@ INSTANTIATE_TEST_SUITE_P(EveryPolicy, CudaEdgeCache,
                                                               "zerocopy")),
                          cache_case_name);
 
+// The same with compressed lists: the cache keeps them compressed and its tasks decode them in
+// place, zero-copy tasks read them from host memory, filter tasks decode them in staging.
+class CudaCompressedCache : public ::testing::TestWithParam<CacheCase> {};
+
+TEST_P(CudaCompressedCache, MatchesTheReferenceWithPartOfTheListsCached) {
+  OOC_REQUIRE_GPU();
+  const auto& [program, shape, policy] = GetParam();
+  OocEngine engine = with_budget(test::make_compressed_shape(shape), cache_options(policy), 0.1);
+  test::expect_matches_reference(program, engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryPolicy, CudaCompressedCache,
+    ::testing::Combine(::testing::ValuesIn(test::program_names()),
+                       ::testing::Values("kron", "kron_directed", "grid", "big_star"),
+                       ::testing::Values("hybrid", "filter", "compaction", "zerocopy")),
+    cache_case_name);
+
+TEST(CudaEdgeCacheRuns, CompressedListsFitMorePartitionsForTheSameValues) {
+  OOC_REQUIRE_GPU();
+  const EngineOptions o = cache_options("hybrid");
+  OocEngine raw = with_budget(test::make_shape("kron"), o, 0.2);
+  OocEngine packed = with_budget(test::make_compressed_shape("kron"), o, 0.2);
+  const vid_t source = raw.highest_degree_vertex();
+  const auto bfs_raw = raw.bfs(source), bfs_packed = packed.bfs(source);
+  EXPECT_EQ(bfs_packed.values, bfs_raw.values);
+  EXPECT_TRUE(bfs_packed.stats.compressed);
+  EXPECT_GT(bfs_packed.stats.cache_partitions, bfs_raw.stats.cache_partitions);
+  EXPECT_GT(bfs_packed.stats.cached_bytes(), bfs_raw.stats.cached_bytes());
+  EXPECT_LT(bfs_packed.stats.total_bytes(), bfs_raw.stats.total_bytes());
+  // SSSP refills the cache with weights beside the lists.
+  const auto sssp_raw = raw.sssp(source), sssp_packed = packed.sssp(source);
+  EXPECT_EQ(sssp_packed.values, sssp_raw.values);
+  EXPECT_GT(sssp_packed.stats.cache_partitions, sssp_raw.stats.cache_partitions);
+}
+
 // Compressed lists: filter tasks copy them and decode_kernel expands them on the GPU.
 class CudaCompressed : public ::testing::TestWithParam<test::CompressedCase> {};
 

@@ -8,6 +8,7 @@
 #include "ooc/core/error.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/partition.hpp"
 
@@ -28,6 +29,15 @@ std::vector<Partition> partitions(const std::vector<vid_t>& vertices,
   return parts;
 }
 
+// Each partition's edges at `bytes_per_edge`, as cache_sizes gives them for raw lists.
+std::vector<std::uint64_t> sized(const std::vector<Partition>& parts,
+                                 std::uint64_t bytes_per_edge) {
+  std::vector<std::uint64_t> sizes;
+  for (const Partition& p : parts)
+    sizes.push_back(p.num_edges() * bytes_per_edge);
+  return sizes;
+}
+
 TEST(EdgeCache, LinkBytesAreWhatEachEngineMoves) {
   const PartitionActivity a{1000, 10, 300, 20};
   EXPECT_EQ(link_bytes(Engine::filter, a, 8, 128), 8000u);
@@ -41,14 +51,14 @@ TEST(EdgeCache, WithoutMeasurementsTheDensestPartitionsComeFirst) {
   // Edges per vertex: 100, 1, 50, 2, 10. Room for 250 edges at 4 bytes: partitions 0 and 2
   // (200 edges), then 4 (100) no longer fits, 3 (20) does.
   const auto parts = partitions({1, 100, 2, 10, 10}, {100, 100, 100, 20, 100});
-  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, 4, 250 * 4),
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, sized(parts, 4), 250 * 4),
             (std::vector<std::uint32_t>{0, 2, 3}));
   // Twice the bytes per edge: 0, then only 3 fits beside it.
-  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, 8, 250 * 4),
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, sized(parts, 8), 250 * 4),
             (std::vector<std::uint32_t>{0, 3}));
-  EXPECT_TRUE(choose_cached_partitions(parts, {}, {}, 4, 0).empty());
+  EXPECT_TRUE(choose_cached_partitions(parts, {}, {}, sized(parts, 4), 0).empty());
   // Room for everything: everything, ascending.
-  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, 4, 420 * 4),
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, sized(parts, 4), 420 * 4),
             (std::vector<std::uint32_t>{0, 1, 2, 3, 4}));
 }
 
@@ -56,22 +66,46 @@ TEST(EdgeCache, MeasuredReusePerByteRanksFirst) {
   const auto parts = partitions({1, 100, 2, 10, 10}, {100, 100, 100, 20, 100});
   // Bytes moved per edge: 1, 30, 0 (never active), 10 (20 edges, 200 bytes), 5.
   const std::vector<std::uint64_t> moved{100, 3000, 0, 200, 500};
-  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, 4, 220 * 4),
+  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, sized(parts, 4), 220 * 4),
             (std::vector<std::uint32_t>{1, 3, 4}));
   // Unmeasured partitions follow the measured ones: 0 (measured, 100 edges per vertex) before
   // 2 (never active, 50).
-  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, 4, 320 * 4),
+  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, sized(parts, 4), 320 * 4),
             (std::vector<std::uint32_t>{0, 1, 3, 4}));
   const std::vector<std::uint64_t> one{0, 0, 0, 0, 50};
-  EXPECT_EQ(choose_cached_partitions(parts, one, {}, 4, 200 * 4),
+  EXPECT_EQ(choose_cached_partitions(parts, one, {}, sized(parts, 4), 200 * 4),
             (std::vector<std::uint32_t>{0, 4}));
 }
 
 TEST(EdgeCache, OnlyEligibleNonEmptyPartitionsAreCached) {
   const auto parts = partitions({1, 100, 2, 10, 10}, {100, 0, 100, 20, 100});
   const std::vector<std::uint8_t> mine{0, 1, 1, 0, 1};
-  EXPECT_EQ(choose_cached_partitions(parts, {}, mine, 4, 1000 * 4),
+  EXPECT_EQ(choose_cached_partitions(parts, {}, mine, sized(parts, 4), 1000 * 4),
             (std::vector<std::uint32_t>{2, 4}));
+}
+
+// Compressed lists take fewer bytes in the cache, so the same room holds more partitions.
+TEST(EdgeCache, CompressedListsLetMorePartitionsFit) {
+  BuildOptions build;
+  build.undirected = true;
+  build.weights = parse_weight_spec("random:1-64", 1);
+  Graph g = build_graph(generate_kronecker(10, 8, 1), build);
+  compress(g);
+  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
+  const std::vector<std::uint64_t> raw = cache_sizes(g, parts, false, false);
+  const std::vector<std::uint64_t> packed = cache_sizes(g, parts, false, true);
+  const std::vector<std::uint64_t> weighted = cache_sizes(g, parts, true, true);
+  std::uint64_t raw_total = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const Partition& p = parts[i];
+    EXPECT_EQ(raw[i], p.num_edges() * 4);
+    EXPECT_EQ(packed[i], g.compressed.range_bytes(p.first_vertex, p.last_vertex));
+    EXPECT_EQ(weighted[i], packed[i] + p.num_edges() * 4);
+    raw_total += raw[i];
+  }
+  const std::uint64_t half = raw_total / 2;
+  EXPECT_GT(choose_cached_partitions(parts, {}, {}, packed, half).size(),
+            choose_cached_partitions(parts, {}, {}, raw, half).size());
 }
 
 TEST(EdgeCache, ThePlanGivesTheCacheWhatTheBudgetLeaves) {

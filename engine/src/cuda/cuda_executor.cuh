@@ -19,6 +19,7 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -129,10 +130,11 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
             weighted_,
             window};
   }
-  cuda::ProgramState<P> program_state(unsigned stream) {
+  // `lists_end`: the end of the compressed lists a kernel reads in place (null: none).
+  cuda::ProgramState<P> program_state(unsigned stream, const std::uint8_t* lists_end = nullptr) {
     cuda::HeavyQueue<Value> heavy{
         reinterpret_cast<cuda::HeavyItem<Value>*>(ws_.heavy[stream].data()),
-        ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists_end()};
+        ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists_end};
     return {values_.data(), deltas_.data(), next_.data(), ws_.scalars.data(), heavy};
   }
   cudaStream_t stream(unsigned i) const { return ws_.streams[i].get(); }
@@ -143,14 +145,11 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   unsigned warp_grid_for(std::uint64_t warps) const { return grid_for(warps * cuda::kWarp); }
   // Out of core with partitions in the edge cache: its resident tasks read the cache.
   bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
-  // Filter and zero-copy tasks read compressed lists.
+  // Filter and zero-copy tasks, and the edge cache, read compressed lists.
   bool compressed() const { return plan_.compressed && device_.compressed_offsets.bytes() > 0; }
-  // The end of the mapped compressed lists (null without them).
-  const std::uint8_t* lists_end() const {
-    return device_.mapped_compressed == nullptr
-               ? nullptr
-               : device_.mapped_compressed + g_.compressed.bytes.size();
-  }
+  // The compressed lists that a task of `engine` reads in place, if it reads any: zero-copy
+  // reads them from pinned host memory, a task of cached partitions from the cache.
+  std::optional<cuda::CompressedEdges> compressed_edges(Engine engine) const;
   // PartitionActivity::filter_bytes of partition p (0: edges * bytes per edge).
   std::uint64_t filter_bytes_of(const Partition& p) const {
     if (!compressed()) return 0;
@@ -167,8 +166,10 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
                       const cuda::OffsetEdges& edges, const char* doing);
   void advance_compacted(unsigned i, const cuda::CompactedEdges& batch, std::uint64_t count,
                          const char* doing);
-  // After an advance kernel on stream i: the heavy vertices it queued, then an empty queue.
-  void drain_heavy(unsigned i, const char* doing);
+  // After an advance kernel on stream i: the heavy vertices it queued (their compressed lists,
+  // if any, ending at lists_end), then an empty queue.
+  void drain_heavy(unsigned i, const char* doing) { drain_heavy(i, nullptr, doing); }
+  void drain_heavy(unsigned i, const std::uint8_t* lists_end, const char* doing);
   void run_filter(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_direct(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
@@ -236,7 +237,7 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   if (plan_.in_memory) {
     setup_bytes_ = device_.make_resident();
   } else if (plan_.cache_bytes > 0) {
-    setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_);
+    setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_, compressed());
   }
   if (!plan_.in_memory) device_.moved.resize(parts_.size());
   if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) device_.make_managed();
@@ -364,6 +365,10 @@ cuda::RangeSet CudaExecutor<P>::upload_ranges(std::span<const Task> tasks) {
       ws_.host_range_last[r] = p.last_vertex;
       ws_.host_range_shift[r] =
           from_cache ? p.first_edge - device_.cache.position[task.partitions[k]] : 0;
+      ws_.host_range_list_shift[r] = from_cache && device_.cache.compressed
+                                         ? g_.compressed.offsets[p.first_vertex] -
+                                               device_.cache.list_position[task.partitions[k]]
+                                         : 0;
       ++r;
     }
   }
@@ -385,21 +390,34 @@ cuda::RangeSet CudaExecutor<P>::upload_ranges(std::span<const Task> tasks) {
   OOC_CUDA(cudaMemcpyAsync(ws_.range_prefix.data(), ws_.host_range_prefix.data(),
                            (r + 1) * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s),
            doing);
-  const bool shifted = cached();
+  const bool shifted = cached(), lists_shifted = shifted && device_.cache.compressed;
   if (shifted) {
     OOC_CUDA(cudaMemcpyAsync(ws_.range_shift.data(), ws_.host_range_shift.data(), r * sizeof(eid_t),
                              cudaMemcpyHostToDevice, s),
              doing);
   }
-  return {ws_.range_first.data(), ws_.range_last.data(), ws_.range_prefix.data(),
-          shifted ? ws_.range_shift.data() : nullptr, r};
+  if (lists_shifted) {
+    OOC_CUDA(cudaMemcpyAsync(ws_.range_list_shift.data(), ws_.host_range_list_shift.data(),
+                             r * sizeof(eid_t), cudaMemcpyHostToDevice, s),
+             doing);
+  }
+  return {ws_.range_first.data(),
+          ws_.range_last.data(),
+          ws_.range_prefix.data(),
+          shifted ? ws_.range_shift.data() : nullptr,
+          lists_shifted ? ws_.range_list_shift.data() : nullptr,
+          r};
 }
 
 // The ranges of task t alone, as a view into the uploaded set.
 inline cuda::RangeSet task_ranges(const cuda::RangeSet& all, std::uint32_t first,
                                   std::uint32_t end) {
-  return {all.first + first, all.last + first, all.prefix + first,
-          all.shift == nullptr ? nullptr : all.shift + first, end - first};
+  return {all.first + first,
+          all.last + first,
+          all.prefix + first,
+          all.shift == nullptr ? nullptr : all.shift + first,
+          all.list_shift == nullptr ? nullptr : all.list_shift + first,
+          end - first};
 }
 
 template <class P>
@@ -419,6 +437,22 @@ cuda::OffsetEdges CudaExecutor<P>::edges_for(Engine engine) const {
       return {device_.offsets.data(), device_.mapped_targets,
               weighted_ ? device_.mapped_weights : nullptr, 0};
   }
+}
+
+template <class P>
+std::optional<cuda::CompressedEdges> CudaExecutor<P>::compressed_edges(Engine engine) const {
+  if (engine == Engine::zerocopy && compressed()) {
+    return cuda::CompressedEdges{device_.offsets.data(), device_.compressed_offsets.data(),
+                                 device_.mapped_compressed,
+                                 device_.mapped_compressed + g_.compressed.bytes.size(),
+                                 weighted_ ? device_.mapped_weights : nullptr};
+  }
+  if (engine == Engine::resident && cached() && device_.cache.compressed) {
+    return cuda::CompressedEdges{device_.offsets.data(), device_.compressed_offsets.data(),
+                                 device_.cache.lists.data(), device_.cache.lists_end(),
+                                 weighted_ ? device_.cache.weights.data() : nullptr};
+  }
+  return std::nullopt;
 }
 
 template <class P>
@@ -495,9 +529,9 @@ void CudaExecutor<P>::advance_compacted(unsigned i, const cuda::CompactedEdges& 
 }
 
 template <class P>
-void CudaExecutor<P>::drain_heavy(unsigned i, const char* doing) {
+void CudaExecutor<P>::drain_heavy(unsigned i, const std::uint8_t* lists_end, const char* doing) {
   cuda::heavy_kernel<<<static_cast<unsigned>(max_blocks_), kBlockThreads, 0, stream(i)>>>(
-      program_, program_state(i));
+      program_, program_state(i, lists_end));
   check_launch("heavy_kernel", doing);
   OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + kHeavyCounters + i, 0, sizeof(unsigned long long),
                            stream(i)),
@@ -565,15 +599,13 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
     for (const std::uint32_t p : task.partitions)
       stats.cached_bytes += surveys_[p].activity.active_edges * edge_bytes_;
   }
-  if (task.engine == Engine::zerocopy && compressed()) {
-    const cuda::CompressedEdges lists{device_.offsets.data(), device_.compressed_offsets.data(),
-                                      device_.mapped_compressed, lists_end(),
-                                      weighted_ ? device_.mapped_weights : nullptr};
+  if (const auto lists = compressed_edges(task.engine)) {
     cuda::advance_compressed_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0,
-                                      stream(kDirect)>>>(program_, program_state(kDirect), ranges,
-                                                         cuda::FromWork{work_.data()}, lists);
+                                      stream(kDirect)>>>(
+        program_, program_state(kDirect, lists->lists_end), ranges, cuda::FromWork{work_.data()},
+        *lists);
     check_launch("advance_compressed_kernel", doing);
-    drain_heavy(kDirect, doing);
+    drain_heavy(kDirect, lists->lists_end, doing);
     return;
   }
   advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);

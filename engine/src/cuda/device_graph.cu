@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "device_graph.hpp"
+#include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/engine/edge_cache.hpp"
@@ -202,43 +203,60 @@ std::uint64_t DeviceGraph::held_bytes() const {
 }
 
 std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uint64_t capacity,
-                                      bool weighted) {
-  std::vector<std::uint32_t> chosen =
-      choose_cached_partitions(parts, moved, cacheable, weighted ? 8 : 4, capacity);
-  if (chosen == cache.partitions && weighted == cache.weighted && !chosen.empty()) return 0;
+                                      bool weighted, bool compressed) {
+  const Graph& g = *graph;
+  std::vector<std::uint32_t> chosen = choose_cached_partitions(
+      parts, moved, cacheable, cache_sizes(g, parts, weighted, compressed), capacity);
+  if (chosen == cache.partitions && weighted == cache.weighted && compressed == cache.compressed &&
+      !chosen.empty())
+    return 0;
   cache = EdgeCache{};  // the old one's memory first: the budget counts one cache
   cache.partitions = std::move(chosen);
   cache.weighted = weighted;
+  cache.compressed = compressed;
   cache.position.assign(parts.size(), EdgeCache::kAbsent);
-  eid_t edges = 0;
+  cache.list_position.assign(parts.size(), EdgeCache::kAbsent);
+  eid_t edges = 0, list_bytes = 0;
   std::vector<std::uint8_t> flags(parts.size(), 0);
   for (const std::uint32_t p : cache.partitions) {
     cache.position[p] = edges;
+    cache.list_position[p] = list_bytes;
     edges += parts[p].num_edges();
+    if (compressed)
+      list_bytes += g.compressed.range_bytes(parts[p].first_vertex, parts[p].last_vertex);
     flags[p] = 1;
   }
   const char* doing = "filling the edge cache";
-  cache.targets = DeviceArray<vid_t>(edges, "the edge cache");
+  if (compressed) {
+    cache.lists = DeviceArray<std::uint8_t>(list_bytes + codec::kPadding, "the edge cache");
+    OOC_CUDA(cudaMemset(cache.lists.data() + list_bytes, 0, codec::kPadding), doing);
+  } else {
+    cache.targets = DeviceArray<vid_t>(edges, "the edge cache");
+  }
   cache.weights = DeviceArray<std::uint32_t>(weighted ? edges : 0, "the edge cache");
   upload(cache.cached, flags.data(), flags.size(), doing);
   // One copy per run of neighbouring partitions.
-  const Graph& g = *graph;
+  const auto copy = [&](auto* dst, const auto* src, std::uint64_t n) {
+    OOC_CUDA(cudaMemcpy(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice), doing);
+  };
   for (std::size_t i = 0; i < cache.partitions.size();) {
     const std::uint32_t first = cache.partitions[i];
     std::size_t j = i + 1;
     while (j < cache.partitions.size() && cache.partitions[j] == cache.partitions[j - 1] + 1)
       ++j;
+    const Partition& last = parts[cache.partitions[j - 1]];
     const eid_t begin = parts[first].first_edge;
-    const eid_t n = parts[cache.partitions[j - 1]].last_edge - begin;
+    const eid_t n = last.last_edge - begin;
     const eid_t at = cache.position[first];
-    OOC_CUDA(cudaMemcpy(cache.targets.data() + at, g.targets.data() + begin, n * sizeof(vid_t),
-                        cudaMemcpyHostToDevice),
-             doing);
-    if (weighted) {
-      OOC_CUDA(cudaMemcpy(cache.weights.data() + at, g.weights.data() + begin,
-                          n * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
-               doing);
+    if (compressed) {
+      const vid_t v = parts[first].first_vertex;
+      copy(cache.lists.data() + cache.list_position[first],
+           g.compressed.bytes.data() + g.compressed.offsets[v],
+           g.compressed.range_bytes(v, last.last_vertex));
+    } else {
+      copy(cache.targets.data() + at, g.targets.data() + begin, n);
     }
+    if (weighted) copy(cache.weights.data() + at, g.weights.data() + begin, n);
     i = j;
   }
   return cache.bytes();
@@ -283,7 +301,8 @@ void DeviceGraph::make_managed() {
 
 std::uint64_t Workspace::device_bytes() const {
   std::uint64_t sum = counters.bytes() + scalars.bytes() + buckets.bytes() + range_first.bytes() +
-                      range_last.bytes() + range_prefix.bytes() + range_shift.bytes();
+                      range_last.bytes() + range_prefix.bytes() + range_shift.bytes() +
+                      range_list_shift.bytes();
   for (const Staging& s : staging)
     sum += s.targets.bytes() + s.weights.bytes() + s.compressed.bytes() + s.vertices.bytes() +
            s.begin.bytes();
@@ -333,10 +352,12 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
   w->range_last = DeviceArray<vid_t>(partitions + 1, "task ranges");
   w->range_prefix = DeviceArray<std::uint64_t>(partitions + 2, "task ranges");
   w->range_shift = DeviceArray<eid_t>(partitions + 1, "task ranges");
+  w->range_list_shift = DeviceArray<eid_t>(partitions + 1, "task ranges");
   w->host_range_first = Buffer<vid_t>::allocate(partitions + 1, pinned);
   w->host_range_last = Buffer<vid_t>::allocate(partitions + 1, pinned);
   w->host_range_prefix = Buffer<std::uint64_t>::allocate(partitions + 2, pinned);
   w->host_range_shift = Buffer<eid_t>::allocate(partitions + 1, pinned);
+  w->host_range_list_shift = Buffer<eid_t>::allocate(partitions + 1, pinned);
   if (with_compaction)
     w->host_work =
         Buffer<std::uint64_t>::allocate((std::uint64_t{g.num_vertices()} + 63) / 64 + 1, pinned);

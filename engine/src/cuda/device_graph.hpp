@@ -42,10 +42,11 @@ struct Workspace {
   Buffer<cuda::DeviceBucket> host_buckets;
   DeviceArray<vid_t> range_first, range_last;
   DeviceArray<std::uint64_t> range_prefix;
-  DeviceArray<eid_t> range_shift;  // cached ranges: where their edges sit in the cache
+  DeviceArray<eid_t> range_shift;       // cached ranges: where their edges sit in the cache
+  DeviceArray<eid_t> range_list_shift;  // and where their compressed lists do
   Buffer<vid_t> host_range_first, host_range_last;
   Buffer<std::uint64_t> host_range_prefix;
-  Buffer<eid_t> host_range_shift;
+  Buffer<eid_t> host_range_shift, host_range_list_shift;
   Buffer<std::uint64_t> host_work;
   std::array<DeviceArray<unsigned char>, kStreams> heavy;  // a queue per stream
   std::uint64_t heavy_capacity = 0;
@@ -59,17 +60,22 @@ struct Workspace {
 
 // The edge cache (edge_cache.hpp): whole partitions kept on the device across iterations and
 // runs, stored one after another in partition order, so that neighbouring cached partitions are
-// neighbours in the cache too and a run of them needs one shift (RangeSet::shift).
+// neighbours in the cache too and a run of them needs one shift (RangeSet::shift, and
+// RangeSet::list_shift for compressed lists). When the run reads compressed lists the cache keeps
+// those (codec::kPadding after the last), not the raw targets, and more partitions fit.
 struct EdgeCache {
   static constexpr eid_t kAbsent = ~eid_t{0};
-  DeviceArray<vid_t> targets;
+  DeviceArray<vid_t> targets;             // raw lists, when not compressed
+  DeviceArray<std::uint8_t> lists;        // compressed lists, when compressed
   DeviceArray<std::uint32_t> weights;     // when the run that filled it read weights
   std::vector<std::uint32_t> partitions;  // ascending
   std::vector<eid_t> position;            // per partition: its first edge's index, or kAbsent
+  std::vector<eid_t> list_position;       // per partition: its first compressed byte's index
   DeviceArray<std::uint8_t> cached;       // per partition, 1 when cached: the cost kernel reads it
-  bool weighted = false;
+  bool weighted = false, compressed = false;
 
-  std::uint64_t bytes() const { return targets.bytes() + weights.bytes(); }
+  std::uint64_t bytes() const { return targets.bytes() + lists.bytes() + weights.bytes(); }
+  const std::uint8_t* lists_end() const { return lists.data() + lists.size(); }
 };
 
 struct DeviceGraph {
@@ -114,10 +120,11 @@ struct DeviceGraph {
   // Managed copy of the edges; refuses when they exceed the GPU's free memory, because
   // oversubscribed managed memory can hang a shared GPU.
   void make_managed();
-  // Keeps the partitions that choose_cached_partitions picks for `capacity` bytes in the cache;
-  // returns the bytes copied now (0 when the cache already held them).
+  // Keeps the partitions that choose_cached_partitions picks for `capacity` bytes in the cache,
+  // their compressed lists when `compressed`; returns the bytes copied now (0 when the cache
+  // already held them).
   std::uint64_t fill_cache(std::span<const Partition> partitions, std::uint64_t capacity,
-                           bool weighted);
+                           bool weighted, bool compressed);
   // The workspace for a run's plan, (re)made when the plan needs more than the current one
   // holds. What the plan does not keep (resident edges out of core, the cache in memory or
   // beyond the plan's share) is freed first.

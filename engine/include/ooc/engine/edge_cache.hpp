@@ -4,7 +4,8 @@
 // runs; the cost model prices a cached partition as free to reach (Engine::resident). What to
 // keep is decided by expected reuse, in two steps:
 //   * measured: the bytes each partition made its engines move over the link in the engine's
-//     earlier runs (what it would have moved had it not been cached), per byte it takes;
+//     earlier runs (what it would have moved had it not been cached), per byte it takes in the
+//     cache (its compressed lists, when the run reads them: then more partitions fit);
 //   * before any measurement, and for partitions never active: the most edges per vertex first,
 //     which on a hub-sorted graph are the hub partitions.
 // The cache is filled once per run, never while it runs (docs/cost-model.md says why).
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "ooc/engine/cost_model.hpp"
+#include "ooc/partitioner/graph.hpp"
 #include "ooc/partitioner/partition.hpp"
 
 namespace ooc {
@@ -22,13 +24,19 @@ namespace ooc {
 std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
                          std::uint32_t request_bytes);
 
+// The bytes each partition takes in the cache: its targets, raw or (`compressed`) its compressed
+// lists, so that more partitions fit; and its raw weights when the program reads them.
+std::vector<std::uint64_t> cache_sizes(const Graph& graph, std::span<const Partition> partitions,
+                                       bool weighted, bool compressed);
+
 // The partitions to cache, ascending: the highest expected reuse first while they fit
-// `capacity` bytes at `bytes_per_edge`. `moved` holds each partition's measured bytes (empty:
-// none yet); `eligible`, when not empty, marks the partitions that may be cached (a rank's own).
+// `capacity` bytes, partition p taking sizes[p]. `moved` holds each partition's measured bytes
+// (empty: none yet); `eligible`, when not empty, marks the partitions that may be cached (a
+// rank's own).
 std::vector<std::uint32_t> choose_cached_partitions(std::span<const Partition> partitions,
                                                     std::span<const std::uint64_t> moved,
                                                     std::span<const std::uint8_t> eligible,
-                                                    std::uint32_t bytes_per_edge,
+                                                    std::span<const std::uint64_t> sizes,
                                                     std::uint64_t capacity);
 
 }  // namespace ooc

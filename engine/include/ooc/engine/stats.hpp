@@ -52,7 +52,7 @@ struct RunStats {
   std::string exchange;               // distributed runs: dense, sparse or auto (empty: one rank)
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
   bool in_memory = false;             // all edges were resident on the device
-  bool compressed = false;            // filter tasks moved compressed lists
+  bool compressed = false;            // the run read compressed lists (filter, zero-copy, cache)
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).

@@ -104,8 +104,9 @@ struct OffsetEdges {
   eid_t shift;                   // the global edge index held at targets[0]
 };
 
-// Compressed lists in pinned host memory (zero-copy): vertex v's list at lists + coffsets[v],
-// its degree from the offsets, its raw weights at weights[offsets[v] ...] (null: unweighted).
+// Compressed lists read in place, from pinned host memory (zero-copy) or the edge cache: vertex
+// v's list at lists + coffsets[v] - its range's list_shift, its degree from the offsets, its raw
+// weights at weights[offsets[v] - its range's shift ...] (null: unweighted).
 struct CompressedEdges {
   const eid_t* offsets;
   const eid_t* coffsets;
@@ -301,11 +302,11 @@ __device__ __forceinline__ void relax_compressed_chunk(const P& program, typenam
                lane);
 }
 
-// Zero-copy over compressed lists: a warp per 64-vertex word of the task's ranges, as
-// advance_ranges_kernel, each active vertex's list decoded block by block from the lines the
-// warp holds (line_window.cuh); a list of kHeavyDegree edges or more goes to heavy_kernel, a
-// chunk per warp. This is the one mapping for compressed lists read in place, whatever
-// EngineOptions::load_balance says.
+// Compressed lists read in place (zero-copy, or the edge cache): a warp per 64-vertex word of the
+// task's ranges, as advance_ranges_kernel, each active vertex's list decoded block by block from
+// the lines the warp holds (line_window.cuh); a list of kHeavyDegree edges or more goes to
+// heavy_kernel, a chunk per warp. This is the one mapping for compressed lists read in place,
+// whatever EngineOptions::load_balance says.
 template <class P, class Source>
 __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet ranges,
                                           Source source, CompressedEdges edges) {
@@ -315,8 +316,8 @@ __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet
   unsigned long long processed = 0;
   for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
     std::uint64_t word = 0, mask = 0;
-    eid_t shift = 0;
-    ranges.item(i, word, mask, shift);
+    eid_t shift = 0, list_shift = 0;
+    ranges.item(i, word, mask, shift, list_shift);
     std::uint64_t bits = lane == 0 ? source.take(word, mask) : 0;
     for (bits = __shfl_sync(kFullMask, bits, 0); bits != 0; bits &= bits - 1) {
       const auto v = static_cast<vid_t>(
@@ -324,9 +325,9 @@ __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet
       const eid_t degree = edges.offsets[v + 1] - edges.offsets[v];
       typename P::Value message{};
       if (!warp_message(program, s, v, degree, lane, message)) continue;
-      const std::uint8_t* list = edges.lists + edges.coffsets[v];
+      const std::uint8_t* list = edges.lists + (edges.coffsets[v] - list_shift);
       const std::uint32_t* weights =
-          edges.weights == nullptr ? nullptr : edges.weights + edges.offsets[v];
+          edges.weights == nullptr ? nullptr : edges.weights + (edges.offsets[v] - shift);
       if (degree >= kHeavyDegree) {
         if (lane == 0) queue_heavy(s, nullptr, weights, degree, message, list);
         continue;
