@@ -80,6 +80,47 @@ void decode_list(const std::uint8_t* list, eid_t degree, vid_t* out) {
   }
 }
 
+namespace {
+
+// Packs u32 weights at the width of their range, in parallel: each task writes whole bytes
+// (kPackEdges edges of any width end on a byte boundary).
+void pack_weights(const Graph& g, CompressedTargets& c, HostMemory& memory) {
+  if (g.weight_type != WeightType::u32 || g.num_edges() == 0) return;
+  const auto [lo, hi] = std::minmax_element(g.weights.begin(), g.weights.end());
+  const std::uint32_t width = codec::bit_width(*hi - *lo);
+  if (width >= 32) return;  // nothing to gain
+  constexpr eid_t kPackEdges = 1 << 16;
+  const eid_t edges = g.num_edges();
+  const std::uint64_t bytes = codec::packed_bytes(edges, width);
+  c.packed_weights = Buffer<std::uint8_t>::allocate(bytes + codec::kPadding, memory);
+  c.weight_width = width;
+  c.weight_base = *lo;
+  std::uint8_t* out = c.packed_weights.data();
+  tbb::parallel_for(eid_t{0}, (edges + kPackEdges - 1) / kPackEdges, [&](eid_t task) {
+    const eid_t first = task * kPackEdges, last = std::min(edges, first + kPackEdges);
+    std::uint64_t at = first * width / 8, held = 0;
+    unsigned bits = 0;
+    for (eid_t e = first; e < last; ++e) {
+      held |= std::uint64_t{g.weights[e] - c.weight_base} << bits;
+      for (bits += width; bits >= 8; bits -= 8, held >>= 8)
+        out[at++] = static_cast<std::uint8_t>(held);
+    }
+    if (bits > 0) out[at] = static_cast<std::uint8_t>(held);  // the last task's partial byte
+  });
+  std::memset(out + bytes, 0, codec::kPadding);
+}
+
+}  // namespace
+
+void unpack_weights(const CompressedTargets& c, eid_t first, eid_t count, std::uint32_t* out) {
+  tbb::parallel_for(tbb::blocked_range<eid_t>(0, count, eid_t{1} << 16),
+                    [&](const tbb::blocked_range<eid_t>& r) {
+                      for (eid_t i = r.begin(); i < r.end(); ++i)
+                        out[i] = codec::packed_weight(c.packed_weights.data(), first + i,
+                                                      c.weight_width, c.weight_base);
+                    });
+}
+
 void decode_lists(const Graph& g, vid_t first, vid_t last, vid_t* out) {
   const eid_t base = g.offsets[first];
   tbb::parallel_for(tbb::blocked_range<vid_t>(first, last, 256),
@@ -131,8 +172,35 @@ void compress(Graph& g, HostMemory& memory) {
     progress.advance(r.size());
   });
   std::memset(c.bytes.data() + total, 0, codec::kPadding);
+  pack_weights(g, c, memory);
   g.compressed = std::move(c);
 }
+
+namespace {
+
+void check_packed_weights(const Graph& g) {
+  const CompressedTargets& c = g.compressed;
+  if (!c.packs_weights()) return;
+  if (g.weight_type != WeightType::u32 || c.weight_width >= 32) {
+    throw FormatError("packed weights need u32 weights and a width below 32 bits (width " +
+                      std::to_string(c.weight_width) + ")");
+  }
+  const std::uint64_t bytes = codec::packed_bytes(g.num_edges(), c.weight_width);
+  if (c.packed_weights.size() != bytes + codec::kPadding) {
+    throw FormatError("the packed weights hold " + std::to_string(c.packed_weights.size()) +
+                      " bytes, expected " + std::to_string(bytes + codec::kPadding));
+  }
+  const eid_t e = detail::first_bad(g.num_edges(), [&](std::uint64_t i) {
+    return codec::packed_weight(c.packed_weights.data(), i, c.weight_width, c.weight_base) !=
+           g.weights[i];
+  });
+  if (e < g.num_edges()) {
+    throw FormatError("the packed weights are corrupted: edge " + std::to_string(e) +
+                      " does not unpack to its weight");
+  }
+}
+
+}  // namespace
 
 void check_compressed(const Graph& g) {
   const CompressedTargets& c = g.compressed;
@@ -175,6 +243,7 @@ void check_compressed(const Graph& g) {
     throw FormatError("the compressed list of vertex " + std::to_string(v) +
                       " is corrupted: it does not decode to the vertex's targets");
   }
+  check_packed_weights(g);
 }
 
 }  // namespace ooc

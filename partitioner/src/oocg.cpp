@@ -29,8 +29,10 @@ constexpr char kMagic[8] = {'O', 'O', 'C', 'G', 'R', 'A', 'P', 'H'};
 constexpr std::uint64_t kHeaderBytes = 256;
 constexpr std::uint64_t kAlign = 4096;
 constexpr std::uint64_t kBlock = std::uint64_t{1} << 20;
-constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2, kFlagCompressed = 4;
+constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2, kFlagCompressed = 4,
+                        kFlagPackedWeights = 8;
 constexpr std::uint32_t kOldestVersion = 1;  // version 1 has no compressed sections
+constexpr std::uint32_t kPackedVersion = 3;  // the first with packed weights
 enum SectionId {
   kOffsets,
   kTargets,
@@ -38,10 +40,12 @@ enum SectionId {
   kOriginalIds,
   kCompressedOffsets,
   kCompressedLists,
+  kPackedWeights,
   kSections
 };
 constexpr std::array<const char*, kSections> kSectionNames{
-    "offsets", "targets", "weights", "original-ids", "compressed-offsets", "compressed-lists"};
+    "offsets",          "targets",       "weights", "original-ids", "compressed-offsets",
+    "compressed-lists", "packed-weights"};
 
 struct Section {
   std::uint64_t offset, bytes, checksum;
@@ -56,8 +60,10 @@ struct Header {
   std::uint64_t num_edges;
   std::uint32_t weight_type;
   std::uint32_t hub_count;
-  Section sections[kSections];
-  std::uint64_t reserved[7];
+  Section sections[kSections];  // packed-weights took reserved bytes of versions 1 and 2
+  std::uint32_t weight_width;   // packed weights: bits per weight
+  std::uint32_t weight_base;    // and the value added to each
+  std::uint64_t reserved[3];
   std::uint64_t header_checksum;  // XXH3-64 of the 248 bytes before it
 };
 static_assert(sizeof(Header) == kHeaderBytes);
@@ -198,14 +204,25 @@ void check_counts(const Header& h, const std::filesystem::path& path, std::uint6
   if (h.hub_count > h.num_vertices) bad(path, "counts do not add up: more hubs than vertices");
   const bool weighted = h.weight_type != 0, permuted = (h.flags & kFlagPermuted) != 0;
   const bool compressed = (h.flags & kFlagCompressed) != 0;
+  const bool packed = (h.flags & kFlagPackedWeights) != 0;
   if (compressed && h.version < 2) bad(path, "a version 1 file cannot hold compressed lists");
+  if (packed &&
+      (h.version < kPackedVersion || !compressed ||
+       h.weight_type != static_cast<std::uint32_t>(WeightType::u32) || h.weight_width >= 32)) {
+    bad(path,
+        "packed weights need format version 3, compressed lists, u32 weights and a width "
+        "below 32 bits (this file: version " +
+            std::to_string(h.version) + ", width " + std::to_string(h.weight_width) + ")");
+  }
   // The compressed lists' length is checked against their offsets once those are read.
-  const std::array<std::uint64_t, kSections> expected{(h.num_vertices + 1) * 8,
-                                                      h.num_edges * 4,
-                                                      weighted ? h.num_edges * 4 : 0,
-                                                      permuted ? h.num_vertices * 4 : 0,
-                                                      compressed ? (h.num_vertices + 1) * 8 : 0,
-                                                      h.sections[kCompressedLists].bytes};
+  const std::array<std::uint64_t, kSections> expected{
+      (h.num_vertices + 1) * 8,
+      h.num_edges * 4,
+      weighted ? h.num_edges * 4 : 0,
+      permuted ? h.num_vertices * 4 : 0,
+      compressed ? (h.num_vertices + 1) * 8 : 0,
+      h.sections[kCompressedLists].bytes,
+      packed ? codec::packed_bytes(h.num_edges, h.weight_width) : 0};
   if (!compressed && h.sections[kCompressedLists].bytes != 0)
     bad(path, "compressed lists without the compressed flag");
   std::uint64_t previous_end = kHeaderBytes;
@@ -319,12 +336,17 @@ void write_oocg(const Graph& g, const std::filesystem::path& path) {
   validate(g);
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
-  // A file without compressed lists stays version 1, which older builds read.
+  // A file is written at the oldest version that holds it, which older builds read.
   const bool compressed = !g.compressed.empty();
-  h.version = compressed ? kOocgVersion : kOldestVersion;
+  const bool packed = compressed && g.compressed.packs_weights();
+  h.version = packed ? kPackedVersion : compressed ? 2 : kOldestVersion;
   h.header_bytes = kHeaderBytes;
   h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted) |
-            (compressed ? kFlagCompressed : 0);
+            (compressed ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0);
+  if (packed) {
+    h.weight_width = g.compressed.weight_width;
+    h.weight_base = g.compressed.weight_base;
+  }
   h.num_vertices = g.num_vertices();
   h.num_edges = g.num_edges();
   h.weight_type = static_cast<std::uint32_t>(g.weight_type);
@@ -335,7 +357,9 @@ void write_oocg(const Graph& g, const std::filesystem::path& path) {
       Source{g.weights.data(), g.weights.size_bytes()},
       Source{g.original_ids.data(), g.original_ids.size_bytes()},
       Source{g.compressed.offsets.data(), g.compressed.offsets.size_bytes()},
-      Source{g.compressed.bytes.data(), g.compressed.size_bytes()}};
+      Source{g.compressed.bytes.data(), g.compressed.size_bytes()},
+      Source{g.compressed.packed_weights.data(),
+             packed ? codec::packed_bytes(g.num_edges(), g.compressed.weight_width) : 0}};
   std::uint64_t end = kHeaderBytes;
   std::uint64_t total = 0;
   for (int s = 0; s < kSections; ++s) {
@@ -382,6 +406,9 @@ OocgInfo read_oocg_info(const std::filesystem::path& path) {
   info.permuted = (o.header.flags & kFlagPermuted) != 0;
   info.compressed_bytes = o.header.sections[kCompressedLists].bytes;
   info.compressed = (o.header.flags & kFlagCompressed) != 0;
+  info.packed_weights = (o.header.flags & kFlagPackedWeights) != 0;
+  info.weight_width = info.packed_weights ? o.header.weight_width : 0;
+  info.packed_weight_bytes = o.header.sections[kPackedWeights].bytes;
   info.file_bytes = o.file_bytes;
   return info;
 }
@@ -399,7 +426,7 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   const bool compressed =
       (h.flags & kFlagCompressed) != 0 && options.read_compressed && options.edge_ranges.empty();
   const auto wanted = [&](int s) {
-    return compressed || (s != kCompressedOffsets && s != kCompressedLists);
+    return compressed || (s != kCompressedOffsets && s != kCompressedLists && s != kPackedWeights);
   };
   std::array<std::vector<Extent>, kSections> parts;
   std::uint64_t total = 0;
@@ -438,6 +465,17 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
     read_section(file.fd(), h, kCompressedLists, reinterpret_cast<char*>(g.compressed.bytes.data()),
                  parts[kCompressedLists], options.verify_checksums, path, progress);
     std::memset(g.compressed.bytes.data() + bytes, 0, codec::kPadding);
+    if ((h.flags & kFlagPackedWeights) != 0) {
+      const std::uint64_t packed = h.sections[kPackedWeights].bytes;
+      g.compressed.packed_weights =
+          Buffer<std::uint8_t>::allocate(packed + codec::kPadding, memory);
+      read_section(file.fd(), h, kPackedWeights,
+                   reinterpret_cast<char*>(g.compressed.packed_weights.data()),
+                   parts[kPackedWeights], options.verify_checksums, path, progress);
+      std::memset(g.compressed.packed_weights.data() + packed, 0, codec::kPadding);
+      g.compressed.weight_width = h.weight_width;
+      g.compressed.weight_base = h.weight_base;
+    }
   }
   g.weight_type = static_cast<WeightType>(h.weight_type);
   g.hub_count = h.hub_count;

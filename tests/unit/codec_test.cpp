@@ -181,12 +181,102 @@ class CompressedFile : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(CompressedFile, RoundTripsAsVersionTwo) {
+// Packed weights: every edge unpacks to its weight, at the width of the weights' range.
+TEST(Compress, PacksIntegerWeightsAtTheWidthOfTheirRange) {
+  Graph g = weighted_kron();  // weights 1..64: 63 = 6 bits above the base
+  compress(g);
+  ASSERT_TRUE(g.compressed.packs_weights());
+  EXPECT_EQ(g.compressed.weight_base, 1u);
+  EXPECT_EQ(g.compressed.weight_width, 6u);
+  EXPECT_EQ(g.compressed.packed_weights.size(),
+            codec::packed_bytes(g.num_edges(), 6) + codec::kPadding);
+  std::vector<std::uint32_t> out(g.num_edges());
+  unpack_weights(g.compressed, 0, g.num_edges(), out.data());
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), g.weights.begin()));
+  // From an edge inside a byte, as a filter task of a later partition reads them.
+  unpack_weights(g.compressed, 3, 10, out.data());
+  EXPECT_TRUE(std::equal(out.begin(), out.begin() + 10, g.weights.begin() + 3));
+}
+
+TEST(Compress, WeightsPackOnlyWhereTheyGetSmaller) {
+  BuildOptions options;
+  options.weights = parse_weight_spec("random:7-7", 1);  // one value: width 0
+  Graph same = build_graph(generate_chain(100), options);
+  compress(same);
+  ASSERT_TRUE(same.compressed.packs_weights());
+  EXPECT_EQ(same.compressed.weight_width, 0u);
+  EXPECT_EQ(codec::packed_weight(same.compressed.packed_weights.data(), 42, 0, 7), 7u);
+  // Weights 0 and 2^32 - 1 need all 32 bits: kept raw.
+  Graph wide = build_graph(generate_chain(3), {});
+  wide.weight_type = WeightType::u32;
+  wide.weights = Buffer<std::uint32_t>::allocate(2);
+  wide.weights[0] = 0;
+  wide.weights[1] = 0xffffffffu;
+  compress(wide);
+  EXPECT_FALSE(wide.compressed.packs_weights());
+  EXPECT_EQ(wide.compressed.weight_bits(), 32u);
+  // Float weights stay raw.
+  BuildOptions floats;
+  floats.weights = parse_weight_spec("random:1-64", 1);
+  Graph f = build_graph(generate_chain(10), floats);
+  f.weight_type = WeightType::f32;
+  compress(f);
+  EXPECT_FALSE(f.compressed.packs_weights());
+}
+
+TEST(Compress, ValidateNamesACorruptedPackedWeight) {
+  Graph g = weighted_kron();
+  compress(g);
+  g.compressed.packed_weights[5] ^= 0x01;  // bit 40: edge 6's lowest bit
+  try {
+    validate(g);
+    FAIL() << "a corrupted packed weight was accepted";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the packed weights are corrupted: edge 6 does not unpack to its weight");
+  }
+}
+
+TEST_F(CompressedFile, UnweightedRoundTripsAsVersionTwo) {
+  BuildOptions options;
+  options.undirected = true;
+  Graph g = build_graph(generate_kronecker(10, 8, 2), options);
+  compress(g);
+  write_oocg(g, path("u.oocg"));
+  const OocgInfo info = verify_oocg(path("u.oocg"));
+  EXPECT_EQ(info.version, 2u);
+  EXPECT_TRUE(info.compressed);
+  EXPECT_FALSE(info.packed_weights);
+  // What builds before packed weights wrote: weighted, lists compressed, weights raw.
+  Graph older = weighted_kron();
+  compress(older);
+  older.compressed.packed_weights = {};
+  write_oocg(older, path("v2.oocg"));
+  EXPECT_EQ(verify_oocg(path("v2.oocg")).version, 2u);
+  const Graph back = read_oocg(path("v2.oocg"));
+  EXPECT_FALSE(back.compressed.packs_weights());
+  EXPECT_EQ(back.compressed.weight_bits(), 32u);
+  EXPECT_EQ(test::edge_set(back), test::edge_set(older));
+}
+
+TEST_F(CompressedFile, RoundTripsAsVersionThreeWithPackedWeights) {
   Graph g = weighted_kron();
   compress(g);
   write_oocg(g, path("c.oocg"));
   const OocgInfo info = verify_oocg(path("c.oocg"));
-  EXPECT_EQ(info.version, 2u);
+  EXPECT_EQ(info.version, 3u);
+  EXPECT_TRUE(info.packed_weights);
+  EXPECT_EQ(info.weight_width, 6u);
+  EXPECT_EQ(info.packed_weight_bytes, codec::packed_bytes(g.num_edges(), 6));
+  {
+    const Graph back = read_oocg(path("c.oocg"));
+    ASSERT_EQ(back.compressed.packed_weights.size(), g.compressed.packed_weights.size());
+    EXPECT_TRUE(std::equal(back.compressed.packed_weights.begin(),
+                           back.compressed.packed_weights.end(),
+                           g.compressed.packed_weights.begin()));
+    EXPECT_EQ(back.compressed.weight_width, 6u);
+    EXPECT_EQ(back.compressed.weight_base, 1u);
+  }
   EXPECT_TRUE(info.compressed);
   EXPECT_EQ(info.compressed_bytes, g.compressed.size_bytes());
   const Graph back = read_oocg(path("c.oocg"));
@@ -206,8 +296,43 @@ TEST_F(CompressedFile, RoundTripsAsVersionTwo) {
   EXPECT_FALSE(read_oocg_info(path("raw.oocg")).compressed);
 }
 
-TEST_F(CompressedFile, CorruptedOrTruncatedSectionIsRefused) {
+TEST_F(CompressedFile, CorruptedOrTruncatedPackedWeightsAreRefused) {
   Graph g = weighted_kron();
+  compress(g);
+  const fs::path good = path("good.oocg");
+  write_oocg(g, good);
+  const std::uint64_t size = fs::file_size(good);
+  const std::uint64_t packed = codec::packed_bytes(g.num_edges(), g.compressed.weight_width);
+  // The packed weights are the last section: flip a byte in the middle of it.
+  const fs::path flipped = path("flipped.oocg");
+  fs::copy_file(good, flipped);
+  {
+    std::fstream f(flipped, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(size - packed / 2));
+    char c = 0;
+    f.get(c);
+    f.seekp(static_cast<std::streamoff>(size - packed / 2));
+    f.put(static_cast<char>(c ^ 0x40));
+  }
+  const std::string corrupted = flipped.string() +
+                                ": checksum mismatch in the packed-weights section (the file is "
+                                "corrupted; re-create it with partition-tool)";
+  EXPECT_EQ(error_of([&] { read_oocg(flipped); }), corrupted);
+  EXPECT_EQ(error_of([&] { verify_oocg(flipped); }), corrupted);
+  const fs::path cut = path("cut.oocg");
+  fs::copy_file(good, cut);
+  fs::resize_file(cut, size - 10);
+  const std::string truncated =
+      cut.string() + ": truncated: the packed-weights section ends at byte " +
+      std::to_string(size) + " but the file has " + std::to_string(size - 10) + " bytes";
+  EXPECT_EQ(error_of([&] { read_oocg(cut); }), truncated);
+  EXPECT_EQ(error_of([&] { verify_oocg(cut); }), truncated);
+}
+
+TEST_F(CompressedFile, CorruptedOrTruncatedSectionIsRefused) {
+  BuildOptions options;
+  options.undirected = true;
+  Graph g = build_graph(generate_kronecker(10, 8, 2), options);  // unweighted: lists come last
   compress(g);
   const fs::path good = path("good.oocg");
   write_oocg(g, good);

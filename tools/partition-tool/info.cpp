@@ -100,6 +100,10 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path,
   const DegreeStats stats = degree_stats(g);
   const double mean =
       g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.num_edges()) / g.num_vertices();
+  const auto per_edge = [&](std::uint64_t bytes) {
+    return g.num_edges() == 0 ? 0.0
+                              : static_cast<double>(bytes) / static_cast<double>(g.num_edges());
+  };
   return {{"file", path.string()},
           {"file_bytes", info.file_bytes},
           {"format_version", info.version},
@@ -109,12 +113,15 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path,
           {"weights", std::string(to_string(g.weight_type))},
           {"permuted", info.permuted},
           {"compressed",
-           info.compressed ? json{{"bytes", info.compressed_bytes},
-                                  {"bytes_per_edge",
-                                   g.num_edges() == 0 ? 0.0
-                                                      : static_cast<double>(info.compressed_bytes) /
-                                                            static_cast<double>(g.num_edges())}}
-                           : json(nullptr)},
+           info.compressed
+               ? json{{"bytes", info.compressed_bytes},
+                      {"bytes_per_edge", per_edge(info.compressed_bytes)},
+                      {"weights", info.packed_weights
+                                      ? json{{"bits", info.weight_width},
+                                             {"bytes", info.packed_weight_bytes},
+                                             {"bytes_per_edge", per_edge(info.packed_weight_bytes)}}
+                                      : json(nullptr)}}
+               : json(nullptr)},
           {"out_degree",
            {{"min", g.num_vertices() == 0 ? 0 : stats.min},
             {"max", stats.max},
@@ -139,6 +146,12 @@ std::string format_description(const nlohmann::json& j) {
     std::snprintf(buf, sizeof buf, "%s, %.2f bytes per edge (raw targets: 4)",
                   format_bytes(c["bytes"]).c_str(), c["bytes_per_edge"].get<double>());
     out += line("compressed", buf);
+    if (const json& w = c["weights"]; !w.is_null()) {
+      std::snprintf(buf, sizeof buf, "packed at %u bits: %s, %.2f bytes per edge (raw: 4)",
+                    w["bits"].get<unsigned>(), format_bytes(w["bytes"]).c_str(),
+                    w["bytes_per_edge"].get<double>());
+      out += line("weights", buf);
+    }
   } else {
     out += line("compressed", "no (partition-tool --compress adds compressed lists)");
   }

@@ -58,9 +58,11 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
   cmd.add_flag("--keep-self-loops", b.keep_self_loops, "Keep edges (v, v)");
   cmd.add_flag("--keep-duplicates", b.keep_duplicates, "Keep repeated edges");
   cmd.add_flag("--compact-ids", b.compact_ids, "Renumber the vertices that have edges to 0..n-1");
-  cmd.add_flag("--compress", b.compress,
-               "Also store the lists compressed (sorted, delta bit-packed; file version 2), "
-               "which the engine's filter tasks copy instead of the raw targets");
+  cmd.add_flag(
+      "--compress", b.compress,
+      "Also store the lists compressed (sorted, delta bit-packed; file version 2) and integer "
+      "weights packed at the width of their range (version 3), which the engine reads "
+      "instead of the raw ones");
 }
 
 double hub_fraction(const std::string& text) {
@@ -91,11 +93,15 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
   write_oocg(g, out);
   if (c.quiet) return;
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  char compressed[64] = "";
+  char compressed[96] = "";
   if (b.compress && g.num_edges() > 0) {
-    std::snprintf(
+    const int n = std::snprintf(
         compressed, sizeof compressed, ", lists compressed to %.2f bytes per edge",
         static_cast<double>(g.compressed.size_bytes()) / static_cast<double>(g.num_edges()));
+    if (g.compressed.packs_weights()) {
+      std::snprintf(compressed + n, sizeof compressed - static_cast<std::size_t>(n),
+                    ", weights packed at %u bits", g.compressed.weight_width);
+    }
   }
   std::printf("wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs%s), %s, built in %.1f s\n",
               out.c_str(), with_commas(g.num_vertices()).c_str(),

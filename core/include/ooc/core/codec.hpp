@@ -62,4 +62,16 @@ OOC_HD inline std::uint32_t read_bits(const std::uint8_t* data, std::uint64_t bi
   return static_cast<std::uint32_t>((pair >> shift) & mask);
 }
 
+// Integer weights packed at one width for the whole graph (partition-tool --compress on u32
+// weights): edge e's weight is the graph's base plus the `width` bits at bit e * width, least
+// significant first, of one array followed by kPadding zero bytes. Any edge is reached by its
+// index alone, so every engine reads a list's weights the way it reads raw ones.
+OOC_HD inline std::uint64_t packed_bytes(std::uint64_t edges, std::uint32_t width) {
+  return (edges * width + 7) / 8;
+}
+OOC_HD inline std::uint32_t packed_weight(const std::uint8_t* packed, std::uint64_t e,
+                                          std::uint32_t width, std::uint32_t base) {
+  return base + read_bits(packed, e * width, width);
+}
+
 }  // namespace ooc::codec

@@ -9,8 +9,13 @@ namespace ooc {
 
 // Sorts every list by target (weights move with their targets; hub sort renumbers targets
 // without re-sorting them) and adds the compressed copy of the targets, replacing any earlier
-// one. Parallel (oneTBB); the result does not depend on the thread count.
+// one; u32 weights are packed too when their range takes fewer than 32 bits (float weights stay
+// raw). Parallel (oneTBB); the result does not depend on the thread count.
 void compress(Graph& graph, HostMemory& memory = default_host_memory());
+
+// The weights of edges [first, first + count) from the packed copy into `out`.
+void unpack_weights(const CompressedTargets& compressed, eid_t first, eid_t count,
+                    std::uint32_t* out);
 
 // The bytes a sorted list takes, and its encoding, written to `out` (that many bytes, zeroed).
 std::uint64_t compressed_list_bytes(std::span<const vid_t> sorted);
@@ -25,7 +30,8 @@ void decode_lists(const Graph& graph, vid_t first, vid_t last, vid_t* out);
 
 // Checks the compressed copy against the graph: one offset per vertex and one more, starting at
 // 0, never decreasing, each list exactly as long as its encoding, every list decoding to the
-// vertex's targets. Throws FormatError naming the first vertex at fault.
+// vertex's targets; packed weights as long as their width says, unpacking to the weights.
+// Throws FormatError naming the first vertex (or edge) at fault.
 void check_compressed(const Graph& graph);
 
 }  // namespace ooc

@@ -11,10 +11,18 @@
 namespace ooc {
 
 // A compressed copy of the targets (ooc/core/codec.hpp): vertex v's list is bytes[offsets[v] ..
-// offsets[v + 1]), and offsets[V] bytes are followed by codec::kPadding zero bytes.
+// offsets[v + 1]), and offsets[V] bytes are followed by codec::kPadding zero bytes. With u32
+// weights that pack into fewer than 32 bits, also the weights packed (codec::packed_weight).
 struct CompressedTargets {
   Buffer<eid_t> offsets;  // num_vertices + 1 entries, or empty: no compressed copy
   Buffer<std::uint8_t> bytes;
+  // codec::packed_bytes(E, weight_width) bytes and codec::kPadding zero bytes, or empty.
+  Buffer<std::uint8_t> packed_weights;
+  std::uint32_t weight_width = 0, weight_base = 0;
+
+  bool packs_weights() const noexcept { return !packed_weights.empty(); }
+  // Bits per weight as the engines move them: packed, or 32 raw.
+  std::uint32_t weight_bits() const noexcept { return packs_weights() ? weight_width : 32; }
 
   bool empty() const noexcept { return offsets.empty(); }
   std::uint64_t size_bytes() const noexcept { return empty() ? 0 : offsets[offsets.size() - 1]; }

@@ -11,8 +11,9 @@
 
 namespace ooc {
 
-// The newest version written: 2 when a file holds compressed lists, else 1; both are read.
-inline constexpr std::uint32_t kOocgVersion = 2;
+// The newest version written: 3 when a file holds packed weights, 2 when it holds compressed
+// lists without them, else 1; all three are read.
+inline constexpr std::uint32_t kOocgVersion = 3;
 
 // What a file's header says, after the header itself has been validated.
 struct OocgInfo {
@@ -25,6 +26,9 @@ struct OocgInfo {
   bool permuted = false;    // holds a new -> old id permutation (hub sorted or compacted)
   bool compressed = false;  // holds compressed lists (partition-tool --compress)
   std::uint64_t compressed_bytes = 0;  // their size
+  bool packed_weights = false;         // holds the weights packed (version 3)
+  std::uint32_t weight_width = 0;      // bits per packed weight
+  std::uint64_t packed_weight_bytes = 0;
   std::uint64_t file_bytes = 0;
 };
 
