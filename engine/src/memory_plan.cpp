@@ -54,6 +54,12 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
         8 * 8;
     plan.vertex_bytes += (n + 1) * sizeof(eid_t);  // the compressed offsets
     plan.staging_bytes += kStagingBuffers * plan.compressed_staging;
+    if (g.compressed.packs_weights()) {
+      plan.packed_staging = (codec::packed_bytes(plan.staging_edges, g.compressed.weight_width) +
+                             1 + codec::kPadding + 7) /
+                            8 * 8;
+      plan.staging_bytes += kStagingBuffers * plan.packed_staging;
+    }
   }
   if (gpu_ranks > 0) {
     // The values (or deltas) as last agreed, and an accumulative program's changes of them.

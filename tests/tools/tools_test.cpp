@@ -155,11 +155,14 @@ TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
                 .exit_code,
             0);
   const nlohmann::json described = info(graph);
-  EXPECT_EQ(described["format_version"], 2);
+  EXPECT_EQ(described["format_version"], 3);  // its integer weights are packed too
   ASSERT_TRUE(described["compressed"].is_object());
   EXPECT_GT(described["compressed"]["bytes_per_edge"].get<double>(), 0.0);
+  ASSERT_TRUE(described["compressed"]["weights"].is_object());
+  EXPECT_LT(described["compressed"]["weights"]["bits"].get<int>(), 32);
   const Ran text = partition_tool({"info", graph.string()});
   EXPECT_NE(text.out.find("bytes per edge (raw targets: 4)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("packed at "), std::string::npos) << text.out;
   const Ran verified = partition_tool({"verify", graph.string()});
   EXPECT_EQ(verified.exit_code, 0) << verified.err;
   EXPECT_NE(verified.out.find("compressed lists decoded"), std::string::npos) << verified.out;
@@ -172,6 +175,10 @@ TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
                            "--transfer", "filter", "--in-memory", "off", "--compressed", "off"});
   EXPECT_EQ(raw.exit_code, 0) << raw.err;
   EXPECT_EQ(raw.out.find("(compressed lists)"), std::string::npos) << raw.out;
+  const Ran in_place = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "--source",
+                                "0", "--transfer", "zerocopy", "--in-memory", "off", "--verify"});
+  EXPECT_EQ(in_place.exit_code, 0) << in_place.err;
+  EXPECT_NE(in_place.out.find("(compressed lists)"), std::string::npos) << in_place.out;
 }
 
 TEST_F(Tools, VersionSaysWhatWasBuilt) {

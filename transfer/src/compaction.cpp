@@ -45,7 +45,9 @@ void copy_list(const Graph& g, vid_t v, eid_t to, const CompactionBuffer& out, e
   } else {
     std::memcpy(out.targets + to + begin, g.targets.data() + from + begin, count * sizeof(vid_t));
   }
-  if (out.weights != nullptr) {
+  if (out.weights != nullptr && source == ListSource::compressed && g.compressed.packs_weights()) {
+    unpack_weights(g.compressed, from + begin, count, out.weights + to + begin);
+  } else if (out.weights != nullptr) {
     std::memcpy(out.weights + to + begin, g.weights.data() + from + begin,
                 count * sizeof(std::uint32_t));
   }

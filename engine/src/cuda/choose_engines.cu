@@ -9,7 +9,8 @@ __global__ void choose_engines_kernel(cuda::PartitionCounters* counters,
                                       const eid_t* partition_edges, std::uint32_t partitions,
                                       TransferPolicy policy, bool resident,
                                       const std::uint8_t* cached, const std::uint64_t* compressed,
-                                      std::uint32_t bytes_per_edge, CostConstants cost) {
+                                      std::uint32_t bytes_per_edge, std::uint32_t weight_bits,
+                                      CostConstants cost) {
   const std::uint64_t p = cuda::grid_thread();
   if (p >= partitions) return;
   cuda::PartitionCounters& c = counters[p];
@@ -17,7 +18,9 @@ __global__ void choose_engines_kernel(cuda::PartitionCounters* counters,
   const eid_t edges = partition_edges[p];
   const PartitionActivity a{
       edges, c.active_vertices, c.active_edges, c.requests,
-      compressed == nullptr ? 0 : compressed_filter_bytes(compressed[p], edges, bytes_per_edge)};
+      compressed == nullptr
+          ? 0
+          : compressed_filter_bytes(compressed[p], edges, bytes_per_edge, weight_bits)};
   const bool on_device = resident || (cached != nullptr && cached[p] != 0);
   c.engine = static_cast<std::uint32_t>(engine_for(policy, on_device, a, bytes_per_edge, cost));
 }
@@ -27,11 +30,11 @@ __global__ void choose_engines_kernel(cuda::PartitionCounters* counters,
 void launch_choose_engines(cuda::PartitionCounters* counters, const eid_t* partition_edges,
                            std::uint32_t partitions, TransferPolicy policy, bool resident,
                            const std::uint8_t* cached, const std::uint64_t* compressed,
-                           std::uint32_t bytes_per_edge, const CostConstants& cost, unsigned blocks,
-                           cudaStream_t stream) {
+                           std::uint32_t bytes_per_edge, std::uint32_t weight_bits,
+                           const CostConstants& cost, unsigned blocks, cudaStream_t stream) {
   choose_engines_kernel<<<blocks, kBlockThreads, 0, stream>>>(counters, partition_edges, partitions,
                                                               policy, resident, cached, compressed,
-                                                              bytes_per_edge, cost);
+                                                              bytes_per_edge, weight_bits, cost);
   check_launch("choose_engines_kernel", "choosing transfer engines");
 }
 

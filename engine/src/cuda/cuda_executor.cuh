@@ -47,8 +47,8 @@ namespace ooc::detail {
 void launch_choose_engines(cuda::PartitionCounters* counters, const eid_t* partition_edges,
                            std::uint32_t partitions, TransferPolicy policy, bool resident,
                            const std::uint8_t* cached, const std::uint64_t* compressed,
-                           std::uint32_t bytes_per_edge, const CostConstants& cost, unsigned blocks,
-                           cudaStream_t stream);
+                           std::uint32_t bytes_per_edge, std::uint32_t weight_bits,
+                           const CostConstants& cost, unsigned blocks, cudaStream_t stream);
 
 // The program's vertex state as the survey kernels see it (see survey.cuh).
 template <class P>
@@ -56,18 +56,17 @@ struct VertexView {
   const typename P::Value* values;
   const typename P::Value* deltas;
   const eid_t* offsets;
-  const eid_t* coffsets;  // compressed lists' offsets, when zero-copy reads them; else null
-  bool weighted;          // the program reads weights (raw, in their own array)
+  const eid_t* coffsets;      // compressed lists' offsets, when zero-copy reads them; else null
+  std::uint32_t weight_bits;  // bits per weight the program reads (32 raw, fewer packed; 0: none)
   PriorityWindow window;
 
   __device__ eid_t degree(vid_t v) const { return offsets[v + 1] - offsets[v]; }
   __device__ std::uint64_t requests(vid_t v, std::uint32_t line, std::uint64_t& held) const {
-    const std::uint64_t raw = lines_spanned(offsets[v] * sizeof(vid_t), degree(v) * sizeof(vid_t),
-                                            line);  // raw targets, and the weights alike
     const std::uint64_t lists =
-        coffsets == nullptr ? raw
-                            : window_lines(coffsets[v], coffsets[v + 1] - coffsets[v], line, held);
-    return lists + (weighted ? raw : 0);
+        coffsets == nullptr
+            ? lines_spanned(offsets[v] * sizeof(vid_t), degree(v) * sizeof(vid_t), line)
+            : window_lines(coffsets[v], coffsets[v + 1] - coffsets[v], line, held);
+    return lists + (weight_bits == 0 ? 0 : weight_lines(offsets[v], degree(v), weight_bits, line));
   }
   __device__ double delta(vid_t v) const {
     if constexpr (P::kind == ProgramKind::accumulative) {
@@ -127,14 +126,14 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
             deltas_.data(),
             device_.offsets.data(),
             compressed() ? device_.compressed_offsets.data() : nullptr,
-            weighted_,
+            weighted_ ? weight_bits() : 0,
             window};
   }
-  // `lists_end`: the end of the compressed lists a kernel reads in place (null: none).
-  cuda::ProgramState<P> program_state(unsigned stream, const std::uint8_t* lists_end = nullptr) {
+  // `lists`: the compressed lists a kernel reads in place, if any (its heavy lists read them).
+  cuda::ProgramState<P> program_state(unsigned stream, const cuda::CompressedEdges& lists = {}) {
     cuda::HeavyQueue<Value> heavy{
         reinterpret_cast<cuda::HeavyItem<Value>*>(ws_.heavy[stream].data()),
-        ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists_end};
+        ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists};
     return {values_.data(), deltas_.data(), next_.data(), ws_.scalars.data(), heavy};
   }
   cudaStream_t stream(unsigned i) const { return ws_.streams[i].get(); }
@@ -147,6 +146,10 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
   // Filter and zero-copy tasks, and the edge cache, read compressed lists.
   bool compressed() const { return plan_.compressed && device_.compressed_offsets.bytes() > 0; }
+  // Filter and zero-copy tasks read packed weights (with compressed lists, when the graph has
+  // them).
+  bool packed() const { return compressed() && device_.mapped_packed_weights != nullptr; }
+  std::uint32_t weight_bits() const { return packed() ? g_.compressed.weight_width : 32; }
   // The compressed lists that a task of `engine` reads in place, if it reads any: zero-copy
   // reads them from pinned host memory, a task of cached partitions from the cache.
   std::optional<cuda::CompressedEdges> compressed_edges(Engine engine) const;
@@ -154,7 +157,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   std::uint64_t filter_bytes_of(const Partition& p) const {
     if (!compressed()) return 0;
     return compressed_filter_bytes(g_.compressed.range_bytes(p.first_vertex, p.last_vertex),
-                                   p.num_edges(), edge_bytes_);
+                                   p.num_edges(), edge_bytes_, weight_bits());
   }
   void choose_priority_window();
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
@@ -168,8 +171,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
                          const char* doing);
   // After an advance kernel on stream i: the heavy vertices it queued (their compressed lists,
   // if any, ending at lists_end), then an empty queue.
-  void drain_heavy(unsigned i, const char* doing) { drain_heavy(i, nullptr, doing); }
-  void drain_heavy(unsigned i, const std::uint8_t* lists_end, const char* doing);
+  void drain_heavy(unsigned i, const char* doing) { drain_heavy(i, {}, doing); }
+  void drain_heavy(unsigned i, const cuda::CompressedEdges& lists, const char* doing);
   void run_filter(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_direct(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
@@ -319,7 +322,7 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
                         options_.transfer, plan_.in_memory,
                         cached() ? device_.cache.cached.data() : nullptr,
                         compressed() ? device_.partition_compressed.data() : nullptr, edge_bytes_,
-                        options_.cost, grid_for(partitions), s);
+                        weight_bits(), options_.cost, grid_for(partitions), s);
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   for (std::uint32_t i = 0; i < partitions; ++i) {
@@ -442,15 +445,28 @@ cuda::OffsetEdges CudaExecutor<P>::edges_for(Engine engine) const {
 template <class P>
 std::optional<cuda::CompressedEdges> CudaExecutor<P>::compressed_edges(Engine engine) const {
   if (engine == Engine::zerocopy && compressed()) {
-    return cuda::CompressedEdges{device_.offsets.data(), device_.compressed_offsets.data(),
+    cuda::PackedWeights weights{};
+    if (weighted_ && packed()) {
+      const CompressedTargets& c = g_.compressed;
+      weights = {device_.mapped_packed_weights,
+                 device_.mapped_packed_weights + c.packed_weights.size(), c.weight_width,
+                 c.weight_base};
+    }
+    return cuda::CompressedEdges{device_.offsets.data(),
+                                 device_.compressed_offsets.data(),
                                  device_.mapped_compressed,
                                  device_.mapped_compressed + g_.compressed.bytes.size(),
-                                 weighted_ ? device_.mapped_weights : nullptr};
+                                 weighted_ && !packed() ? device_.mapped_weights : nullptr,
+                                 weights};
   }
   if (engine == Engine::resident && cached() && device_.cache.compressed) {
-    return cuda::CompressedEdges{device_.offsets.data(), device_.compressed_offsets.data(),
-                                 device_.cache.lists.data(), device_.cache.lists_end(),
-                                 weighted_ ? device_.cache.weights.data() : nullptr};
+    // The cache keeps raw weights beside the compressed lists.
+    return cuda::CompressedEdges{device_.offsets.data(),
+                                 device_.compressed_offsets.data(),
+                                 device_.cache.lists.data(),
+                                 device_.cache.lists_end(),
+                                 weighted_ ? device_.cache.weights.data() : nullptr,
+                                 {}};
   }
   return std::nullopt;
 }
@@ -529,9 +545,10 @@ void CudaExecutor<P>::advance_compacted(unsigned i, const cuda::CompactedEdges& 
 }
 
 template <class P>
-void CudaExecutor<P>::drain_heavy(unsigned i, const std::uint8_t* lists_end, const char* doing) {
+void CudaExecutor<P>::drain_heavy(unsigned i, const cuda::CompressedEdges& lists,
+                                  const char* doing) {
   cuda::heavy_kernel<<<static_cast<unsigned>(max_blocks_), kBlockThreads, 0, stream(i)>>>(
-      program_, program_state(i, lists_end));
+      program_, program_state(i, lists));
   check_launch("heavy_kernel", doing);
   OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + kHeavyCounters + i, 0, sizeof(unsigned long long),
                            stream(i)),
@@ -551,7 +568,19 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   const eid_t base = first.first_edge;
   const eid_t edges = last.last_edge - base;
   std::uint64_t bytes = edges * edge_bytes_;
-  if (edges > 0 && weighted_) {  // an empty graph's arrays may be null
+  if (edges > 0 && weighted_ && packed()) {
+    // The task's packed weights (and the padding after the array), unpacked into staging.
+    const CompressedTargets& c = g_.compressed;
+    const std::uint64_t first_bit = base * c.weight_width;
+    const std::uint64_t from = first_bit / 8;
+    const std::uint64_t length = codec::packed_bytes(base + edges, c.weight_width) - from;
+    OOC_CUDA(cudaMemcpyAsync(st.packed.data(), c.packed_weights.data() + from,
+                             length + codec::kPadding, cudaMemcpyHostToDevice, s),
+             doing);
+    cuda::unpack_weights_kernel<<<grid_for(edges), kBlockThreads, 0, s>>>(
+        st.packed.data(), first_bit % 8, edges, c.weight_width, c.weight_base, st.weights.data());
+    check_launch("unpack_weights_kernel", doing);
+  } else if (edges > 0 && weighted_) {  // an empty graph's arrays may be null
     OOC_CUDA(cudaMemcpyAsync(st.weights.data(), g_.weights.data() + base,
                              edges * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s),
              doing);
@@ -569,7 +598,7 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
         st.compressed.data(), device_.compressed_offsets.data(), device_.offsets.data(),
         first.first_vertex, last.last_vertex, st.targets.data());
     check_launch("decode_kernel", doing);
-    bytes = compressed_filter_bytes(length, edges, edge_bytes_);
+    bytes = compressed_filter_bytes(length, edges, edge_bytes_, weight_bits());
   } else if (edges > 0) {
     OOC_CUDA(cudaMemcpyAsync(st.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t),
                              cudaMemcpyHostToDevice, s),
@@ -602,10 +631,9 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
   if (const auto lists = compressed_edges(task.engine)) {
     cuda::advance_compressed_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0,
                                       stream(kDirect)>>>(
-        program_, program_state(kDirect, lists->lists_end), ranges, cuda::FromWork{work_.data()},
-        *lists);
+        program_, program_state(kDirect, *lists), ranges, cuda::FromWork{work_.data()}, *lists);
     check_launch("advance_compressed_kernel", doing);
-    drain_heavy(kDirect, lists->lists_end, doing);
+    drain_heavy(kDirect, *lists, doing);
     return;
   }
   advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);

@@ -166,6 +166,8 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   if (options.compressed && !g.compressed.empty()) {
     pin(g.compressed.bytes, options.device);
     d->mapped_compressed = mapped(g.compressed.bytes);
+    pin(g.compressed.packed_weights, options.device);
+    d->mapped_packed_weights = mapped(g.compressed.packed_weights);
     const CompressedTargets& c = g.compressed;
     upload(d->compressed_offsets, c.offsets.data(), c.offsets.size(),
            "uploading the compressed offsets");
@@ -304,8 +306,8 @@ std::uint64_t Workspace::device_bytes() const {
                       range_last.bytes() + range_prefix.bytes() + range_shift.bytes() +
                       range_list_shift.bytes();
   for (const Staging& s : staging)
-    sum += s.targets.bytes() + s.weights.bytes() + s.compressed.bytes() + s.vertices.bytes() +
-           s.begin.bytes();
+    sum += s.targets.bytes() + s.weights.bytes() + s.compressed.bytes() + s.packed.bytes() +
+           s.vertices.bytes() + s.begin.bytes();
   for (const auto& q : heavy)
     sum += q.bytes();
   return sum;
@@ -331,6 +333,7 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
     s.targets = DeviceArray<vid_t>(plan.staging_edges, "staging");
     s.weights = DeviceArray<std::uint32_t>(g.weighted() ? plan.staging_edges : 0, "staging");
     s.compressed = DeviceArray<std::uint8_t>(plan.compressed_staging, "compressed staging");
+    s.packed = DeviceArray<std::uint8_t>(plan.packed_staging, "packed weight staging");
     s.vertices = DeviceArray<vid_t>(plan.staging_vertices, "compaction staging");
     s.begin = DeviceArray<eid_t>(plan.staging_vertices + 1, "compaction staging");
     if (with_compaction) {

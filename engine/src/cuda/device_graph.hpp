@@ -22,6 +22,7 @@ struct Workspace {
     DeviceArray<vid_t> targets;
     DeviceArray<std::uint32_t> weights;
     DeviceArray<std::uint8_t> compressed;  // a filter task's compressed lists, decoded to targets
+    DeviceArray<std::uint8_t> packed;      // and its packed weights, unpacked to weights
     DeviceArray<vid_t> vertices;
     DeviceArray<eid_t> begin;
     Buffer<vid_t> host_vertices, host_targets;  // compaction: filled by the CPU, copied up
@@ -53,7 +54,8 @@ struct Workspace {
 
   bool fits(const MemoryPlan& p, bool with_compaction) const {
     return p.staging_edges <= plan.staging_edges && p.staging_vertices <= plan.staging_vertices &&
-           p.compressed_staging <= plan.compressed_staging && (compaction || !with_compaction);
+           p.compressed_staging <= plan.compressed_staging &&
+           p.packed_staging <= plan.packed_staging && (compaction || !with_compaction);
   }
   std::uint64_t device_bytes() const;
 };
@@ -93,6 +95,7 @@ struct DeviceGraph {
   const vid_t* mapped_targets = nullptr;
   const std::uint32_t* mapped_weights = nullptr;
   const std::uint8_t* mapped_compressed = nullptr;
+  const std::uint8_t* mapped_packed_weights = nullptr;
   // In-memory mode: the edges copied once.
   DeviceArray<vid_t> resident_targets;
   DeviceArray<std::uint32_t> resident_weights;

@@ -56,4 +56,12 @@ __global__ void decode_kernel(const std::uint8_t* lists, const eid_t* coffsets,
   }
 }
 
+__global__ void unpack_weights_kernel(const std::uint8_t* packed, std::uint64_t first_bit,
+                                      eid_t count, std::uint32_t width, std::uint32_t base,
+                                      std::uint32_t* out) {
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < count; i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
+    out[i] = base + codec::read_bits(packed, first_bit + i * width, width);
+}
+
 }  // namespace ooc::cuda

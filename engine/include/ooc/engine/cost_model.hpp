@@ -25,10 +25,12 @@ struct PartitionActivity {
 };
 
 // What a filter task moves for a partition of `edges` edges whose targets take `compressed` bytes
-// compressed: those, and the raw weights when the program reads them (bytes_per_edge 8).
+// compressed: those, and the weights when the program reads them (bytes_per_edge 8), packed at
+// weight_bits each (32: raw).
 OOC_HD inline std::uint64_t compressed_filter_bytes(std::uint64_t compressed, std::uint64_t edges,
-                                                    std::uint32_t bytes_per_edge) {
-  return compressed + (bytes_per_edge > 4 ? edges * 4 : 0);
+                                                    std::uint32_t bytes_per_edge,
+                                                    std::uint32_t weight_bits) {
+  return compressed + (bytes_per_edge > 4 ? (edges * weight_bits + 7) / 8 : 0);
 }
 
 OOC_HD inline double filter_bytes(const PartitionActivity& a, std::uint32_t bytes_per_edge) {

@@ -15,7 +15,7 @@ namespace ooc {
 
 inline constexpr unsigned kStagingBuffers = 2;  // double buffering: copy the next while this runs
 // The most bytes one entry of the CUDA backend's heavy-vertex queues takes (cuda::HeavyItem).
-inline constexpr std::uint64_t kHeavyItemBytes = 48;
+inline constexpr std::uint64_t kHeavyItemBytes = 56;
 
 struct MemoryPlan {
   bool in_memory = false;
@@ -31,6 +31,8 @@ struct MemoryPlan {
   // staging buffer also holds a task's compressed bytes, and the device the compressed offsets.
   bool compressed = false;
   std::uint64_t compressed_staging = 0;  // bytes per staging buffer
+  // And a task's packed weights, when the graph packs them (codec::packed_weight).
+  std::uint64_t packed_staging = 0;  // bytes per staging buffer
 
   std::uint64_t needed() const {
     return vertex_bytes + staging_bytes + exchange_bytes + (in_memory ? edge_bytes : 0);

@@ -15,6 +15,14 @@ OOC_HD inline std::uint64_t lines_spanned(std::uint64_t start_byte, std::uint64_
   return (start_byte + bytes - 1) / line - start_byte / line + 1;
 }
 
+// The lines that reading the weights of edges [first, first + count) touches, each `bits` wide
+// (32: raw u32; fewer: packed, codec::packed_weight).
+OOC_HD inline std::uint64_t weight_lines(std::uint64_t first, std::uint64_t count,
+                                         std::uint32_t bits, std::uint32_t line) {
+  const std::uint64_t start = first * bits / 8;
+  return lines_spanned(start, ((first + count) * bits + 7) / 8 - start, line);
+}
+
 // A compressed list is read through the warp's line window (line_window.cuh), which still holds
 // the last line of the list the warp read before it in the same 64-vertex word: the lines of
 // [start_byte, start_byte + bytes) less that one when the list starts in it. `held` is that

@@ -27,8 +27,9 @@ struct CompactedBatch {
   eid_t edges = 0;
 };
 
-// Where compact reads the lists: the raw targets, or the compressed copy (graph.compressed),
-// decoded into the buffer (the CPU backend's zero-copy tasks over compressed lists).
+// Where compact reads the lists: the raw targets, or the compressed copy (graph.compressed) and
+// its packed weights, if any, decoded into the buffer (the CPU backend's zero-copy tasks over
+// compressed lists).
 enum class ListSource { raw, compressed };
 
 // Takes vertices from the front of `active` while their lists fit and returns how many it took

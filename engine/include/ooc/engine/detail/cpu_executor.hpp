@@ -172,7 +172,8 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   void choose_priority_window();
   PartitionSurvey survey_partition(const Partition& p) const;
   std::uint64_t compressed_filter_bytes(vid_t first, vid_t last, eid_t edges) const {
-    return ooc::compressed_filter_bytes(g_.compressed.range_bytes(first, last), edges, edge_bytes_);
+    return ooc::compressed_filter_bytes(g_.compressed.range_bytes(first, last), edges, edge_bytes_,
+                                        g_.compressed.weight_bits());
   }
   void run_filter(const Task& task, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
@@ -182,18 +183,19 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   void run_in_place(const Task& task, IterationStats& stats);
   eid_t advance_in_place(std::span<const vid_t> vertices);
   // The lines that reading v's list in place touches, as the GPU reads them: its targets
-  // (compressed ones through a warp's line window, `held`: window_lines), and its raw weights
-  // when the program reads them.
+  // (compressed ones through a warp's line window, `held`: window_lines), and its weights (packed
+  // with compressed lists, when the graph packs them) when the program reads them.
   std::uint64_t requests(vid_t v, std::uint64_t& held) const {
     const std::uint32_t line = options_.cost.request_bytes;
-    const std::uint64_t raw =
-        lines_spanned(g_.offsets[v] * sizeof(vid_t), g_.degree(v) * sizeof(vid_t), line);
+    const eid_t first = g_.offsets[v], degree = g_.degree(v);
     const std::uint64_t lists =
         plan_.compressed
             ? window_lines(g_.compressed.offsets[v],
                            g_.compressed.offsets[v + 1] - g_.compressed.offsets[v], line, held)
-            : raw;
-    return lists + (weighted_ ? raw : 0);
+            : lines_spanned(first * sizeof(vid_t), degree * sizeof(vid_t), line);
+    if (!weighted_) return lists;
+    return lists +
+           weight_lines(first, degree, plan_.compressed ? g_.compressed.weight_bits() : 32, line);
   }
   std::uint64_t unified_bytes(std::span<const vid_t> vertices);
 
@@ -365,8 +367,11 @@ void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
     } else {
       std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
     }
-    if (weighted_)
+    if (weighted_ && plan_.compressed && g_.compressed.packs_weights()) {
+      unpack_weights(g_.compressed, base, edges, staging_.weights.data());
+    } else if (weighted_) {
       std::memcpy(staging_.weights.data(), g_.weights.data() + base, edges * sizeof(std::uint32_t));
+    }
   }
   stats.transfer_seconds += since(start);
   stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;

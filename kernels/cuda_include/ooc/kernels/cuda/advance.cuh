@@ -42,6 +42,26 @@ static_assert(kHeavyChunk == codec::kChunk);
 // so that one atomicAdd gives an item both its slot and its first chunk, in the same order.
 inline constexpr unsigned kChunkBits = 40;
 
+// Weights packed at one width (codec::packed_weight), read in place beside compressed lists.
+struct PackedWeights {
+  const std::uint8_t* bits;  // null: the weights are not packed
+  const std::uint8_t* end;   // one past the padding: nothing beyond is read
+  std::uint32_t width, base;
+};
+
+// Compressed lists read in place, from pinned host memory (zero-copy) or the edge cache: vertex
+// v's list at lists + coffsets[v] - its range's list_shift, its degree from the offsets, its raw
+// weights at weights[offsets[v] - its range's shift ...] (null: none or packed), or its packed
+// weights from edge offsets[v] - shift on.
+struct CompressedEdges {
+  const eid_t* offsets;
+  const eid_t* coffsets;
+  const std::uint8_t* lists;
+  const std::uint8_t* lists_end;  // one past the lists' padding: nothing beyond is read
+  const std::uint32_t* weights;
+  PackedWeights packed;
+};
+
 template <class Value>
 struct HeavyItem {
   const vid_t* targets;
@@ -49,6 +69,7 @@ struct HeavyItem {
   const std::uint32_t* weights;
   eid_t degree;
   unsigned long long first_chunk;
+  eid_t first_edge;  // a compressed list's first edge, where its packed weights start
   Value message;
 };
 
@@ -57,7 +78,7 @@ struct HeavyQueue {
   HeavyItem<Value>* items;
   unsigned long long* counter;
   std::uint64_t capacity;
-  const std::uint8_t* lists_end;  // compressed items' lists end before it (CompressedEdges)
+  CompressedEdges lists;  // what compressed items read: the lists' end, packed weights
 };
 
 template <class P>
@@ -104,17 +125,6 @@ struct OffsetEdges {
   eid_t shift;                   // the global edge index held at targets[0]
 };
 
-// Compressed lists read in place, from pinned host memory (zero-copy) or the edge cache: vertex
-// v's list at lists + coffsets[v] - its range's list_shift, its degree from the offsets, its raw
-// weights at weights[offsets[v] - its range's shift ...] (null: unweighted).
-struct CompressedEdges {
-  const eid_t* offsets;
-  const eid_t* coffsets;
-  const std::uint8_t* lists;
-  const std::uint8_t* lists_end;  // one past the lists' padding: nothing beyond is read
-  const std::uint32_t* weights;
-};
-
 // A compacted batch: item i is vertices[i], its list at targets[begin[i] .. begin[i + 1]).
 struct CompactedEdges {
   const vid_t* vertices;
@@ -148,11 +158,12 @@ template <class P>
 __device__ __forceinline__ void queue_heavy(const ProgramState<P>& s, const vid_t* targets,
                                             const std::uint32_t* weights, eid_t degree,
                                             typename P::Value message,
-                                            const std::uint8_t* list = nullptr) {
+                                            const std::uint8_t* list = nullptr,
+                                            eid_t first_edge = 0) {
   const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
   const unsigned long long at = atomicAdd(s.heavy.counter, (1ull << kChunkBits) + chunks);
   s.heavy.items[at >> kChunkBits] = {
-      targets, list, weights, degree, at & ((1ull << kChunkBits) - 1), message};
+      targets, list, weights, degree, at & ((1ull << kChunkBits) - 1), first_edge, message};
 }
 
 template <class P>
@@ -265,22 +276,37 @@ __global__ void advance_compacted_kernel(P program, ProgramState<P> s, Compacted
   count_edges(s.edges_processed, processed, lane);
 }
 
+// What a warp reads a compressed list through: the lists' lines, and the packed weights' lines
+// when there are packed weights.
+struct ListWindows {
+  LineWindow lists, weights;
+  __device__ ListWindows(unsigned lane, const CompressedEdges& edges)
+      : lists(lane, edges.lists_end), weights(lane, edges.packed.end) {}
+};
+
 // Edges [begin, end) of a compressed list (a multiple of codec::kBlock apart, or end at the
-// degree), the block holding edge `begin` starting at host address `at`; `weights` are the
-// list's raw weights, or null.
+// degree), the block holding edge `begin` starting at address `at`. Its weights: `weights`, the
+// list's raw ones, or the packed ones from edge `first_edge` on (edges.packed), or none.
 template <class P>
 __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst,
                                              std::uint64_t* next, typename P::Value message,
-                                             LineWindow& window, std::uintptr_t at, eid_t begin,
-                                             eid_t end, const std::uint32_t* weights,
+                                             ListWindows& windows, const PackedWeights& packed,
+                                             std::uintptr_t at, eid_t begin, eid_t end,
+                                             const std::uint32_t* weights, eid_t first_edge,
                                              unsigned lane) {
   for (eid_t e = begin; e < end; e += codec::kBlock) {
     const auto n =
         static_cast<std::uint32_t>(end - e < codec::kBlock ? end - e : eid_t{codec::kBlock});
     std::uint64_t bytes = 0;
-    const vid_t t = decode_block(window, at, n, lane, bytes);
-    if (lane < n && program.relax(message, weights == nullptr ? 0u : weights[e + lane], dst + t))
-      bit_set(next, t);
+    const vid_t t = decode_block(windows.lists, at, n, lane, bytes);
+    std::uint32_t weight = 0;
+    if (packed.bits != nullptr) {
+      weight = packed_weight_lane(windows.weights, packed.bits, first_edge + e, n, packed.width,
+                                  packed.base, lane);
+    } else if (weights != nullptr && lane < n) {
+      weight = weights[e + lane];
+    }
+    if (lane < n && program.relax(message, weight, dst + t)) bit_set(next, t);
     at += bytes;
   }
 }
@@ -290,16 +316,16 @@ template <class P>
 __device__ __forceinline__ void relax_compressed_chunk(const P& program, typename P::Value* dst,
                                                        std::uint64_t* next,
                                                        const HeavyItem<typename P::Value>& item,
-                                                       const std::uint8_t* lists_end, eid_t c,
+                                                       const CompressedEdges& lists, eid_t c,
                                                        unsigned lane) {
   const std::uint64_t offset =
       c == 0 ? codec::table_bytes(item.degree) : codec::read_bits(item.list + 4 * (c - 1), 0, 32);
   const eid_t begin = c * kHeavyChunk;
   const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
-  LineWindow window(lane, lists_end);
-  relax_blocks(program, dst, next, item.message, window,
+  ListWindows windows(lane, lists);
+  relax_blocks(program, dst, next, item.message, windows, lists.packed,
                reinterpret_cast<std::uintptr_t>(item.list) + offset, begin, end, item.weights,
-               lane);
+               item.first_edge, lane);
 }
 
 // Compressed lists read in place (zero-copy, or the edge cache): a warp per 64-vertex word of the
@@ -311,7 +337,7 @@ template <class P, class Source>
 __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet ranges,
                                           Source source, CompressedEdges edges) {
   const unsigned lane = threadIdx.x % kWarp;
-  LineWindow window(lane, edges.lists_end);
+  ListWindows windows(lane, edges);
   typename P::Value* dst = relax_target(s);
   unsigned long long processed = 0;
   for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
@@ -326,15 +352,16 @@ __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet
       typename P::Value message{};
       if (!warp_message(program, s, v, degree, lane, message)) continue;
       const std::uint8_t* list = edges.lists + (edges.coffsets[v] - list_shift);
+      const eid_t first_edge = edges.offsets[v] - shift;
       const std::uint32_t* weights =
-          edges.weights == nullptr ? nullptr : edges.weights + (edges.offsets[v] - shift);
+          edges.weights == nullptr ? nullptr : edges.weights + first_edge;
       if (degree >= kHeavyDegree) {
-        if (lane == 0) queue_heavy(s, nullptr, weights, degree, message, list);
+        if (lane == 0) queue_heavy(s, nullptr, weights, degree, message, list, first_edge);
         continue;
       }
-      relax_blocks(program, dst, s.next, message, window,
+      relax_blocks(program, dst, s.next, message, windows, edges.packed,
                    reinterpret_cast<std::uintptr_t>(list) + codec::table_bytes(degree), 0, degree,
-                   weights, lane);
+                   weights, first_edge, lane);
       processed += degree;
     }
   }
@@ -365,8 +392,7 @@ __global__ void heavy_kernel(P program, ProgramState<P> s) {
     const eid_t begin = (g - item.first_chunk) * kHeavyChunk;
     const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
     if (item.list != nullptr) {
-      relax_compressed_chunk(program, dst, s.next, item, s.heavy.lists_end, begin / kHeavyChunk,
-                             lane);
+      relax_compressed_chunk(program, dst, s.next, item, s.heavy.lists, begin / kHeavyChunk, lane);
     } else {
       relax_range(program, dst, s.next, item.message, item.targets, item.weights, begin, end, lane);
     }

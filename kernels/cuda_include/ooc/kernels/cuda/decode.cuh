@@ -23,4 +23,10 @@ inline constexpr eid_t kDecodeEdges = 1024;  // output edges per warp item
 __global__ void decode_kernel(const std::uint8_t* lists, const eid_t* coffsets,
                               const eid_t* offsets, vid_t first, vid_t last, vid_t* out);
 
+// The `count` weights packed at `width` bits (codec::packed_weight) from bit `first_bit` of
+// `packed` on, plus `base`, into out: a thread per weight.
+__global__ void unpack_weights_kernel(const std::uint8_t* packed, std::uint64_t first_bit,
+                                      eid_t count, std::uint32_t width, std::uint32_t base,
+                                      std::uint32_t* out);
+
 }  // namespace ooc::cuda

@@ -98,4 +98,18 @@ __device__ __forceinline__ vid_t decode_block(LineWindow& window, std::uintptr_t
   return t;
 }
 
+// The weight of edge first + lane (lane < n; the others get garbage) from weights packed at
+// `width` bits (codec::packed_weight) at address `packed`. Every lane calls it.
+__device__ __forceinline__ std::uint32_t packed_weight_lane(LineWindow& window,
+                                                            const std::uint8_t* packed,
+                                                            std::uint64_t first, std::uint32_t n,
+                                                            std::uint32_t width, std::uint32_t base,
+                                                            unsigned lane) {
+  const std::uint64_t bit = first * width;
+  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(packed) + bit / 8;
+  // At most 32 fields of 31 bits and 7 bits of offset: 125 bytes, within two lines.
+  window.hold(from, from + (bit % 8 + std::uint64_t{n} * width + 7) / 8);
+  return base + window.bits(window.bit_of(from) + bit % 8 + std::uint64_t{lane} * width, width);
+}
+
 }  // namespace ooc::cuda
