@@ -19,6 +19,14 @@ every PageRank run then reports the L1 distance of its ranks to that one (ooc-ru
 and cc must give the same values (a digest), and the grid is verified against the serial
 references.
 
+With --compressed, each graph is generated with --compress (lists compressed, weights packed);
+the runs above then read the raw arrays (ooc-run --compressed off), and two more read the
+compressed ones: hybrid with the edges in host memory, and on a GPU hybrid with half the raw edge
+bytes each algorithm reads in the edge cache (the policies "hybrid, compressed" and "hybrid,
+compressed, cache 50%"). Their bfs, sssp and cc values must equal the raw runs'. Generating with
+--compress takes about 3.5 times as long (kron-26: 208 s against 57 s on the lent machines), so
+the full set no longer fits one device call with it: use --quick or a subset.
+
 With --gpus N (N >= 2), each graph's four algorithms then run again with the options of the
 hybrid run above (priority on, tiled mapping, edges in host memory), on N GPUs twice: from one
 process (--devices 0,...,N-1, a rank per GPU) and as N MPI ranks (mpirun -np N, skipped and
@@ -184,7 +192,7 @@ def bench_graph(args, clock, name, spec, verify):
     work = os.path.join(args.work, name + ".oocg")
     start = time.time()
     run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec, "--undirected",
-         "--weights", "random:1-64", "-o", work, "-q"])
+         "--weights", "random:1-64", "-o", work, "-q"] + (["--compress"] if args.compressed else []))
     generate_seconds = time.time() - start
     graph = ["--graph", work]
     # PageRank is judged at a measured accuracy: every run's L1 distance to a run at 1e-7.
@@ -198,6 +206,9 @@ def bench_graph(args, clock, name, spec, verify):
         graph += ["--pagerank-reference", reference]
     except subprocess.TimeoutExpired:
         log("suite: %s: no time left for the PageRank reference; PageRank runs go without L1" % name)
+    compressed = graph
+    if args.compressed:  # the plans below move the raw arrays; compressed_variants the others
+        graph = graph + ["--compressed", "off"]
     out_of_core = [*graph, "--in-memory", "off"]
     every = ["--transfer", ",".join(POLICIES)] + (["--verify"] if verify else [])
     plans = [
@@ -216,8 +227,18 @@ def bench_graph(args, clock, name, spec, verify):
             continue
         result["runs"] += doc["runs"]
         result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
-    if any(r["backend"] == "cuda" for r in result["runs"]):
-        gpu_variants(args, clock, name, graph, out_of_core, result)
+    on_gpu = any(r["backend"] == "cuda" for r in result["runs"])
+    if on_gpu:
+        run_variants(args, clock, name, "variant", result,
+                     cache_plans("hybrid, cache 50%", graph, result) +
+                     [("hybrid, calibrated", ",".join(ALGORITHMS),
+                       out_of_core + ["--transfer", "hybrid", "--calibration", "probe"])])
+    if args.compressed:
+        plans = [("hybrid, compressed", ",".join(ALGORITHMS),
+                  compressed + ["--in-memory", "off", "--transfer", "hybrid"])]
+        if on_gpu:
+            plans += cache_plans("hybrid, compressed, cache 50%", compressed, result)
+        run_variants(args, clock, name, "compressed", result, plans)
     if args.gpus >= 2:
         # The options of the first plan's hybrid run: the 1-GPU figures the table compares with.
         result["multi_gpu"] = multi_gpu(args, clock, name, out_of_core + (["--verify"] if verify else []))
@@ -227,21 +248,24 @@ def bench_graph(args, clock, name, spec, verify):
     return result
 
 
-def gpu_variants(args, clock, name, graph, out_of_core, result):
-    """Hybrid with half the edge bytes each algorithm reads in the GPU's edge cache (a budget of
-    its vertex data and staging, from its run's --json, plus that half), and hybrid with the cost
-    model's link constants from a probe of the GPU (--calibration probe). Their runs show in the
-    tables as the policies "hybrid, cache 50%" and "hybrid, calibrated"."""
+def cache_plans(label, graph, result):
+    """Hybrid with half the edge bytes each algorithm reads in the GPU's edge cache: a budget of its
+    vertex data and staging, from its earlier run's --json, plus that half."""
     plans = []
     for algorithm in ALGORITHMS:
         memory = next((r["memory"] for r in result["runs"] if r["algorithm"] == algorithm), None)
         if memory is not None:
             budget = memory["vertex_bytes"] + memory["staging_bytes"] + memory["edge_bytes"] // 2
-            plans.append(("hybrid, cache 50%", algorithm, graph + ["--transfer", "hybrid", "--budget", str(budget)]))
-    plans.append(("hybrid, calibrated", ",".join(ALGORITHMS),
-                  out_of_core + ["--transfer", "hybrid", "--calibration", "probe"]))
+            plans.append((label, algorithm, graph + ["--transfer", "hybrid", "--budget", str(budget)]))
+    return plans
+
+
+def run_variants(args, clock, name, kind, result, plans):
+    """Runs (label, algorithms, options) plans whose runs show in the tables as the policy `label`
+    (e.g. "hybrid, cache 50%", or "hybrid, calibrated": the cost model's link constants from a
+    probe of the GPU)."""
     for i, (label, algorithms, options) in enumerate(plans):
-        path = os.path.join(args.out, "%s-variant-%d.json" % (name, i))
+        path = os.path.join(args.out, "%s-%s-%d.json" % (name, kind, i))
         doc, why = ooc_run(args, clock, label, path, algorithms, *options)
         if doc is None:
             result["skipped"].append({"runs": "%s (%s)" % (label, algorithms), "why": why})
@@ -451,6 +475,9 @@ def main():
     parser.add_argument("--gpus", type=int, default=1, metavar="N", help="N >= 2: also run each graph's four "
                         "algorithms (hybrid) on GPUs 0..N-1, from one process (--devices) and as N MPI ranks "
                         "(mpirun), and compare them with the 1-GPU run (default 1: one GPU only)")
+    parser.add_argument("--compressed", action="store_true", help="generate the graphs with --compress and add "
+                        "hybrid runs that read the compressed lists and packed weights, without and with "
+                        "the edge cache")
     parser.add_argument("--from-json", metavar="SUITE_JSON", help="run nothing: write suite.md and the plots into "
                         "--out from an earlier run's suite.json")
     args = parser.parse_args()
