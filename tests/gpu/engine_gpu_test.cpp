@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <string_view>
 #include <tuple>
 
 #include "engine_cases.hpp"
@@ -179,31 +178,9 @@ INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CudaCompressed, test::compressed_cas
 // weights packed.
 TEST(CudaCompressedRuns, GiveTheRawValuesWithFewerBytes) {
   OOC_REQUIRE_GPU();
-  for (const Engine engine : {Engine::filter, Engine::zerocopy}) {
-    const EngineOptions o = test::options_for(std::string(to_string(engine)), true, Backend::cuda);
-    for (const char* shape : {"kron", "big_star", "grid"}) {
-      OocEngine raw(test::make_shape(shape), o);
-      OocEngine packed(test::make_compressed_shape(shape), o);
-      const vid_t source = raw.highest_degree_vertex();
-      const auto bfs_raw = raw.bfs(source), bfs_packed = packed.bfs(source);
-      EXPECT_EQ(bfs_packed.values, bfs_raw.values) << shape;
-      EXPECT_TRUE(bfs_packed.stats.compressed);
-      // The star's lists of one target take 5 bytes compressed against 4 raw: zero-copy reads
-      // no fewer lines of them.
-      if (engine == Engine::filter || std::string_view(shape) != "big_star") {
-        EXPECT_LT(bfs_packed.stats.bytes(engine), bfs_raw.stats.bytes(engine)) << shape;
-      }
-      const auto sssp_raw = raw.sssp(source), sssp_packed = packed.sssp(source);
-      EXPECT_EQ(sssp_packed.values, sssp_raw.values) << shape;
-      // SSSP's weights packed at 6 bits: fewer bytes than the raw ones.
-      if (engine == Engine::filter || std::string_view(shape) != "big_star") {
-        EXPECT_LT(sssp_packed.stats.bytes(engine), sssp_raw.stats.bytes(engine)) << shape;
-      }
-      if (raw.graph().symmetric) {
-        EXPECT_EQ(packed.cc().values, raw.cc().values) << shape;
-      }
-    }
-  }
+  for (const Engine engine : {Engine::filter, Engine::zerocopy})
+    test::expect_compressed_like_raw(
+        test::options_for(std::string(to_string(engine)), true, Backend::cuda), engine);
 }
 
 TEST(CudaEdgeCacheRuns, ServesPartOfTheEdgesAndMovesTheRest) {

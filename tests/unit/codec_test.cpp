@@ -178,6 +178,38 @@ class CompressedFile : public ::testing::Test {
     }
     return "no error";
   }
+  // Writes `g`, whose last section is `section` of `bytes` bytes; a copy with a byte in the middle
+  // of it flipped, and one cut 10 bytes short, must each be refused by reading and verifying, with
+  // the section named.
+  void expect_last_section_checked(const Graph& g, const std::string& section,
+                                   std::uint64_t bytes) {
+    const fs::path good = path("good.oocg");
+    write_oocg(g, good);
+    const std::uint64_t size = fs::file_size(good);
+    const fs::path flipped = path("flipped.oocg");
+    fs::copy_file(good, flipped);
+    {
+      std::fstream f(flipped, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekg(static_cast<std::streamoff>(size - bytes / 2));
+      char c = 0;
+      f.get(c);
+      f.seekp(static_cast<std::streamoff>(size - bytes / 2));
+      f.put(static_cast<char>(c ^ 0x40));
+    }
+    const std::string corrupted =
+        flipped.string() + ": checksum mismatch in the " + section +
+        " section (the file is corrupted; re-create it with partition-tool)";
+    EXPECT_EQ(error_of([&] { read_oocg(flipped); }), corrupted);
+    EXPECT_EQ(error_of([&] { verify_oocg(flipped); }), corrupted);
+    const fs::path cut = path("cut.oocg");
+    fs::copy_file(good, cut);
+    fs::resize_file(cut, size - 10);
+    const std::string truncated = cut.string() + ": truncated: the " + section +
+                                  " section ends at byte " + std::to_string(size) +
+                                  " but the file has " + std::to_string(size - 10) + " bytes";
+    EXPECT_EQ(error_of([&] { read_oocg(cut); }), truncated);
+    EXPECT_EQ(error_of([&] { verify_oocg(cut); }), truncated);
+  }
   fs::path dir_;
 };
 
@@ -297,36 +329,10 @@ TEST_F(CompressedFile, RoundTripsAsVersionThreeWithPackedWeights) {
 }
 
 TEST_F(CompressedFile, CorruptedOrTruncatedPackedWeightsAreRefused) {
-  Graph g = weighted_kron();
+  Graph g = weighted_kron();  // packed weights come last
   compress(g);
-  const fs::path good = path("good.oocg");
-  write_oocg(g, good);
-  const std::uint64_t size = fs::file_size(good);
-  const std::uint64_t packed = codec::packed_bytes(g.num_edges(), g.compressed.weight_width);
-  // The packed weights are the last section: flip a byte in the middle of it.
-  const fs::path flipped = path("flipped.oocg");
-  fs::copy_file(good, flipped);
-  {
-    std::fstream f(flipped, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(static_cast<std::streamoff>(size - packed / 2));
-    char c = 0;
-    f.get(c);
-    f.seekp(static_cast<std::streamoff>(size - packed / 2));
-    f.put(static_cast<char>(c ^ 0x40));
-  }
-  const std::string corrupted = flipped.string() +
-                                ": checksum mismatch in the packed-weights section (the file is "
-                                "corrupted; re-create it with partition-tool)";
-  EXPECT_EQ(error_of([&] { read_oocg(flipped); }), corrupted);
-  EXPECT_EQ(error_of([&] { verify_oocg(flipped); }), corrupted);
-  const fs::path cut = path("cut.oocg");
-  fs::copy_file(good, cut);
-  fs::resize_file(cut, size - 10);
-  const std::string truncated =
-      cut.string() + ": truncated: the packed-weights section ends at byte " +
-      std::to_string(size) + " but the file has " + std::to_string(size - 10) + " bytes";
-  EXPECT_EQ(error_of([&] { read_oocg(cut); }), truncated);
-  EXPECT_EQ(error_of([&] { verify_oocg(cut); }), truncated);
+  expect_last_section_checked(g, "packed-weights",
+                              codec::packed_bytes(g.num_edges(), g.compressed.weight_width));
 }
 
 TEST_F(CompressedFile, CorruptedOrTruncatedSectionIsRefused) {
@@ -334,34 +340,7 @@ TEST_F(CompressedFile, CorruptedOrTruncatedSectionIsRefused) {
   options.undirected = true;
   Graph g = build_graph(generate_kronecker(10, 8, 2), options);  // unweighted: lists come last
   compress(g);
-  const fs::path good = path("good.oocg");
-  write_oocg(g, good);
-  const std::uint64_t size = fs::file_size(good);
-  const std::uint64_t lists = g.compressed.size_bytes();
-  // The compressed lists are the last section: flip a byte in the middle of it.
-  const fs::path flipped = path("flipped.oocg");
-  fs::copy_file(good, flipped);
-  {
-    std::fstream f(flipped, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(static_cast<std::streamoff>(size - lists / 2));
-    char c = 0;
-    f.get(c);
-    f.seekp(static_cast<std::streamoff>(size - lists / 2));
-    f.put(static_cast<char>(c ^ 0x40));
-  }
-  const std::string corrupted = flipped.string() +
-                                ": checksum mismatch in the compressed-lists section (the file is "
-                                "corrupted; re-create it with partition-tool)";
-  EXPECT_EQ(error_of([&] { read_oocg(flipped); }), corrupted);
-  EXPECT_EQ(error_of([&] { verify_oocg(flipped); }), corrupted);
-  const fs::path cut = path("cut.oocg");
-  fs::copy_file(good, cut);
-  fs::resize_file(cut, size - 100);
-  const std::string truncated =
-      cut.string() + ": truncated: the compressed-lists section ends at byte " +
-      std::to_string(size) + " but the file has " + std::to_string(size - 100) + " bytes";
-  EXPECT_EQ(error_of([&] { read_oocg(cut); }), truncated);
-  EXPECT_EQ(error_of([&] { verify_oocg(cut); }), truncated);
+  expect_last_section_checked(g, "compressed-lists", g.compressed.size_bytes());
 }
 
 }  // namespace
