@@ -1,5 +1,6 @@
 #include "ooc/engine/calibration.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "ooc/core/error.hpp"
@@ -30,6 +31,21 @@ CostConstants calibrated(CostConstants base, const LinkMeasurements& m) {
   base.zerocopy_round_trip = m.copy_gbps / m.zerocopy_gbps;
   base.gamma = fixed / t128;
   return base;
+}
+
+CostConstants adapted(CostConstants c, const EngineTimings& t) {
+  const auto toward = [](double now, double measured) {
+    return now + kAdaptWeight * (measured - now);
+  };
+  if (t.filter_seconds >= kMinTimedSeconds && t.filter_bytes > 0)
+    c.link_bandwidth = toward(c.link_bandwidth, t.filter_bytes / t.filter_seconds);
+  if (t.zerocopy_seconds >= kMinTimedSeconds && t.zerocopy_requests > 0) {
+    const double predicted = t.zerocopy_requests * c.request_bytes *
+                             (c.gamma + (1 - c.gamma) * t.zerocopy_share) / c.link_bandwidth;
+    const double ratio = std::clamp(t.zerocopy_seconds / predicted, 0.25, 16.0);
+    c.zerocopy_round_trip = toward(c.zerocopy_round_trip, ratio);
+  }
+  return c;
 }
 
 #if !OOC_ENGINE_CUDA

@@ -415,6 +415,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   }
   s.in_memory = setup.memory.in_memory;
   s.compressed = setup.memory.compressed;
+  s.adapt_costs = o.adapt_costs && backend() == Backend::cuda;
   s.budget = setup.memory.budget;
   s.vertex_bytes = setup.memory.vertex_bytes;
   s.staging_bytes = setup.memory.staging_bytes;

@@ -73,6 +73,13 @@ std::string RunStats::summary() const {
   }
   if (total_bytes() == 0) text += " none";
   if (compressed) text += " (compressed lists)";
+  if (adapt_costs && !iterations.empty()) {
+    char costs[96];
+    std::snprintf(costs, sizeof costs,
+                  "; costs adapted to link %.1f GB/s, zero-copy round trip %.2f",
+                  iterations.back().link_bandwidth / 1e9, iterations.back().zerocopy_round_trip);
+    text += costs;
+  }
   if (cache_partitions > 0) {
     text += "; cache " + format_bytes(cache_bytes) + " in " + std::to_string(cache_partitions) +
             " partitions served " + format_bytes(cached_bytes());

@@ -231,6 +231,34 @@ TEST(CudaEdgeCacheRuns, OffOrWithEdgesInHostMemoryNothingIsCached) {
   }
 }
 
+// EngineOptions::adapt_costs: the constants move with the run's timings (whole-graph zero-copy
+// PageRank iterations on kron-18 are long enough to time), and hybrid's values stay the
+// references' whatever the constants become.
+TEST(CudaAdaptedCosts, MoveWithTheRunsTimingsAndKeepTheValues) {
+  OOC_REQUIRE_GPU();
+  EngineOptions o;
+  o.backend = Backend::cuda;
+  o.in_memory = false;
+  o.adapt_costs = true;
+  o.transfer = TransferPolicy::zerocopy;
+  {
+    OocEngine engine(test::build(generate_kronecker(18, 16, 3), true, 3), o);
+    const auto pr = engine.pagerank();
+    ASSERT_GT(pr.stats.iterations.size(), 2u);
+    EXPECT_TRUE(pr.stats.adapt_costs);
+    EXPECT_EQ(pr.stats.iterations.front().zerocopy_round_trip, o.cost.zerocopy_round_trip);
+    EXPECT_NE(pr.stats.iterations.back().zerocopy_round_trip, o.cost.zerocopy_round_trip);
+    EXPECT_NE(pr.stats.summary().find("; costs adapted to link "), std::string::npos);
+  }
+  for (const char* shape : {"kron", "grid", "big_star"}) {
+    EngineOptions hybrid = test::options_for("hybrid", true, Backend::cuda);
+    hybrid.adapt_costs = true;
+    OocEngine engine(test::make_shape(shape), hybrid);
+    for (const std::string& program : test::program_names())
+      test::expect_matches_reference(program, engine);
+  }
+}
+
 // The probe's figures are ones the cost model can hold (a fixed plus a per-byte cost per
 // request), short lists deliver less than whole lines, and the copy is a PCIe link's.
 TEST(LinkProbe, MeasuresFiguresTheModelCanUse) {

@@ -156,5 +156,48 @@ TEST(Calibration, RefusesFiguresTheModelCannotHold) {
   EXPECT_THROW(calibrated({}, {55, 50, 60, 10}), InvalidInput);
 }
 
+// One iteration's timings move each constant half way to what they imply, by hand: 10 GB
+// copied in 0.25 s is 40 GB/s; 1e8 full-line requests (12.8 GB, share 1) in 0.4 s against the
+// 0.32 s formula (3) predicts at 40 GB/s is a round trip of 1.25.
+TEST(Calibration, AdaptsHalfWayToEachIterationsTimings) {
+  CostConstants base;
+  base.link_bandwidth = 50e9;
+  base.zerocopy_round_trip = 1.0;
+  EngineTimings t;
+  t.filter_bytes = 10e9;
+  t.filter_seconds = 0.25;
+  t.zerocopy_requests = 1e8;
+  t.zerocopy_seconds = 0.4;
+  t.zerocopy_share = 1.0;
+  const CostConstants c = adapted(base, t);
+  EXPECT_DOUBLE_EQ(c.link_bandwidth, 45e9);
+  // Predicted at the new 45 GB/s: 12.8 GB / 45 GB/s = 0.2844 s; 0.4 / 0.2844 = 1.40625.
+  EXPECT_NEAR(c.zerocopy_round_trip, 1.0 + 0.5 * (0.4 / (12.8e9 / 45e9) - 1.0), 1e-12);
+  EXPECT_EQ(c.gamma, base.gamma);  // the rest stays
+  // A partly used line costs less by formula (3): at share 0 only gamma of a round trip.
+  t.zerocopy_share = 0.0;
+  const CostConstants sparse = adapted(base, t);
+  EXPECT_NEAR(sparse.zerocopy_round_trip, 1.0 + 0.5 * (0.4 / (12.8e9 * base.gamma / 45e9) - 1.0),
+              1e-12);
+}
+
+TEST(Calibration, IgnoresTimingsTooShortAndBoundsTheRoundTrip) {
+  const CostConstants base;
+  EngineTimings tiny;
+  tiny.filter_bytes = 1e6;
+  tiny.filter_seconds = kMinTimedSeconds / 2;
+  tiny.zerocopy_requests = 10;
+  tiny.zerocopy_seconds = kMinTimedSeconds / 2;
+  const CostConstants same = adapted(base, tiny);
+  EXPECT_EQ(same.link_bandwidth, base.link_bandwidth);
+  EXPECT_EQ(same.zerocopy_round_trip, base.zerocopy_round_trip);
+  // A zero-copy kernel that took a second for one request says nothing of the link.
+  EngineTimings stalled;
+  stalled.zerocopy_requests = 1;
+  stalled.zerocopy_seconds = 1;
+  EXPECT_DOUBLE_EQ(adapted(base, stalled).zerocopy_round_trip,
+                   base.zerocopy_round_trip + 0.5 * (16.0 - base.zerocopy_round_trip));
+}
+
 }  // namespace
 }  // namespace ooc

@@ -31,7 +31,9 @@ nlohmann::json to_json(const RunStats& s) {
                           {"exchange_seconds", it.exchange_seconds},
                           {"nccl_seconds", it.nccl_seconds},
                           {"sparse_exchange", it.sparse_exchange},
-                          {"exchange_rounds", it.exchange_rounds}});
+                          {"exchange_rounds", it.exchange_rounds},
+                          {"link_bandwidth", it.link_bandwidth},
+                          {"zerocopy_round_trip", it.zerocopy_round_trip}});
   }
   std::array<std::uint64_t, kEngines> bytes{};
   for (std::size_t e = 0; e < kEngines; ++e)
@@ -46,6 +48,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"exchange_rounds", s.exchange_rounds},
           {"in_memory", s.in_memory},
           {"compressed", s.compressed},
+          {"adapt_costs", s.adapt_costs},
           {"partitions", s.partitions},
           {"seconds", s.seconds},
           {"setup_seconds", s.setup_seconds},
@@ -73,7 +76,8 @@ void write_trace_header(std::ostream& out) {
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
   }
   out << ",cached_bytes,tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,"
-         "exchange_bytes,exchange_seconds,nccl_seconds,sparse_exchange,exchange_rounds\n";
+         "exchange_bytes,exchange_seconds,nccl_seconds,sparse_exchange,exchange_rounds,"
+         "link_bandwidth,zerocopy_round_trip\n";
 }
 
 void write_trace(std::ostream& out, int run, const RunStats& s) {
@@ -87,7 +91,8 @@ void write_trace(std::ostream& out, int run, const RunStats& s) {
     out << ',' << it.cached_bytes << ',' << it.tasks << ',' << it.seconds << ','
         << it.survey_seconds << ',' << it.transfer_seconds << ',' << it.compute_seconds << ','
         << it.exchange_bytes << ',' << it.exchange_seconds << ',' << it.nccl_seconds << ','
-        << (it.sparse_exchange ? 1 : 0) << ',' << it.exchange_rounds << '\n';
+        << (it.sparse_exchange ? 1 : 0) << ',' << it.exchange_rounds << ',' << it.link_bandwidth
+        << ',' << it.zerocopy_round_trip << '\n';
   }
 }
 

@@ -52,6 +52,7 @@ struct Args {
   std::string in_memory = "on";
   std::string cache = "on";
   std::string compressed = "on";
+  std::string adapt_costs = "off";
   std::string calibration = "off";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
@@ -147,6 +148,7 @@ EngineOptions engine_options(const Args& a) {
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
   o.compressed = a.compressed == "on";
+  o.adapt_costs = a.adapt_costs == "on";
   o.priority_fraction = a.priority_fraction;
   o.priority_min_edges = a.priority_min_edges;
   return o;
@@ -575,6 +577,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
                            {"source", needs_source ? nlohmann::json(source) : nlohmann::json()},
                            {"ranks", engine.ranks()},
                            {"calibration", a.calibration},
+                           {"adapt_costs", options.adapt_costs},
                            {"cost",
                             {{"link_bandwidth", options.cost.link_bandwidth},
                              {"zerocopy_round_trip", options.cost.zerocopy_round_trip},
@@ -733,9 +736,15 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--compressed", a.compressed,
-                 "When the graph holds compressed lists (partition-tool --compress), filter "
-                 "tasks move them and decode them on arrival: on | off (off: raw targets, and the "
-                 "compressed lists are not read)")
+                 "When the graph holds compressed lists and packed weights (partition-tool "
+                 "--compress), filter and zero-copy tasks and the edge cache read them: on | off "
+                 "(off: raw arrays only)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--adapt-costs", a.adapt_costs,
+                 "After each iteration, move the cost model's link bandwidth and zero-copy "
+                 "round trip toward what the iteration's copies and zero-copy kernels took "
+                 "(CUDA): on | off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_option("--priority", a.priority,

@@ -27,6 +27,7 @@
 #include "exchange.cuh"
 #include "ooc/core/codec.hpp"
 #include "ooc/core/cuda_check.hpp"
+#include "ooc/engine/calibration.hpp"
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
@@ -210,6 +211,21 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   PriorityWindow window_;
   std::vector<PartitionSurvey> surveys_;
   std::vector<std::uint32_t> task_range_start_;  // first range of each task
+  // The constants the survey chooses with: options_.cost, moved by each iteration's timings when
+  // EngineOptions::adapt_costs (calibration.hpp, adapted).
+  CostConstants cost_ = options_.cost;
+  // adapt_costs: this run of tasks' timed spans, a start and an end event each after a base event
+  // that precedes every task on every stream, and what each moved.
+  struct Timed {
+    Engine engine;
+    double amount;  // filter: bytes; zero-copy: requests
+    double share;   // zero-copy: active edges over the partitions' edges
+  };
+  std::vector<Event> timers_;  // [0] the base, then two per span
+  std::vector<Timed> timed_;
+  void time_from(cudaStream_t s, const char* doing);
+  void time_to(cudaStream_t s, const Timed& what, const char* doing);
+  void adapt_costs(const char* doing);
 };
 
 inline bool uses_compaction(TransferPolicy p) {
@@ -316,13 +332,13 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
            doing);
   cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
       current_.data(), g_.num_vertices(), view(window_), device_.partition_first.data(), partitions,
-      options_.cost.request_bytes, ws_.counters.data());
+      cost_.request_bytes, ws_.counters.data());
   check_launch("survey_kernel", doing);
   launch_choose_engines(ws_.counters.data(), device_.partition_edges.data(), partitions,
                         options_.transfer, plan_.in_memory,
                         cached() ? device_.cache.cached.data() : nullptr,
                         compressed() ? device_.partition_compressed.data() : nullptr, edge_bytes_,
-                        weight_bits(), options_.cost, grid_for(partitions), s);
+                        weight_bits(), cost_, grid_for(partitions), s);
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   for (std::uint32_t i = 0; i < partitions; ++i) {
@@ -338,10 +354,9 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
     // What the partition would move were it not cached: the cache's measure of reuse.
     const Engine moving =
         survey.engine == Engine::resident
-            ? engine_for(options_.transfer, false, survey.activity, edge_bytes_, options_.cost)
+            ? engine_for(options_.transfer, false, survey.activity, edge_bytes_, cost_)
             : survey.engine;
-    device_.moved[i] +=
-        link_bytes(moving, survey.activity, edge_bytes_, options_.cost.request_bytes);
+    device_.moved[i] += link_bytes(moving, survey.activity, edge_bytes_, cost_.request_bytes);
   }
   surveys_ = out;
 }
@@ -476,6 +491,8 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
   const char* doing = "running the iteration's tasks";
   const cudaStream_t s = stream(kDirect);
   if (!taken_) {  // the iteration's first run of tasks (a rank may run them in several)
+    stats.link_bandwidth = cost_.link_bandwidth;
+    stats.zerocopy_round_trip = cost_.zerocopy_round_trip;
     cuda::take_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
         current_.data(), work_.data(), g_.num_vertices(), view(window_), window_.deferring);
     check_launch("take_kernel", doing);
@@ -485,6 +502,10 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
   const bool compacting = std::any_of(tasks.begin(), tasks.end(),
                                       [](const Task& t) { return t.engine == Engine::compaction; });
   if (compacting) d2h(ws_.host_work.data(), work_.data(), words_, s, doing);
+  if (options_.adapt_costs) {
+    if (timers_.empty()) timers_.emplace_back(true);
+    timers_[0].record(s, doing);  // every task's stream waits for work_ready, recorded after it
+  }
   ws_.work_ready.record(s, doing);
   for (unsigned i = 0; i < kStagingBuffers; ++i)
     ws_.work_ready.wait_in(stream(i), doing);
@@ -511,6 +532,55 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
            doing);
   OOC_CUDA(cudaMemset(ws_.scalars.data(), 0, sizeof(unsigned long long)), doing);
   stats.edges_processed += ws_.host_scalars[0];
+  if (options_.adapt_costs) adapt_costs(doing);
+}
+
+template <class P>
+void CudaExecutor<P>::time_from(cudaStream_t s, const char* doing) {
+  const std::size_t at = 1 + 2 * timed_.size();
+  while (timers_.size() < at + 2)
+    timers_.emplace_back(true);
+  timers_[at].record(s, doing);
+}
+
+template <class P>
+void CudaExecutor<P>::time_to(cudaStream_t s, const Timed& what, const char* doing) {
+  timers_[2 + 2 * timed_.size()].record(s, doing);
+  timed_.push_back(what);
+}
+
+// The filter spans overlap (two staging streams share the link), so their time is the length of
+// their union; zero-copy spans run one after another on the direct stream.
+template <class P>
+void CudaExecutor<P>::adapt_costs(const char* doing) {
+  EngineTimings t;
+  std::vector<std::pair<double, double>> filter;
+  double share = 0;
+  const auto since_base = [&](const Event& e) {
+    float ms = 0;
+    OOC_CUDA(cudaEventElapsedTime(&ms, timers_[0].get(), e.get()), doing);
+    return static_cast<double>(ms) * 1e-3;
+  };
+  for (std::size_t i = 0; i < timed_.size(); ++i) {
+    const double from = since_base(timers_[1 + 2 * i]), to = since_base(timers_[2 + 2 * i]);
+    if (timed_[i].engine == Engine::filter) {
+      filter.emplace_back(from, to);
+      t.filter_bytes += timed_[i].amount;
+    } else {
+      t.zerocopy_seconds += to - from;
+      t.zerocopy_requests += timed_[i].amount;
+      share += timed_[i].amount * timed_[i].share;
+    }
+  }
+  std::sort(filter.begin(), filter.end());
+  double reached = 0;
+  for (const auto& [from, to] : filter) {
+    t.filter_seconds += std::max(0.0, to - std::max(from, reached));
+    reached = std::max(reached, to);
+  }
+  if (t.zerocopy_requests > 0) t.zerocopy_share = share / t.zerocopy_requests;
+  cost_ = adapted(cost_, t);
+  timed_.clear();
 }
 
 template <class P>
@@ -568,6 +638,7 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   const eid_t base = first.first_edge;
   const eid_t edges = last.last_edge - base;
   std::uint64_t bytes = edges * edge_bytes_;
+  if (options_.adapt_costs) time_from(s, doing);
   if (edges > 0 && weighted_ && packed()) {
     // The task's packed weights (and the padding after the array), unpacked into staging.
     const CompressedTargets& c = g_.compressed;
@@ -604,6 +675,7 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
                              cudaMemcpyHostToDevice, s),
              doing);
   }
+  if (options_.adapt_costs) time_to(s, {Engine::filter, static_cast<double>(bytes), 0.0}, doing);
   stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
   const cuda::OffsetEdges staged{device_.offsets.data(), st.targets.data(),
                                  weighted_ ? st.weights.data() : nullptr, base};
@@ -618,25 +690,35 @@ template <class P>
 void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
                                  IterationStats& stats) {
   const char* doing = "a zero-copy task";
-  std::uint64_t bytes = 0;
+  const bool timed = options_.adapt_costs && task.engine == Engine::zerocopy;
+  std::uint64_t requests = 0, active = 0, edges = 0;
   if (task.engine == Engine::zerocopy) {
-    for (const std::uint32_t p : task.partitions)
-      bytes += surveys_[p].activity.requests * options_.cost.request_bytes;
+    for (const std::uint32_t p : task.partitions) {
+      requests += surveys_[p].activity.requests;
+      active += surveys_[p].activity.active_edges;
+      edges += surveys_[p].activity.edges;
+    }
   }
-  stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
+  stats.bytes[static_cast<std::size_t>(task.engine)] += requests * cost_.request_bytes;
   if (task.engine == Engine::resident && cached()) {
     for (const std::uint32_t p : task.partitions)
       stats.cached_bytes += surveys_[p].activity.active_edges * edge_bytes_;
   }
+  if (timed) time_from(stream(kDirect), doing);
   if (const auto lists = compressed_edges(task.engine)) {
     cuda::advance_compressed_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0,
                                       stream(kDirect)>>>(
         program_, program_state(kDirect, *lists), ranges, cuda::FromWork{work_.data()}, *lists);
     check_launch("advance_compressed_kernel", doing);
     drain_heavy(kDirect, *lists, doing);
-    return;
+  } else {
+    advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);
   }
-  advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);
+  if (timed) {
+    const double share =
+        edges == 0 ? 0.0 : static_cast<double>(active) / static_cast<double>(edges);
+    time_to(stream(kDirect), {Engine::zerocopy, static_cast<double>(requests), share}, doing);
+  }
 }
 
 template <class P>

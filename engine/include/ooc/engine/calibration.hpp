@@ -22,6 +22,31 @@ struct LinkMeasurements {
 // (a longer list delivering fewer bytes per request).
 CostConstants calibrated(CostConstants base, const LinkMeasurements& m);
 
+// What one iteration measured of the transfer engines it ran (EngineOptions::adapt_costs).
+struct EngineTimings {
+  double filter_bytes = 0, filter_seconds = 0;         // filter tasks' copies, and their decoding
+  double zerocopy_requests = 0, zerocopy_seconds = 0;  // zero-copy tasks' kernels
+  // The zero-copy partitions' active edges over their edges, weighted by their requests.
+  double zerocopy_share = 0;
+};
+
+// Timings shorter than this change nothing: launch costs would dominate them.
+inline constexpr double kMinTimedSeconds = 1e-4;
+// The weight of one iteration's timings against the constants before it.
+inline constexpr double kAdaptWeight = 0.5;
+
+// The constants after one iteration's timings, each moved kAdaptWeight of the way to what the
+// timings imply; the others stay:
+//   link_bandwidth       filter_bytes / filter_seconds, when filter tasks ran
+//   zerocopy_round_trip  the zero-copy kernels' seconds over what formula (3) predicts for their
+//                        requests at round trip 1, a round trip being m MR bytes at
+//                        link_bandwidth: R m (gamma + (1 - gamma) share) / link_bandwidth.
+//                        Kept within [1/4, 16]: a kernel that waits on something else than the
+//                        link (an empty grid, atomics) says nothing about the link.
+// With the lines full (share 1) the round trip is link_bandwidth over the zero-copy bytes per
+// second, as calibrated() sets it from a probe.
+CostConstants adapted(CostConstants c, const EngineTimings& t);
+
 // Measures GPU `device`'s link (pinned copies, then zero-copy lists of 8 and 32 elements over
 // 256 MiB) in about 0.1 s. Throws Unsupported in a build without CUDA.
 LinkMeasurements probe_link(int device);

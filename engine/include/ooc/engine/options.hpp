@@ -109,6 +109,11 @@ struct EngineOptions {
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;  // never fewer per iteration (keeps a GPU busy)
   CostConstants cost;
+  // CUDA: after each iteration, move the cost model's link bandwidth and zero-copy round trip
+  // toward what that iteration's filter copies and zero-copy kernels took (calibration.hpp,
+  // adapted), so the choice follows this machine and these encodings. The CPU backend, which is
+  // no model of the link, keeps `cost`.
+  bool adapt_costs = false;
 };
 
 std::string_view to_string(Backend b);

@@ -38,6 +38,9 @@ struct IterationStats {
   double nccl_seconds = 0;  // of which inside NCCL's collective (GPU ranks)
   bool sparse_exchange = false;
   std::uint32_t exchange_rounds = 0;
+  // The cost model's constants this iteration chose with (EngineOptions::adapt_costs moves them).
+  double link_bandwidth = 0;  // bytes/s
+  double zerocopy_round_trip = 0;
 
   std::uint64_t total_bytes() const;
 };
@@ -53,6 +56,7 @@ struct RunStats {
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
   bool in_memory = false;             // all edges were resident on the device
   bool compressed = false;            // the run read compressed lists (filter, zero-copy, cache)
+  bool adapt_costs = false;           // the cost constants followed the run's timings
   std::uint32_t partitions = 0;
   std::vector<IterationStats> iterations;
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).

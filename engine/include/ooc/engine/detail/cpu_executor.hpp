@@ -338,6 +338,8 @@ void CpuExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
 
 template <class P>
 void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats) {
+  stats.link_bandwidth = options_.cost.link_bandwidth;  // the CPU backend never adapts them
+  stats.zerocopy_round_trip = options_.cost.zerocopy_round_trip;
   for (const Task& task : tasks) {
     switch (task.engine) {
       case Engine::filter:
