@@ -549,25 +549,37 @@ void CudaExecutor<P>::time_to(cudaStream_t s, const Timed& what, const char* doi
   timed_.push_back(what);
 }
 
-// The filter spans overlap (two staging streams share the link), so their time is the length of
-// their union; zero-copy spans run one after another on the direct stream.
+// Only spans that no span of the other engine overlaps count (EngineTimings). Filter spans
+// overlap each other (two staging streams share the link), so their time is the length of their
+// union; zero-copy spans run one after another on the direct stream.
 template <class P>
 void CudaExecutor<P>::adapt_costs(const char* doing) {
+  std::vector<std::pair<double, double>> spans(timed_.size());
+  for (std::size_t i = 0; i < timed_.size(); ++i) {
+    for (const std::size_t k : {0, 1}) {
+      float ms = 0;
+      OOC_CUDA(cudaEventElapsedTime(&ms, timers_[0].get(), timers_[1 + 2 * i + k].get()), doing);
+      (k == 0 ? spans[i].first : spans[i].second) = static_cast<double>(ms) * 1e-3;
+    }
+  }
+  const auto alone = [&](std::size_t i) {
+    for (std::size_t j = 0; j < spans.size(); ++j) {
+      if (timed_[j].engine != timed_[i].engine && spans[j].first < spans[i].second &&
+          spans[i].first < spans[j].second)
+        return false;
+    }
+    return true;
+  };
   EngineTimings t;
   std::vector<std::pair<double, double>> filter;
   double share = 0;
-  const auto since_base = [&](const Event& e) {
-    float ms = 0;
-    OOC_CUDA(cudaEventElapsedTime(&ms, timers_[0].get(), e.get()), doing);
-    return static_cast<double>(ms) * 1e-3;
-  };
   for (std::size_t i = 0; i < timed_.size(); ++i) {
-    const double from = since_base(timers_[1 + 2 * i]), to = since_base(timers_[2 + 2 * i]);
+    if (!alone(i)) continue;
     if (timed_[i].engine == Engine::filter) {
-      filter.emplace_back(from, to);
+      filter.push_back(spans[i]);
       t.filter_bytes += timed_[i].amount;
     } else {
-      t.zerocopy_seconds += to - from;
+      t.zerocopy_seconds += spans[i].second - spans[i].first;
       t.zerocopy_requests += timed_[i].amount;
       share += timed_[i].amount * timed_[i].share;
     }
