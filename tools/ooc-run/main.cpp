@@ -678,6 +678,12 @@ int run_on_devices(const Args& a, const std::vector<int>& devices) {
   return *std::max_element(status.begin(), status.end());
 }
 
+// An option that takes on or off, with its default shown in --help.
+void add_switch(CLI::App& app, const std::string& name, std::string& value,
+                const std::string& help) {
+  app.add_option(name, value, help)->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+}
+
 }  // namespace
 }  // namespace ooc::tools
 
@@ -725,28 +731,20 @@ int main(int argc, char** argv) {
                  "Device memory the engine may use (0: CUDA takes 90% of free memory)")
       ->check(size_validator())
       ->capture_default_str();
-  app.add_option("--in-memory", a.in_memory,
-                 "Keep all edges on the GPU when they fit the budget: on | off (off: edges stay "
-                 "in host memory, no cache either)")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->capture_default_str();
-  app.add_option("--cache", a.cache,
-                 "When the edges do not fit the budget, keep the partitions that the budget "
-                 "leaves room for on the GPU (CUDA): on | off")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->capture_default_str();
-  app.add_option("--compressed", a.compressed,
-                 "When the graph holds compressed lists and packed weights (partition-tool "
-                 "--compress), filter and zero-copy tasks and the edge cache read them: on | off "
-                 "(off: raw arrays only)")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->capture_default_str();
-  app.add_option("--adapt-costs", a.adapt_costs,
-                 "After each iteration, move the cost model's link bandwidth and zero-copy "
-                 "round trip toward what the iteration's copies and zero-copy kernels took "
-                 "(CUDA): on | off")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->capture_default_str();
+  add_switch(app, "--in-memory", a.in_memory,
+             "Keep all edges on the GPU when they fit the budget: on | off (off: edges stay "
+             "in host memory, no cache either)");
+  add_switch(app, "--cache", a.cache,
+             "When the edges do not fit the budget, keep the partitions that the budget "
+             "leaves room for on the GPU (CUDA): on | off");
+  add_switch(app, "--compressed", a.compressed,
+             "When the graph holds compressed lists and packed weights (partition-tool "
+             "--compress), filter and zero-copy tasks and the edge cache read them: on | off "
+             "(off: raw arrays only)");
+  add_switch(app, "--adapt-costs", a.adapt_costs,
+             "After each iteration, move the cost model's link bandwidth and zero-copy "
+             "round trip toward what the iteration's copies and zero-copy kernels took "
+             "(CUDA): on | off");
   app.add_option("--priority", a.priority,
                  "Priority scheduling (urgency order, deferral, reprocessing): on | off | on,off "
                  "(both in turn)")
