@@ -286,7 +286,7 @@ struct ListWindows {
 
 // Edges [begin, end) of a compressed list (a multiple of codec::kBlock apart, or end at the
 // degree), the block holding edge `begin` starting at address `at`. Its weights: `weights`, the
-// list's raw ones, or the packed ones from edge `first_edge` on (edges.packed), or none.
+// list's raw ones, or the packed ones from edge `first_edge` on (`packed`), or none.
 template <class P>
 __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst,
                                              std::uint64_t* next, typename P::Value message,
