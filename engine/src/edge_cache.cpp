@@ -10,7 +10,7 @@ std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t byt
     case Engine::filter:
       return a.filter_bytes > 0 ? a.filter_bytes : a.edges * bytes_per_edge;
     case Engine::compaction:
-      return a.active_edges * bytes_per_edge + a.active_vertices * kCompactionIndexBytes;
+      return static_cast<std::uint64_t>(compacted_bytes(a, bytes_per_edge));
     case Engine::zerocopy:
       return a.requests * request_bytes;
     case Engine::unified:

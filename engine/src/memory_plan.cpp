@@ -53,7 +53,9 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
          codec::kPadding + 7) /
         8 * 8;
     plan.vertex_bytes += (n + 1) * sizeof(eid_t);  // the compressed offsets
-    plan.staging_bytes += kStagingBuffers * plan.compressed_staging;
+    // The compressed lists, and a compaction batch's byte offsets into them.
+    plan.staging_bytes +=
+        kStagingBuffers * (plan.compressed_staging + (plan.staging_vertices + 1) * sizeof(eid_t));
     if (g.compressed.packs_weights()) {
       plan.packed_staging = (codec::packed_bytes(plan.staging_edges, g.compressed.weight_width) +
                              1 + codec::kPadding + 7) /

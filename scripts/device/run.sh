@@ -71,7 +71,7 @@ to that run:
   calibration  bfs,sssp,cc,pagerank: hybrid with the default constants, each single policy, then
                hybrid with --calibration probe and, after the pcie stage, with its JSON
   compressed   the graph is generated with --compress (its lists sorted, so both runs read the
-               same order); bfs,sssp,cc,pagerank hybrid, then bfs,sssp,cc filter and zerocopy,
+               same order); bfs,sssp,cc,pagerank hybrid, then bfs,sssp,cc filter, compaction and zerocopy,
                each with --compressed off then on, no cache (--in-memory off); then the bytes
                per edge of each of \$COMPRESSED_OTHERS at scale \$KRON_SCALE (generated with
                --compress, partition-tool info, deleted)
@@ -628,7 +628,7 @@ stage_timings() {
         done
         for raw_or_not in off on; do
           timing "$k-compressed-single-$raw_or_not" 240 bfs,sssp,cc "${g[@]}" "${host[@]}" \
-            --transfer filter,zerocopy --compressed "$raw_or_not"
+            --transfer filter,compaction,zerocopy --compressed "$raw_or_not"
         done
         note "kron-$KRON_SCALE: $(grep -h '^compressed' "$d/info.txt")" \
           "values, compressed against raw: $(python3 - "$d/$k-compressed"-{off,on,single-off,single-on}.json <<'EOF'

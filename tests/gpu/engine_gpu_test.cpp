@@ -173,12 +173,12 @@ TEST_P(CudaCompressed, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CudaCompressed, test::compressed_cases(),
                          test::compressed_case_name);
 
-// Filter tasks decode in device memory; zero-copy tasks decode lines read in place
-// (advance_compressed_kernel), heavy lists (big_star's hub) chunk by chunk; both read SSSP's
-// weights packed.
+// Filter and compaction tasks decode in device memory (compaction's lists gathered by the CPU);
+// zero-copy tasks decode lines read in place (advance_compressed_kernel), heavy lists (big_star's
+// hub) chunk by chunk; all three read SSSP's weights packed.
 TEST(CudaCompressedRuns, GiveTheRawValuesWithFewerBytes) {
   OOC_REQUIRE_GPU();
-  for (const Engine engine : {Engine::filter, Engine::zerocopy})
+  for (const Engine engine : {Engine::filter, Engine::compaction, Engine::zerocopy})
     test::expect_compressed_like_raw(
         test::options_for(std::string(to_string(engine)), true, Backend::cuda), engine);
 }

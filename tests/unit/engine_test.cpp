@@ -175,10 +175,10 @@ TEST(Engine, CompressedListsGiveTheRawValuesWithFewerFilterBytes) {
   EXPECT_NE(bfs_packed.stats.summary().find("(compressed lists)"), std::string::npos);
 }
 
-// Filter and zero-copy tasks read compressed lists and packed weights (decoded into staging on
-// the CPU): fewer bytes for the same values.
+// Filter, compaction and zero-copy tasks read compressed lists and packed weights (decoded into
+// staging on the CPU): fewer bytes for the same values.
 TEST(Engine, CompressedListsAndPackedWeightsMoveFewerBytes) {
-  for (const Engine engine : {Engine::filter, Engine::zerocopy}) {
+  for (const Engine engine : {Engine::filter, Engine::compaction, Engine::zerocopy}) {
     EngineOptions o = cpu();
     o.transfer = parse_transfer_policy(std::string(to_string(engine)));
     test::expect_compressed_like_raw(o, engine);

@@ -739,7 +739,8 @@ int main(int argc, char** argv) {
              "leaves room for on the GPU (CUDA): on | off");
   add_switch(app, "--compressed", a.compressed,
              "When the graph holds compressed lists and packed weights (partition-tool "
-             "--compress), filter and zero-copy tasks and the edge cache read them: on | off "
+             "--compress), filter, compaction and zero-copy tasks and the edge cache read "
+             "them: on | off "
              "(off: raw arrays only)");
   add_switch(app, "--adapt-costs", a.adapt_costs,
              "After each iteration, move the cost model's link bandwidth and zero-copy "

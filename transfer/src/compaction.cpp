@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/partitioner/compress.hpp"
@@ -16,22 +17,64 @@ namespace ooc {
 namespace {
 
 constexpr eid_t kSplitEdges = eid_t{1} << 16;
+// Output edges per task when packing weights: a multiple of 8, so that every task starts on a
+// byte and no two write the same one.
+constexpr eid_t kPackEdges = 4096;
 
-// offsets[i] = edges of active[0..i); returns the total (offsets[n]).
-eid_t scan_degrees(const Graph& g, std::span<const vid_t> active, eid_t* offsets) {
+// offsets[i] = sum of size(active[j]) for j < i; returns the total (offsets[n]).
+template <class Size>
+eid_t scan(std::span<const vid_t> active, eid_t* offsets, Size size) {
   const std::size_t n = active.size();
   const eid_t total = tbb::parallel_scan(
       tbb::blocked_range<std::size_t>(0, n, 4096), eid_t{0},
       [&](const tbb::blocked_range<std::size_t>& r, eid_t sum, bool final_pass) {
         for (std::size_t i = r.begin(); i < r.end(); ++i) {
           if (final_pass) offsets[i] = sum;
-          sum += g.degree(active[i]);
+          sum += size(active[i]);
         }
         return sum;
       },
       [](eid_t a, eid_t b) { return a + b; });
   offsets[n] = total;
   return total;
+}
+
+eid_t scan_degrees(const Graph& g, std::span<const vid_t> active, eid_t* offsets) {
+  return scan(active, offsets, [&](vid_t v) { return g.degree(v); });
+}
+
+// How many of the scanned entries end within `capacity`.
+std::size_t fitting(const eid_t* offsets, std::size_t n, std::uint64_t capacity) {
+  return static_cast<std::size_t>(std::upper_bound(offsets + 1, offsets + n + 1, capacity) -
+                                  (offsets + 1));
+}
+
+// The weights of the batch's `total` edges, packed at the graph's width: vertex i's from bit
+// offsets[i] * width on, then codec::kPadding zero bytes; returns the packed bytes.
+std::uint64_t pack_weights(const Graph& g, std::span<const vid_t> vertices, const eid_t* offsets,
+                           eid_t total, std::uint8_t* out) {
+  const CompressedTargets& c = g.compressed;
+  const std::uint32_t width = c.weight_width;
+  const std::uint64_t bytes = codec::packed_bytes(total, width);
+  tbb::parallel_for(eid_t{0}, (total + kPackEdges - 1) / kPackEdges, [&](eid_t task) {
+    const eid_t first = task * kPackEdges, last = std::min(total, first + kPackEdges);
+    std::size_t i = static_cast<std::size_t>(
+        std::upper_bound(offsets + 1, offsets + vertices.size() + 1, first) - (offsets + 1));
+    std::uint8_t* to = out + first * width / 8;
+    std::uint64_t held = 0;
+    std::uint32_t bits = 0;
+    for (eid_t e = first; e < last; ++e) {
+      while (offsets[i + 1] <= e)
+        ++i;
+      const eid_t from = g.offsets[vertices[i]] + (e - offsets[i]);
+      held |= std::uint64_t{codec::read_bits(c.packed_weights.data(), from * width, width)} << bits;
+      for (bits += width; bits >= 8; bits -= 8, held >>= 8)
+        *to++ = static_cast<std::uint8_t>(held);
+    }
+    if (bits > 0) *to = static_cast<std::uint8_t>(held);  // only the last task ends mid-byte
+  });
+  std::memset(out + bytes, 0, codec::kPadding);
+  return bytes;
 }
 
 // Edges [begin, end) of v's list; a compressed list is decoded whole (begin 0, end its degree).
@@ -61,10 +104,7 @@ CompactedBatch compact(const Graph& g, std::span<const vid_t> active, const Comp
   eid_t total = scan_degrees(g, window, out.offsets);
   std::size_t taken = window.size();
   if (total > out.edge_capacity) {
-    // The last vertex whose list still ends inside the buffer.
-    taken = static_cast<std::size_t>(
-        std::upper_bound(out.offsets + 1, out.offsets + window.size() + 1, out.edge_capacity) -
-        (out.offsets + 1));
+    taken = fitting(out.offsets, window.size(), out.edge_capacity);
     if (taken == 0) {
       throw OutOfMemory("compaction staging holds " +
                         format_bytes(out.edge_capacity * sizeof(vid_t)) + " of edges, but vertex " +
@@ -91,6 +131,53 @@ CompactedBatch compact(const Graph& g, std::span<const vid_t> active, const Comp
                       }
                     });
   return {taken, total};
+}
+
+CompressedBatch compact_compressed(const Graph& g, std::span<const vid_t> active,
+                                   const CompressedBuffer& out) {
+  const CompressedTargets& c = g.compressed;
+  const std::span<const vid_t> window = active.first(std::min(active.size(), out.vertex_capacity));
+  const eid_t edges = scan_degrees(g, window, out.offsets);
+  const std::uint64_t bytes =
+      scan(window, out.list_offsets, [&](vid_t v) { return c.offsets[v + 1] - c.offsets[v]; });
+  std::size_t taken = window.size();
+  if (edges > out.edge_capacity || bytes > out.list_capacity) {
+    taken = std::min(fitting(out.offsets, window.size(), out.edge_capacity),
+                     fitting(out.list_offsets, window.size(), out.list_capacity));
+    if (taken == 0) {
+      throw OutOfMemory("compaction staging holds " + format_bytes(out.list_capacity) +
+                        " of compressed lists and " + std::to_string(out.edge_capacity) +
+                        " edges, but vertex " + std::to_string(window[0]) + " alone has " +
+                        format_bytes(c.offsets[window[0] + 1] - c.offsets[window[0]]) + " and " +
+                        std::to_string(g.degree(window[0])) + " edges");
+    }
+  }
+  CompressedBatch batch{taken, out.offsets[taken], out.list_offsets[taken], 0};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, taken, 256),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i < r.end(); ++i) {
+                        const vid_t v = window[i];
+                        out.vertices[i] = v;
+                        const eid_t length = out.list_offsets[i + 1] - out.list_offsets[i];
+                        if (length > 0) {
+                          std::memcpy(out.lists + out.list_offsets[i],
+                                      c.bytes.data() + c.offsets[v], length);
+                        }
+                        const eid_t degree = out.offsets[i + 1] - out.offsets[i];
+                        if (out.weights != nullptr && degree > 0) {
+                          std::memcpy(out.weights + out.offsets[i], g.weights.data() + g.offsets[v],
+                                      degree * sizeof(std::uint32_t));
+                        }
+                      }
+                    });
+  std::memset(out.lists + batch.list_bytes, 0, codec::kPadding);
+  if (out.packed_weights != nullptr) {
+    batch.weight_bytes =
+        pack_weights(g, window.first(taken), out.offsets, batch.edges, out.packed_weights);
+  } else if (out.weights != nullptr) {
+    batch.weight_bytes = batch.edges * sizeof(std::uint32_t);
+  }
+  return batch;
 }
 
 }  // namespace ooc

@@ -16,11 +16,12 @@ __global__ void choose_engines_kernel(cuda::PartitionCounters* counters,
   cuda::PartitionCounters& c = counters[p];
   if (c.active_vertices == 0) return;
   const eid_t edges = partition_edges[p];
-  const PartitionActivity a{
-      edges, c.active_vertices, c.active_edges, c.requests,
-      compressed == nullptr
-          ? 0
-          : compressed_filter_bytes(compressed[p], edges, bytes_per_edge, weight_bits)};
+  PartitionActivity a{edges, c.active_vertices, c.active_edges, c.requests};
+  if (compressed != nullptr) {
+    a.filter_bytes = compressed_filter_bytes(compressed[p], edges, bytes_per_edge, weight_bits);
+    a.compacted_bytes = compressed_compaction_bytes(c.list_bytes, c.active_edges, c.active_vertices,
+                                                    bytes_per_edge, weight_bits);
+  }
   const bool on_device = resident || (cached != nullptr && cached[p] != 0);
   c.engine = static_cast<std::uint32_t>(engine_for(policy, on_device, a, bytes_per_edge, cost));
 }

@@ -62,6 +62,9 @@ struct VertexView {
   PriorityWindow window;
 
   __device__ eid_t degree(vid_t v) const { return offsets[v + 1] - offsets[v]; }
+  __device__ std::uint64_t list_bytes(vid_t v) const {
+    return coffsets == nullptr ? 0 : coffsets[v + 1] - coffsets[v];
+  }
   __device__ std::uint64_t requests(vid_t v, std::uint32_t line, std::uint64_t& held) const {
     const std::uint64_t lists =
         coffsets == nullptr
@@ -151,6 +154,12 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   // them).
   bool packed() const { return compressed() && device_.mapped_packed_weights != nullptr; }
   std::uint32_t weight_bits() const { return packed() ? g_.compressed.weight_width : 32; }
+  // PartitionActivity::compacted_bytes of a partition with counters c (0: raw lists).
+  std::uint64_t compacted_bytes_of(const cuda::PartitionCounters& c) const {
+    if (!compressed()) return 0;
+    return compressed_compaction_bytes(c.list_bytes, c.active_edges, c.active_vertices, edge_bytes_,
+                                       weight_bits());
+  }
   // The compressed lists that a task of `engine` reads in place, if it reads any: zero-copy
   // reads them from pinned host memory, a task of cached partitions from the cache.
   std::optional<cuda::CompressedEdges> compressed_edges(Engine engine) const;
@@ -177,6 +186,10 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   void run_filter(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_direct(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
+  // One batch of a compaction task over compressed lists, from the front of `active`, through
+  // staging buffer i: the CPU gathers the lists' bytes, the GPU decodes and advances them.
+  // Returns the vertices it took.
+  std::size_t compact_compressed(unsigned i, std::span<const vid_t> active, IterationStats& stats);
   template <class T>
   void d2h(T* dst, const T* src, std::size_t n, cudaStream_t s, const char* doing) {
     OOC_CUDA(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, s), doing);
@@ -344,8 +357,8 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   for (std::uint32_t i = 0; i < partitions; ++i) {
     const cuda::PartitionCounters& c = ws_.host_counters[i];
     PartitionSurvey& survey = out[i];
-    survey.activity = {parts_[i].num_edges(), c.active_vertices, c.active_edges, c.requests,
-                       filter_bytes_of(parts_[i])};
+    survey.activity = {parts_[i].num_edges(),      c.active_vertices,    c.active_edges, c.requests,
+                       filter_bytes_of(parts_[i]), compacted_bytes_of(c)};
     survey.engine = static_cast<Engine>(c.engine);
     survey.priority = kAccumulative           ? c.delta
                       : c.active_vertices > 0 ? -cuda::from_order_key(c.most_urgent)
@@ -750,6 +763,10 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
     Workspace::Staging& st = ws_.staging[i];
     const cudaStream_t s = stream(i);
     st.host_free.synchronize(doing);
+    if (compressed()) {
+      done += compact_compressed(i, std::span<const vid_t>(active).subspan(done), stats);
+      continue;
+    }
     const CompactionBuffer buffer{
         st.host_vertices.data(), st.host_begin.data(),
         st.host_targets.data(),  weighted_ ? st.host_weights.data() : nullptr,
@@ -775,6 +792,62 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
     done += batch.vertices;
   }
   stats.transfer_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+template <class P>
+std::size_t CudaExecutor<P>::compact_compressed(unsigned i, std::span<const vid_t> active,
+                                                IterationStats& stats) {
+  const char* doing = "a compaction task over compressed lists";
+  Workspace::Staging& st = ws_.staging[i];
+  const cudaStream_t s = stream(i);
+  const bool packed_weights = weighted_ && packed();
+  const CompressedBuffer buffer{st.host_vertices.data(),
+                                st.host_begin.data(),
+                                st.host_list_begin.data(),
+                                st.host_lists.data(),
+                                packed_weights ? st.host_packed.data() : nullptr,
+                                weighted_ && !packed_weights ? st.host_weights.data() : nullptr,
+                                st.host_vertices.size(),
+                                st.targets.size(),
+                                st.host_lists.size() - codec::kPadding};
+  CompressedBatch batch;
+  compaction_arena(options_.device).execute([&] {
+    batch = ooc::compact_compressed(g_, active, buffer);
+  });
+  const auto up = [&](auto* dst, const auto* src, std::size_t n) {
+    if (n > 0)
+      OOC_CUDA(cudaMemcpyAsync(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice, s), doing);
+  };
+  up(st.vertices.data(), buffer.vertices, batch.vertices);
+  up(st.begin.data(), buffer.offsets, batch.vertices + 1);
+  up(st.list_begin.data(), buffer.list_offsets, batch.vertices + 1);
+  up(st.compressed.data(), buffer.lists, batch.list_bytes + codec::kPadding);
+  if (packed_weights) {
+    up(st.packed.data(), buffer.packed_weights, batch.weight_bytes + codec::kPadding);
+  } else if (weighted_) {
+    up(st.weights.data(), buffer.weights, batch.edges);
+  }
+  st.host_free.record(s, doing);
+  if (batch.edges > 0) {
+    cuda::
+        decode_kernel<<<warp_grid_for((batch.edges + cuda::kDecodeEdges - 1) / cuda::kDecodeEdges),
+                        kBlockThreads, 0, s>>>(
+            st.compressed.data(), st.list_begin.data(), st.begin.data(), 0,
+            static_cast<vid_t>(batch.vertices), st.targets.data());
+    check_launch("decode_kernel", doing);
+    if (packed_weights) {
+      const CompressedTargets& c = g_.compressed;
+      cuda::unpack_weights_kernel<<<grid_for(batch.edges), kBlockThreads, 0, s>>>(
+          st.packed.data(), 0, batch.edges, c.weight_width, c.weight_base, st.weights.data());
+      check_launch("unpack_weights_kernel", doing);
+    }
+  }
+  stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+      batch.list_bytes + batch.weight_bytes + batch.vertices * kCompressedIndexBytes;
+  const cuda::CompactedEdges compacted{st.vertices.data(), st.begin.data(), st.targets.data(),
+                                       weighted_ ? st.weights.data() : nullptr};
+  advance_compacted(i, compacted, batch.vertices, doing);
+  return batch.vertices;
 }
 
 // The ranks agree on the vertex arrays, in one of two forms (docs/distributed.md, section 2):

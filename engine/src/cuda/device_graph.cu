@@ -307,7 +307,7 @@ std::uint64_t Workspace::device_bytes() const {
                       range_list_shift.bytes();
   for (const Staging& s : staging)
     sum += s.targets.bytes() + s.weights.bytes() + s.compressed.bytes() + s.packed.bytes() +
-           s.vertices.bytes() + s.begin.bytes();
+           s.vertices.bytes() + s.begin.bytes() + s.list_begin.bytes();
   for (const auto& q : heavy)
     sum += q.bytes();
   return sum;
@@ -336,12 +336,21 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
     s.packed = DeviceArray<std::uint8_t>(plan.packed_staging, "packed weight staging");
     s.vertices = DeviceArray<vid_t>(plan.staging_vertices, "compaction staging");
     s.begin = DeviceArray<eid_t>(plan.staging_vertices + 1, "compaction staging");
+    s.list_begin =
+        DeviceArray<eid_t>(plan.compressed ? plan.staging_vertices + 1 : 0, "compaction staging");
     if (with_compaction) {
       s.host_vertices = Buffer<vid_t>::allocate(plan.staging_vertices, pinned);
       s.host_begin = Buffer<eid_t>::allocate(plan.staging_vertices + 1, pinned);
-      s.host_targets = Buffer<vid_t>::allocate(plan.staging_edges, pinned);
+      if (plan.compressed) {
+        s.host_list_begin = Buffer<eid_t>::allocate(plan.staging_vertices + 1, pinned);
+        s.host_lists = Buffer<std::uint8_t>::allocate(plan.compressed_staging, pinned);
+        s.host_packed = Buffer<std::uint8_t>::allocate(plan.packed_staging, pinned);
+      } else {
+        s.host_targets = Buffer<vid_t>::allocate(plan.staging_edges, pinned);
+      }
+      const bool raw_weights = g.weighted() && plan.packed_staging == 0;
       s.host_weights =
-          Buffer<std::uint32_t>::allocate(g.weighted() ? plan.staging_edges : 0, pinned);
+          Buffer<std::uint32_t>::allocate(raw_weights ? plan.staging_edges : 0, pinned);
     }
   }
   const std::size_t slots = std::max<std::size_t>(partitions, 1);

@@ -25,9 +25,13 @@ struct Workspace {
     DeviceArray<std::uint8_t> packed;      // and its packed weights, unpacked to weights
     DeviceArray<vid_t> vertices;
     DeviceArray<eid_t> begin;
-    Buffer<vid_t> host_vertices, host_targets;  // compaction: filled by the CPU, copied up
-    Buffer<eid_t> host_begin;
+    DeviceArray<eid_t> list_begin;  // compaction over compressed lists: their byte offsets
+    // Compaction: filled by the CPU, copied up. Over compressed lists the lists and packed
+    // weights take the place of targets (and of weights, where the graph packs them).
+    Buffer<vid_t> host_vertices, host_targets;
+    Buffer<eid_t> host_begin, host_list_begin;
     Buffer<std::uint32_t> host_weights;
+    Buffer<std::uint8_t> host_lists, host_packed;
     Event host_free;  // the last copy out of the host buffers has finished
   };
   MemoryPlan plan;
@@ -54,7 +58,7 @@ struct Workspace {
 
   bool fits(const MemoryPlan& p, bool with_compaction) const {
     return p.staging_edges <= plan.staging_edges && p.staging_vertices <= plan.staging_vertices &&
-           p.compressed_staging <= plan.compressed_staging &&
+           p.compressed == plan.compressed && p.compressed_staging <= plan.compressed_staging &&
            p.packed_staging <= plan.packed_staging && (compaction || !with_compaction);
   }
   std::uint64_t device_bytes() const;

@@ -22,6 +22,10 @@ struct PartitionActivity {
   // The bytes a filter task moves for the partition when they are not edges * bytes per edge
   // (its lists compressed); 0: edges * bytes per edge.
   std::uint64_t filter_bytes = 0;
+  // The bytes a compaction task moves for the partition when its lists are compressed
+  // (compressed_compaction_bytes); 0: active edges * bytes per edge plus kCompactionIndexBytes
+  // per active vertex.
+  std::uint64_t compacted_bytes = 0;
 };
 
 // What a filter task moves for a partition of `edges` edges whose targets take `compressed` bytes
@@ -45,6 +49,25 @@ struct TransferCosts {
 // Bytes per active vertex that a compaction task ships besides its edges (HyTGraph's d2): the
 // vertex id (4) and its 64-bit offset into the compacted edges (8).
 inline constexpr std::uint32_t kCompactionIndexBytes = 12;
+// The same over compressed lists: also the 64-bit offset of the vertex's compressed bytes.
+inline constexpr std::uint32_t kCompressedIndexBytes = 20;
+
+// What a compaction task over compressed lists moves for `vertices` active vertices whose lists
+// hold `edges` edges in `list_bytes` compressed bytes: those bytes, the weights when the program
+// reads them (bytes_per_edge 8) packed at weight_bits each (32: raw), and the index.
+OOC_HD inline std::uint64_t compressed_compaction_bytes(std::uint64_t list_bytes,
+                                                        std::uint64_t edges, std::uint64_t vertices,
+                                                        std::uint32_t bytes_per_edge,
+                                                        std::uint32_t weight_bits) {
+  return compressed_filter_bytes(list_bytes, edges, bytes_per_edge, weight_bits) +
+         vertices * kCompressedIndexBytes;
+}
+
+OOC_HD inline double compacted_bytes(const PartitionActivity& a, std::uint32_t bytes_per_edge) {
+  return a.compacted_bytes > 0 ? static_cast<double>(a.compacted_bytes)
+                               : static_cast<double>(a.active_edges) * bytes_per_edge +
+                                     static_cast<double>(a.active_vertices) * kCompactionIndexBytes;
+}
 
 OOC_HD inline double ceil_div(double a, double b) {
   const double q = a / b;
@@ -59,10 +82,9 @@ OOC_HD inline TransferCosts transfer_costs(const PartitionActivity& a, std::uint
   TransferCosts t;
   // (1): the whole partition, in saturated round trips.
   t.filter = ceil_div(filter_bytes(a, bytes_per_edge), per_round) * c.round_trip;
-  // (2): the active edges plus one index per active vertex, and the CPU gather when its
-  // bandwidth is given (HyTGraph leaves it out in practice).
-  const double compacted = static_cast<double>(a.active_edges) * bytes_per_edge +
-                           static_cast<double>(a.active_vertices) * kCompactionIndexBytes;
+  // (2): the active edges (or their compressed lists) plus one index per active vertex, and the
+  // CPU gather when its bandwidth is given (HyTGraph leaves it out in practice).
+  const double compacted = compacted_bytes(a, bytes_per_edge);
   t.compaction = ceil_div(compacted, per_round) * c.round_trip;
   if (c.compaction_bandwidth > 0) {
     // The CPU gather, in round trips of per_round bytes at the link's speed.

@@ -97,8 +97,9 @@ struct EngineOptions {
   bool cache = true;
   // Compressed lists (partition-tool --compress), when the graph has them: filter tasks move
   // a partition's compressed targets and decode them where they land (the GPU, or the CPU
-  // backend's staging), zero-copy tasks decode them read in place, and the edge cache keeps
-  // them compressed. Compaction and in-memory mode read the raw targets.
+  // backend's staging), compaction tasks gather them compressed and decode them likewise,
+  // zero-copy tasks decode them read in place, and the edge cache keeps them compressed.
+  // In-memory mode reads the raw targets.
   bool compressed = true;
   // Priority scheduling (priority.hpp): urgency-ordered tasks, deferral of the least urgent
   // vertices of ordered programs, and loaded partitions processed once more.

@@ -14,6 +14,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <span>
 #include <vector>
@@ -256,6 +257,7 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
   }
   double most_urgent = std::numeric_limits<double>::infinity();
   std::uint64_t word = ~std::uint64_t{0}, held = 0;  // the GPU's warp per 64-vertex word
+  std::uint64_t list_bytes = 0;                      // of the active compressed lists
   current_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
     const auto v = static_cast<vid_t>(i);
     if (i / 64 != word) {
@@ -268,11 +270,17 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
     ++s.activity.active_vertices;
     s.activity.active_edges += degree;
     s.activity.requests += requests(v, held);
+    if (plan_.compressed) list_bytes += g_.compressed.offsets[v + 1] - g_.compressed.offsets[v];
     if constexpr (P::kind == ProgramKind::accumulative)
       s.priority += static_cast<double>(deltas_[v]);
   });
   // Larger priority runs first: the largest pending delta, or the most urgent value.
   if constexpr (P::kind == ProgramKind::monotone) s.priority = -most_urgent;
+  if (plan_.compressed && s.activity.active_vertices > 0) {
+    s.activity.compacted_bytes =
+        compressed_compaction_bytes(list_bytes, s.activity.active_edges, s.activity.active_vertices,
+                                    edge_bytes_, g_.compressed.weight_bits());
+  }
   if (s.activity.active_vertices > 0) {
     s.engine =
         engine_for(options_.transfer, plan_.in_memory, s.activity, edge_bytes_, options_.cost);
@@ -397,9 +405,25 @@ template <class P>
 void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   const std::span<const vid_t> active =
       take_current(task.partitions, [&](vid_t v) { return admitted(v); });
-  const eid_t edges = advance_batches(active, ListSource::raw, stats);
+  if (!plan_.compressed) {
+    const eid_t edges = advance_batches(active, ListSource::raw, stats);
+    stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+        edges * edge_bytes_ + active.size() * kCompactionIndexBytes;
+    return;
+  }
+  // The GPU would receive the compressed lists and decode them; here the gather decodes.
+  const eid_t edges = advance_batches(active, ListSource::compressed, stats);
+  const CompressedTargets& c = g_.compressed;
+  const std::uint64_t list_bytes = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, active.size(), 4096), std::uint64_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i)
+          sum += c.offsets[active[i] + 1] - c.offsets[active[i]];
+        return sum;
+      },
+      std::plus<>());
   stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
-      edges * edge_bytes_ + active.size() * kCompactionIndexBytes;
+      compressed_compaction_bytes(list_bytes, edges, active.size(), edge_bytes_, c.weight_bits());
 }
 
 template <class P>

@@ -14,6 +14,7 @@
 //   std::uint64_t requests(vid_t v, std::uint32_t line, std::uint64_t& held)   the lines of
 //                             `line` bytes that reading v's list in place touches
 //                             (ooc/kernels/requests.hpp); `held` is ~0 at each word's start
+//   std::uint64_t list_bytes(vid_t v)   the bytes of v's compressed list (0 when none)
 // so that nothing here depends on the engine's cost model or priority rules.
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,7 @@ struct PartitionCounters {
   unsigned long long active_vertices;
   unsigned long long active_edges;
   unsigned long long requests;
+  unsigned long long list_bytes;   // of the compressed lists, when the run reads them
   double delta;                    // pending delta (accumulative programs)
   unsigned long long most_urgent;  // ordered encoding of the smallest urgency key
   std::uint32_t engine;            // Engine
@@ -132,7 +134,7 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
       }
     }
     std::uint32_t p = lo;
-    unsigned long long a = 0, e = 0, r = 0, urgent = ~0ull;
+    unsigned long long a = 0, e = 0, r = 0, b = 0, urgent = ~0ull;
     std::uint64_t held = ~std::uint64_t{0};
     double delta = 0;
     const auto flush = [&] {
@@ -140,9 +142,10 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
       atomicAdd(&out[p].active_vertices, a);
       atomicAdd(&out[p].active_edges, e);
       atomicAdd(&out[p].requests, r);
+      if (b != 0) atomicAdd(&out[p].list_bytes, b);
       if (delta != 0.0) atomicAdd(&out[p].delta, delta);
       atomicMin(&out[p].most_urgent, urgent);
-      a = e = r = 0;
+      a = e = r = b = 0;
       urgent = ~0ull;
       delta = 0;
     };
@@ -156,6 +159,7 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
       ++a;
       e += view.degree(v);
       r += view.requests(v, line_bytes, held);
+      b += view.list_bytes(v);
       const unsigned long long ok = order_key(k);
       urgent = ok < urgent ? ok : urgent;
       delta += view.delta(v);
