@@ -41,14 +41,14 @@ void encode_list(std::span<const vid_t> list, std::uint8_t* out) {
     std::memcpy(out + at, t, 4);
     out[at + 4] = static_cast<std::uint8_t>(w);
     std::uint8_t* packed = out + at + codec::kHeaderBytes;
+    std::uint64_t held = 0;  // bits not yet written, least significant first
+    std::uint32_t bits = 0;
     for (std::uint32_t i = 1; i < n; ++i) {
-      const std::uint64_t delta = t[i] - t[i - 1];
-      const std::uint64_t bit = std::uint64_t{i - 1} * w;
-      for (std::uint32_t b = 0; b < w; ++b) {  // bit by bit: encoding is not the hot path
-        if ((delta >> b) & 1u)
-          packed[(bit + b) / 8] |= static_cast<std::uint8_t>(1u << ((bit + b) % 8));
-      }
+      held |= std::uint64_t{t[i] - t[i - 1]} << bits;
+      for (bits += w; bits >= 8; bits -= 8, held >>= 8)
+        *packed++ = static_cast<std::uint8_t>(held);
     }
+    if (bits > 0) *packed = static_cast<std::uint8_t>(held);
     at += codec::block_bytes(n, w);
   }
 }
