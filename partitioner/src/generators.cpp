@@ -159,4 +159,21 @@ EdgeList generate_empty(vid_t vertices) {
   return allocate(0, vertices);
 }
 
+EdgeList generate(const GeneratorSpec& spec) {
+  if (spec.kind == "kron") return generate_kronecker(spec.scale, spec.edge_factor, spec.seed);
+  if (spec.kind == "urand") return generate_uniform(spec.scale, spec.edge_factor, spec.seed);
+  if (spec.kind == "grid") {
+    const std::uint32_t rows = spec.rows != 0 ? spec.rows : std::uint32_t{1} << (spec.scale / 2);
+    const std::uint32_t cols =
+        spec.cols != 0 ? spec.cols : std::uint32_t{1} << ((spec.scale + 1) / 2);
+    return generate_grid(rows, cols);
+  }
+  if (spec.kind == "star") return generate_star(spec.vertices);
+  if (spec.kind == "chain") return generate_chain(spec.vertices);
+  if (spec.kind == "complete") return generate_complete(spec.vertices);
+  if (spec.kind == "empty") return generate_empty(spec.vertices);
+  throw InvalidInput("unknown graph kind '" + spec.kind +
+                     "' (expected one of: kron, urand, grid, star, chain, complete, empty)");
+}
+
 }  // namespace ooc

@@ -110,29 +110,6 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
               compressed, format_bytes(fs::file_size(out)).c_str(), took.count());
 }
 
-struct Generate {
-  std::string kind;
-  unsigned scale = 20;
-  unsigned edge_factor = 16;
-  std::uint32_t rows = 0, cols = 0;
-  vid_t vertices = 16;
-};
-
-EdgeList generate(const Generate& gen, std::uint64_t seed) {
-  if (gen.kind == "kron") return generate_kronecker(gen.scale, gen.edge_factor, seed);
-  if (gen.kind == "urand") return generate_uniform(gen.scale, gen.edge_factor, seed);
-  if (gen.kind == "grid") {
-    // Without --rows/--cols: a near-square grid of 2^scale vertices.
-    const std::uint32_t rows = gen.rows != 0 ? gen.rows : std::uint32_t{1} << (gen.scale / 2);
-    const std::uint32_t cols = gen.cols != 0 ? gen.cols : std::uint32_t{1} << ((gen.scale + 1) / 2);
-    return generate_grid(rows, cols);
-  }
-  if (gen.kind == "star") return generate_star(gen.vertices);
-  if (gen.kind == "chain") return generate_chain(gen.vertices);
-  if (gen.kind == "complete") return generate_complete(gen.vertices);
-  return generate_empty(gen.vertices);
-}
-
 }  // namespace
 }  // namespace ooc::tools
 
@@ -153,7 +130,7 @@ int main(int argc, char** argv) {
   add_build(*convert, convert_build);
   add_common(*convert, common);
 
-  Generate gen;
+  GeneratorSpec gen;
   auto* generate_cmd = app.add_subcommand("generate", "Generate a synthetic graph into .oocg");
   generate_cmd
       ->add_option("KIND", gen.kind, "kron | urand | grid | star | chain | complete | empty")
@@ -204,7 +181,8 @@ int main(int argc, char** argv) {
       }
       build_and_write(read_text(input, f), convert_build, output, common);
     } else if (*generate_cmd) {
-      build_and_write(generate(gen, generate_build.seed), generate_build, output, common);
+      gen.seed = generate_build.seed;
+      build_and_write(generate(gen), generate_build, output, common);
     } else if (*info) {
       const auto description = describe_graph_file(file, parse_size(partition_bytes));
       std::fputs(

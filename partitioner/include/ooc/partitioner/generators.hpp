@@ -9,6 +9,7 @@
 // The undirected shapes (grid, star, chain, complete) list each link once and set
 // symmetric_input, so the builder adds the reverse edges and marks the graph symmetric.
 #include <cstdint>
+#include <string>
 
 #include "ooc/partitioner/edge_list.hpp"
 
@@ -21,5 +22,17 @@ EdgeList generate_star(vid_t vertices);      // 0 - i for every i > 0
 EdgeList generate_chain(vid_t vertices);     // i - i+1
 EdgeList generate_complete(vid_t vertices);  // every pair of distinct vertices
 EdgeList generate_empty(vid_t vertices);     // vertices and no edge
+
+// One of the above by name, as partition-tool generate and the Python module ask for it.
+struct GeneratorSpec {
+  std::string kind;                  // kron | urand | grid | star | chain | complete | empty
+  unsigned scale = 20;               // kron, urand, grid: 2^scale vertices
+  unsigned edge_factor = 16;         // kron, urand
+  std::uint32_t rows = 0, cols = 0;  // grid; 0: a near-square grid of 2^scale vertices
+  vid_t vertices = 16;               // star, chain, complete, empty
+  std::uint64_t seed = 1;
+};
+// Throws InvalidInput for an unknown kind, naming the known ones.
+EdgeList generate(const GeneratorSpec& spec);
 
 }  // namespace ooc
