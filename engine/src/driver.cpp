@@ -2,7 +2,9 @@
 // frontier is empty.
 #include <array>
 #include <chrono>
+#include <string>
 
+#include "ooc/core/error.hpp"
 #include "ooc/engine/detail/executor.hpp"
 
 namespace ooc::detail {
@@ -19,13 +21,15 @@ double since(Clock::time_point t) {
 }
 
 // Active vertices and edges summed over every rank: the same on all of them, so all agree on
-// when to stop.
-void count_everywhere(IterationStats& it, Communicator* communicator) {
-  if (communicator == nullptr) return;
-  std::array<std::uint64_t, 2> counts{it.active_vertices, it.active_edges};
+// when to stop. Returns how many ranks were asked to stop (`stopping`: this one was).
+std::uint64_t count_everywhere(IterationStats& it, Communicator* communicator,
+                               bool stopping = false) {
+  if (communicator == nullptr) return stopping ? 1 : 0;
+  std::array<std::uint64_t, 3> counts{it.active_vertices, it.active_edges, stopping ? 1u : 0u};
   communicator->all_reduce(counts, Reduction::sum);
   it.active_vertices = counts[0];
   it.active_edges = counts[1];
+  return counts[2];
 }
 
 bool any_active(Executor& executor, std::size_t partitions, Communicator* communicator) {
@@ -87,7 +91,11 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
       it.active_edges += s.activity.active_edges;
       ++it.partitions[static_cast<std::size_t>(s.engine)];
     }
-    count_everywhere(it, communicator);
+    const bool stopping = options.cancelled && options.cancelled();
+    if (count_everywhere(it, communicator, stopping) > 0) {
+      throw Cancelled("the run was cancelled after " + std::to_string(iteration) +
+                      (iteration == 1 ? " iteration" : " iterations"));
+    }
     if (it.active_vertices == 0) return true;
     const std::vector<Task> tasks = generate_tasks(surveys, partitions, options.tasks);
     it.tasks = static_cast<std::uint32_t>(tasks.size());

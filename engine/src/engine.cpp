@@ -94,6 +94,11 @@ void on_threads(std::size_t ranks, const std::function<void(std::size_t)>& body,
     threads.emplace_back([&, r] {
       try {
         body(r);
+      } catch (const Cancelled&) {
+        // Every rank agreed to stop at the same iteration (drive()): none waits for this one,
+        // and the ranks' links stay usable for the next run.
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
       } catch (const std::exception& e) {
         {
           const std::lock_guard lock(mutex);
@@ -400,6 +405,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
                   budget, gpu_rank ? static_cast<std::uint32_t>(impl_->communicator->size()) : 0);
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
   setup.drive.max_iterations = run.max_iterations;
+  setup.drive.cancelled = run.cancelled;
   setup.drive.communicator = impl_->communicator.get();
   setup.drive.exchange_rounds = o.exchange_rounds;
   RunStats& s = setup.stats;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <string>
@@ -165,6 +166,24 @@ TEST(DistributedRuns, ABadRequestToSeveralDevicesLeavesTheEngineUsable) {
   OocEngine engine(test::make_shape("kron_directed"), o);
   EXPECT_THROW(engine.cc(), InvalidInput);
   EXPECT_THROW(engine.bfs(engine.graph().num_vertices()), InvalidInput);
+  test::expect_matches_reference("bfs", engine);
+}
+
+// RunOptions::cancelled: a rank asked to stop stops every rank at the same iteration, and the
+// engine runs again afterwards.
+TEST(DistributedRuns, ACancelledRunStopsEveryRankAndLeavesTheEngineUsable) {
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.devices = {0, 1};
+  OocEngine engine(test::make_shape("grid"), o);
+  std::atomic<int> asked{0};
+  RunOptions run;
+  run.cancelled = [&] { return ++asked > 4; };  // the third iteration's second question
+  try {
+    engine.bfs(0, run);
+    FAIL() << "no exception";
+  } catch (const Cancelled& e) {
+    EXPECT_STREQ(e.what(), "the run was cancelled after 2 iterations");
+  }
   test::expect_matches_reference("bfs", engine);
 }
 

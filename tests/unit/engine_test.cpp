@@ -175,6 +175,21 @@ TEST(Engine, CompressedListsGiveTheRawValuesWithFewerFilterBytes) {
   EXPECT_NE(bfs_packed.stats.summary().find("(compressed lists)"), std::string::npos);
 }
 
+TEST(Engine, ACancelledRunThrowsCancelledNamingTheIterationsDone) {
+  OocEngine engine(test::make_shape("grid"), cpu());
+  int asked = 0;
+  RunOptions run;
+  run.cancelled = [&] { return ++asked > 3; };
+  try {
+    engine.bfs(0, run);
+    FAIL() << "no exception";
+  } catch (const Cancelled& e) {
+    EXPECT_STREQ(e.what(), "the run was cancelled after 3 iterations");
+  }
+  run.cancelled = [] { return false; };
+  EXPECT_TRUE(engine.bfs(0, run).converged);
+}
+
 // Filter, compaction and zero-copy tasks read compressed lists and packed weights (decoded into
 // staging on the CPU): fewer bytes for the same values.
 TEST(Engine, CompressedListsAndPackedWeightsMoveFewerBytes) {

@@ -42,6 +42,12 @@ class CudaError : public Error {
   using Error::Error;
 };
 
+// The caller's RunOptions::cancelled asked the run to stop (a Python Ctrl-C, for one).
+class Cancelled : public Error {
+ public:
+  using Error::Error;
+};
+
 // Asked for a capability this build or machine lacks (CUDA backend without a GPU, ...).
 class Unsupported : public Error {
  public:

@@ -38,6 +38,10 @@ struct Result {
 
 struct RunOptions {
   std::uint32_t max_iterations = 0;  // 0: until no vertex is active
+  // Asked before every iteration, on the thread that runs it (each rank's, with several GPUs in
+  // one process); when it returns true on any rank, every rank stops and the run throws
+  // Cancelled. Empty: never.
+  std::function<bool()> cancelled;
 };
 
 struct PageRankOptions {

@@ -3,6 +3,7 @@
 // survey and choose engines, generate tasks, execute them, advance the frontier — and a backend
 // (CPU or CUDA, one instantiation per program) does the surveying and executing.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -47,6 +48,7 @@ class ValuesExecutor : public Executor {
 struct DriveOptions {
   TaskOptions tasks;
   std::uint32_t max_iterations = 0;  // 0: until no vertex is active
+  std::function<bool()> cancelled;   // RunOptions::cancelled
   // A distributed run: the ranks agree on convergence and vertex values through it (the
   // executor processes only this rank's partitions). Null: one rank.
   Communicator* communicator = nullptr;
