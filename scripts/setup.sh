@@ -7,7 +7,8 @@ packages=(build-essential cmake ninja-build pkg-config git time
           libtbb-dev libhwloc-dev libxxhash-dev zlib1g-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
           openmpi-bin libopenmpi-dev
-          python3 python3-matplotlib clang libclang-rt-14-dev clang-format)
+          python3 python3-matplotlib clang libclang-rt-14-dev clang-format
+          python3-dev pybind11-dev python3-numpy python3-pytest python3-scipy python3-networkx)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,7 +5,8 @@
 #     it (no preset), with warnings as errors
 #  3. host code under AddressSanitizer + UndefinedBehaviorSanitizer
 #  4. the text readers under libFuzzer for a bounded time
-#  5. install, then build and run examples/ against the installed tree, as a user would
+#  5. install, then build and run examples/ against the installed tree, as a user would (the
+#     C++ examples, and the Python one with the installed oocgraph module)
 #  6. formatting
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +45,9 @@ cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/ins
 cmake --build build/examples
 ./build/examples/hello-ooc
 ./build/examples/widest-path
+# The Python module as installed (python/CMakeLists.txt: OOC_PYTHON_INSTALL_DIR).
+python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' build/default/CMakeCache.txt)
+PYTHONPATH="$(echo "$PWD"/build/install/lib/python3*/dist-packages)" "$python" examples/python/quickstart.py
 
 step "clang-format"
 git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' | xargs clang-format --dry-run --Werror

@@ -12,7 +12,7 @@
 # bash scripts/device/run.sh --help lists the stages and the variables that change them.
 set -uo pipefail
 
-readonly ORDER=(build tests sanitizers pcie timings suite microbench)
+readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
 readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
@@ -37,6 +37,9 @@ by scripts/device/stage.sh here). Stages, in the order they run:
               each with --json and --trace; prints a table (best ms, iterations, GB moved,
               BFS's ratio to its lower bound against the measured pinned H2D peak)
   suite       python3 bench/suite.py --bin build/device, quick or full set (\$SUITE)
+  python      ctest -L python (pytest of the oocgraph module on the CPU and the GPU), then
+              bench/python_overhead.py on Kronecker \$PY_SCALE with the CUDA backend: a Python
+              call's cost beyond the engine's against the run time, and ooc-run's time
   microbench  ooc-bench (Google Benchmark) on the host code: generation, CSR build, hub sort,
               .oocg I/O, compaction, parsing, at OOC_BENCH_SCALE=\$BENCH_SCALE
 
@@ -106,6 +109,7 @@ Variables (default):
   ROUNDS         the rounds set's --exchange-rounds list (1,2,4,8)
   COMPRESSED_OTHERS  the compressed set's other graphs ("urand grid"; empty: none)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
+  PY_SCALE       the python stage's Kronecker scale (22)
   BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
   DRY_RUN        1: print the commands into the logs instead of running them
 
@@ -170,6 +174,7 @@ ROUNDS=${ROUNDS:-1,2,4,8}
 COMPRESSED_OTHERS=${COMPRESSED_OTHERS-urand grid}
 UNIT_TESTS=${UNIT_TESTS:-}
 BENCH_SCALE=${BENCH_SCALE:-24}
+PY_SCALE=${PY_SCALE:-22}
 BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText}
 DRY_RUN=${DRY_RUN:-0}
 
@@ -723,6 +728,29 @@ stage_suite() {
   STAGE_NOTE="$SUITE set, --time-limit $limit, $(grep -c '| skipped: ' "$d/suite.md" 2>/dev/null) runs skipped"
   note "$(sed -n '1,40p' "$d/suite.md" 2>/dev/null)"
   return 0
+}
+
+# ---- python -----------------------------------------------------------------------------------
+stage_python() {
+  local d=$RESULTS/python
+  if [[ ! -d $B/python/oocgraph ]]; then
+    STAGE_NOTE="the oocgraph module was not built (build/configure.log says why)"
+    grep -i 'oocgraph\|pybind11\|python3' "$RESULTS/build/configure.log" | head -5 | sed 's/^/    /'
+    return 1
+  fi
+  bounded 300 ctest --preset device -L python --verbose >"$d/tests.log" 2>&1
+  local rc=$?
+  note "python tests: rc=$rc $(grep -E 'tests passed' "$d/tests.log")" \
+    "$(grep -E '^[0-9]+: .*(passed|failed|skipped|SKIPPED)' "$d/tests.log")"
+  if ! bounded 300 env PYTHONUNBUFFERED=1 python3 bench/python_overhead.py --bin "$B" --scale "$PY_SCALE" \
+    --backend cuda --json "$d/overhead.json" >"$d/overhead.txt" 2>&1; then
+    STAGE_NOTE="python_overhead.py failed: python/overhead.txt"
+    tail -n 10 "$d/overhead.txt" | sed 's/^/    /'
+    return 1
+  fi
+  note "$(cat "$d/overhead.txt")"
+  STAGE_NOTE="ctest -L python rc=$rc; overhead at kron-$PY_SCALE in python/overhead.txt"
+  return $rc
 }
 
 # ---- microbench -------------------------------------------------------------------------------

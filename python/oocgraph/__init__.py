@@ -1,0 +1,354 @@
+"""OocGraph from Python: out-of-core graph processing on GPUs (or on the CPU).
+
+Load or build a graph, then run programs on it::
+
+    import oocgraph
+    g = oocgraph.generate("kron", scale=20, undirected=True, weights="random:1-64")
+    levels = g.bfs(0)              # a numpy array, indexed by vertex id
+    print(levels.stats["seconds"], levels.stats["iterations"])
+
+Graphs come from a ``.oocg`` file (:func:`load`), a generator (:func:`generate`), numpy edge
+arrays (:func:`from_edges`), a scipy sparse matrix (:func:`from_scipy`) or a networkx graph
+(:func:`from_networkx`); :func:`convert` turns a text edge list into a ``.oocg`` file as
+``partition-tool convert`` does.
+
+Engine options are keyword arguments of every function that makes a :class:`Graph`:
+
+``backend``          ``"auto"`` (the GPU when there is one), ``"cpu"`` or ``"cuda"``
+``transfer``         ``"hybrid"``, ``"filter"``, ``"compaction"``, ``"zerocopy"``, ``"unified"``
+``load_balance``     ``"tiled"`` or ``"warp"`` (the CUDA advance mapping)
+``priority``         bool: urgency-ordered scheduling
+``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``
+``in_memory``        bool: keep all edges on the GPU when they fit the budget
+``cache``            bool: the GPU edge cache when they do not
+``compressed``       bool: read compressed lists when the file has them
+``partition_bytes``  partition size: bytes, or a string such as ``"32MiB"``
+``device``           int: the CUDA device; ``devices``: a list of them (a rank each)
+``exchange``, ``exchange_rounds``   how several GPUs agree (docs/distributed.md)
+
+``docs/cli.md`` describes each (they are ooc-run's options). Bad names raise ``TypeError``,
+bad values ``ValueError``; the engine's own errors keep their messages (``OSError`` for files,
+``MemoryError`` for budgets, ``RuntimeError`` for the GPU). The GIL is released while the
+engine runs, and Ctrl-C stops a run at its next iteration with ``KeyboardInterrupt``.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+
+__version__: str = _core.__version__
+
+__all__ = [
+    "Graph",
+    "Result",
+    "load",
+    "generate",
+    "convert",
+    "from_edges",
+    "from_scipy",
+    "from_networkx",
+    "__version__",
+]
+
+_UINT32_MAX = 0xFFFFFFFF
+
+
+class Result(np.ndarray):
+    """A run's values, one per vertex in the user's ids, as a numpy array.
+
+    ``stats`` is a dict holding what ``ooc-run --json`` reports for the run (time in seconds,
+    iterations, bytes moved per transfer engine, ...); ``converged`` is False when
+    ``max_iterations`` stopped the run first; ``call_seconds`` is how long the engine's C++ call
+    took in all (setup, processing, read-back), so that the Python call's own cost is the rest.
+    """
+
+    converged: bool
+    call_seconds: float
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self._stats_source = getattr(obj, "_stats_source", None)
+        self._stats = getattr(obj, "_stats", None)
+        self.converged = getattr(obj, "converged", True)
+        self.call_seconds = getattr(obj, "call_seconds", 0.0)
+
+    @property
+    def stats(self) -> dict:
+        """The run's statistics (parsed on first use)."""
+        if self._stats is None:
+            source = self._stats_source
+            self._stats = {} if source is None else json.loads(source.json())
+        return self._stats
+
+
+def _result(raw: tuple) -> Result:
+    values, stats, converged, call_seconds = raw
+    result = values.view(Result)
+    result._stats_source = stats
+    result.converged = bool(converged)
+    result.call_seconds = float(call_seconds)
+    return result
+
+
+def _vertex(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must not be negative (got {value})")
+    return int(value)
+
+
+def _settings(max_iterations: int, transfer: Optional[str], priority: Optional[bool],
+              load_balance: Optional[str]) -> "_core.RunSettings":
+    s = _core.RunSettings()
+    s.max_iterations = _vertex(max_iterations, "max_iterations")
+    if transfer is not None:
+        s.transfer = _text(transfer, "transfer")
+    if load_balance is not None:
+        s.load_balance = _text(load_balance, "load_balance")
+    if priority is not None:
+        if not isinstance(priority, bool):
+            raise TypeError(f"priority must be a bool, not {type(priority).__name__}")
+        s.priority = priority
+    return s
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    return value
+
+
+def _fraction(hub_sort: Any) -> float:
+    if hub_sort is None or hub_sort is False:
+        return 0.0
+    if isinstance(hub_sort, bool) or not isinstance(hub_sort, numbers.Real):
+        raise TypeError(f"hub_sort must be a fraction or None, not {type(hub_sort).__name__}")
+    if not 0.0 <= hub_sort <= 1.0:
+        raise ValueError(f"hub_sort must lie between 0 and 1 (got {hub_sort})")
+    return float(hub_sort)
+
+
+class Graph:
+    """A graph loaded into the engine. Make one with :func:`load`, :func:`generate`,
+    :func:`from_edges`, :func:`from_scipy` or :func:`from_networkx`.
+
+    Every run takes ``max_iterations`` (0: until no vertex is active) and, for that run only,
+    ``transfer``, ``priority`` and ``load_balance`` (see the module's help).
+    """
+
+    def __init__(self, core: "_core.Engine", nodes: Optional[list] = None) -> None:
+        self._core = core
+        #: from_networkx: the node of each vertex id (vertex i is ``nodes[i]``); else None.
+        self.nodes = nodes
+
+    @property
+    def num_vertices(self) -> int:
+        return self._core.num_vertices
+
+    @property
+    def num_edges(self) -> int:
+        """Directed edges stored (an undirected graph stores both directions)."""
+        return self._core.num_edges
+
+    @property
+    def weights(self) -> str:
+        """``"none"``, ``"u32"`` or ``"f32"``."""
+        return self._core.weights
+
+    @property
+    def symmetric(self) -> bool:
+        """True when every edge has its reverse (``cc`` needs it)."""
+        return self._core.symmetric
+
+    @property
+    def compressed(self) -> bool:
+        """True when the graph holds compressed lists (``compress=True``)."""
+        return self._core.compressed
+
+    @property
+    def backend(self) -> str:
+        """The backend the engine chose: ``"cpu"`` or ``"cuda"``."""
+        return self._core.backend
+
+    @property
+    def partitions(self) -> int:
+        return self._core.partitions
+
+    def highest_degree_vertex(self) -> int:
+        """The vertex with the most out-edges: the default source of bfs and sssp."""
+        return self._core.highest_degree_vertex()
+
+    def _source(self, source: Optional[int]) -> int:
+        return self.highest_degree_vertex() if source is None else _vertex(source, "source")
+
+    def bfs(self, source: Optional[int] = None, *, max_iterations: int = 0,
+            transfer: Optional[str] = None, priority: Optional[bool] = None,
+            load_balance: Optional[str] = None) -> Result:
+        """Breadth-first search levels from ``source`` (default: the highest-degree vertex),
+        uint32; unreached vertices hold 4294967295."""
+        return _result(self._core.bfs(self._source(source),
+                                      _settings(max_iterations, transfer, priority, load_balance)))
+
+    def sssp(self, source: Optional[int] = None, *, max_iterations: int = 0,
+             transfer: Optional[str] = None, priority: Optional[bool] = None,
+             load_balance: Optional[str] = None) -> Result:
+        """Shortest-path distances from ``source`` over the edge weights (1 each when the graph
+        has none), float64; unreached vertices hold inf."""
+        return _result(self._core.sssp(self._source(source),
+                                       _settings(max_iterations, transfer, priority, load_balance)))
+
+    def cc(self, *, max_iterations: int = 0, transfer: Optional[str] = None,
+           priority: Optional[bool] = None, load_balance: Optional[str] = None) -> Result:
+        """Connected components: each vertex's smallest vertex id in its component, uint32.
+        Needs a symmetric graph (``undirected=True``)."""
+        return _result(self._core.cc(_settings(max_iterations, transfer, priority, load_balance)))
+
+    def pagerank(self, *, damping: float = 0.85, tolerance: float = 1e-6,
+                 max_iterations: int = 0, transfer: Optional[str] = None,
+                 priority: Optional[bool] = None, load_balance: Optional[str] = None) -> Result:
+        """PageRank (delta-based), float32, summing to 1. A vertex stays active while its
+        pending delta is at least ``tolerance`` in unnormalised rank units (a typical rank is
+        about 1)."""
+        for name, value in (("damping", damping), ("tolerance", tolerance)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{name} must be a float, not {type(value).__name__}")
+        if not 0.0 < damping < 1.0:
+            raise ValueError(f"damping must lie between 0 and 1 (got {damping})")
+        if not tolerance > 0.0:
+            raise ValueError(f"tolerance must be positive (got {tolerance})")
+        return _result(self._core.pagerank(float(damping), float(tolerance),
+                                           _settings(max_iterations, transfer, priority,
+                                                     load_balance)))
+
+    def __repr__(self) -> str:
+        kind = "symmetric" if self.symmetric else "directed"
+        return (f"<oocgraph.Graph {self.num_vertices} vertices, {self.num_edges} edges, {kind}, "
+                f"weights {self.weights}, backend {self.backend}>")
+
+
+def load(path: str, **options: Any) -> Graph:
+    """Reads a ``.oocg`` file (``partition-tool``'s output, or ``output=`` of the functions
+    below) into the engine."""
+    return Graph(_core.load(_text(str(path), "path"), options))
+
+
+def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0,
+             cols: int = 0, vertices: int = 16, seed: int = 1, undirected: bool = False,
+             weights: Optional[str] = None, hub_sort: Optional[float] = 0.08,
+             compress: bool = False, output: Optional[str] = None, **options: Any) -> Graph:
+    """A synthetic graph, as ``partition-tool generate`` makes it: ``kind`` is ``"kron"``,
+    ``"urand"``, ``"grid"``, ``"star"``, ``"chain"``, ``"complete"`` or ``"empty"``.
+    ``weights`` is None or ``"random:LO-HI"``; ``hub_sort`` the fraction of vertices moved
+    first as hubs (None: off); ``output`` also writes the ``.oocg`` file."""
+    spec = _core.GeneratorSpec()
+    spec.kind = _text(kind, "kind")
+    spec.scale, spec.edge_factor = _vertex(scale, "scale"), _vertex(edge_factor, "edge_factor")
+    spec.rows, spec.cols = _vertex(rows, "rows"), _vertex(cols, "cols")
+    spec.vertices, spec.seed = _vertex(vertices, "vertices"), _vertex(seed, "seed")
+    return Graph(_core.generate(spec, bool(undirected), "none" if weights is None else
+                                _text(weights, "weights"), _fraction(hub_sort), bool(compress),
+                                None if output is None else str(output), options))
+
+
+def convert(input: str, output: str, *, format: Optional[str] = None, undirected: bool = False,
+            weights: str = "file", seed: int = 1, hub_sort: Optional[float] = 0.08,
+            compress: bool = False) -> None:
+    """Reads a text graph (edge list, ``.wel``, ``.mtx``, gzip or not) and writes ``output``
+    as ``.oocg``, as ``partition-tool convert`` does."""
+    _core.convert(str(input), str(output), format, bool(undirected), _text(weights, "weights"),
+                  _vertex(seed, "seed"), _fraction(hub_sort), bool(compress))
+
+
+def _ids(values: Any, name: str) -> np.ndarray:
+    a = np.asarray(values)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional (got shape {a.shape})")
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"{name} must hold integers, not {a.dtype}")
+    if a.dtype == np.uint32 and a.flags.c_contiguous:
+        return a  # read in place
+    if a.size and (a.min() < 0 or a.max() >= _UINT32_MAX):
+        raise ValueError(f"{name} must hold vertex ids between 0 and {_UINT32_MAX - 1}")
+    return np.ascontiguousarray(a, dtype=np.uint32)
+
+
+def _weights(values: Any, edges: int) -> tuple[Optional[np.ndarray], str]:
+    if values is None:
+        return None, "none"
+    w = np.asarray(values)
+    if w.shape != (edges,):
+        raise ValueError(f"weights must hold one value per edge ({edges}), got shape {w.shape}")
+    if np.issubdtype(w.dtype, np.floating):
+        return np.ascontiguousarray(w, dtype=np.float32).view(np.uint32), "f32"
+    if not np.issubdtype(w.dtype, np.integer):
+        raise TypeError(f"weights must hold integers or floats, not {w.dtype}")
+    if w.size and (w.min() < 0 or w.max() > _UINT32_MAX):
+        raise ValueError(f"integer weights must lie between 0 and {_UINT32_MAX}")
+    return np.ascontiguousarray(w, dtype=np.uint32), "u32"
+
+
+def from_edges(sources: Any, targets: Any, weights: Any = None, *,
+               num_vertices: Optional[int] = None, undirected: bool = False,
+               hub_sort: Optional[float] = 0.08, compress: bool = False,
+               output: Optional[str] = None, **options: Any) -> Graph:
+    """A graph from edge arrays: edge i goes from ``sources[i]`` to ``targets[i]``, with
+    ``weights[i]`` (integers: u32, floats: f32) when given. uint32 arrays are read in place.
+    ``num_vertices`` keeps isolated vertices past the largest id; ``undirected`` adds every
+    edge's reverse. Self loops and repeated edges are dropped, as partition-tool does."""
+    src, dst = _ids(sources, "sources"), _ids(targets, "targets")
+    if src.shape != dst.shape:
+        raise ValueError(f"sources and targets differ in length ({src.size} and {dst.size})")
+    w, kind = _weights(weights, src.size)
+    largest = int(max(src.max(), dst.max())) + 1 if src.size else 0
+    n = largest if num_vertices is None else _vertex(num_vertices, "num_vertices")
+    return Graph(_core.from_edges(src, dst, w, kind, n, bool(undirected), _fraction(hub_sort),
+                                  bool(compress), None if output is None else str(output),
+                                  options))
+
+
+def from_scipy(matrix: Any, *, weighted: bool = True, undirected: bool = False,
+               **kwargs: Any) -> Graph:
+    """A graph from a square scipy sparse matrix: entry (i, j) is an edge i -> j, with the
+    entry as its weight when ``weighted``. Takes :func:`from_edges`' other arguments."""
+    try:
+        import scipy.sparse as sparse
+    except ImportError as e:  # pragma: no cover - scipy is optional
+        raise ImportError("from_scipy needs scipy") from e
+    if not sparse.issparse(matrix):
+        raise TypeError(f"from_scipy needs a scipy sparse matrix, not {type(matrix).__name__}")
+    if matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"the matrix must be square (got shape {matrix.shape})")
+    coo = matrix.tocoo()
+    return from_edges(coo.row, coo.col, coo.data if weighted else None,
+                      num_vertices=matrix.shape[0], undirected=undirected, **kwargs)
+
+
+def from_networkx(graph: Any, *, weight: Optional[str] = "weight", **kwargs: Any) -> Graph:
+    """A graph from a networkx graph. Nodes are numbered in ``graph.nodes`` order; the
+    result's ``nodes`` maps each vertex id back to its node. An undirected graph becomes a
+    symmetric one. ``weight`` names the edge attribute read as weights when every edge has
+    it (None: no weights). Takes :func:`from_edges`' other arguments."""
+    try:
+        import networkx as nx
+    except ImportError as e:  # pragma: no cover - networkx is optional
+        raise ImportError("from_networkx needs networkx") from e
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"from_networkx needs a networkx graph, not {type(graph).__name__}")
+    nodes = list(graph.nodes)
+    index = {node: i for i, node in enumerate(nodes)}
+    edges: Sequence = list(graph.edges(data=True))
+    src = np.fromiter((index[u] for u, _, _ in edges), dtype=np.uint32, count=len(edges))
+    dst = np.fromiter((index[v] for _, v, _ in edges), dtype=np.uint32, count=len(edges))
+    w: Optional[Iterable] = None
+    if weight is not None and edges and all(weight in d for _, _, d in edges):
+        w = np.array([d[weight] for _, _, d in edges])
+    kwargs.setdefault("undirected", not graph.is_directed())
+    g = from_edges(src, dst, w, num_vertices=len(nodes), **kwargs)
+    g.nodes = nodes
+    return g

@@ -1,0 +1,396 @@
+// oocgraph._core: the engine for Python (pybind11). The public module, oocgraph/__init__.py,
+// checks arguments, turns results into numpy arrays with .stats and documents it all; this file
+// only crosses the language boundary:
+//   - graphs in: load a .oocg, generate one, build one from numpy edge arrays (read in place when
+//     they are uint32 and contiguous), convert a text file to .oocg;
+//   - runs out: the values in a numpy array that owns the engine's vector (no second copy), the
+//     run's statistics as ooc-run's --json holds them, and whether it converged;
+//   - the GIL is released while the engine works, and SIGINT (Ctrl-C) during a run stops it at
+//     the next iteration and raises KeyboardInterrupt;
+//   - the library's errors become ValueError, OSError, MemoryError or RuntimeError with the
+//     same message.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+#include "ooc/core/version.hpp"
+#include "ooc/engine/engine.hpp"
+#include "ooc/partitioner/builder.hpp"
+#include "ooc/partitioner/compress.hpp"
+#include "ooc/partitioner/generators.hpp"
+#include "ooc/partitioner/hub_sort.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "ooc/partitioner/readers.hpp"
+#include "stats_json.hpp"
+
+namespace py = pybind11;
+
+namespace ooc::python {
+namespace {
+
+// --- options ---------------------------------------------------------------------------------
+
+template <class T>
+T cast_option(const py::handle& value, const char* key, const char* type) {
+  try {
+    return value.cast<T>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(key) + " must be " + type + ", not " +
+                         std::string(py::str(py::type::of(value).attr("__name__"))));
+  }
+}
+
+bool bool_option(const py::handle& v, const char* key) {
+  if (!py::isinstance<py::bool_>(v)) {
+    throw py::type_error(std::string(key) + " must be a bool, not " +
+                         std::string(py::str(py::type::of(v).attr("__name__"))));
+  }
+  return v.cast<bool>();
+}
+
+// A size in bytes: an int, or a string such as "8GiB" (what ooc-run's --budget takes).
+std::uint64_t size_option(const py::handle& v, const char* key) {
+  if (py::isinstance<py::str>(v)) return parse_size(v.cast<std::string>());
+  if (py::isinstance<py::bool_>(v) || !py::isinstance<py::int_>(v)) {
+    throw py::type_error(std::string(key) + " must be an int or a str such as '8GiB', not " +
+                         std::string(py::str(py::type::of(v).attr("__name__"))));
+  }
+  const auto n = v.cast<long long>();
+  if (n < 0) throw py::value_error(std::string(key) + " must not be negative");
+  return static_cast<std::uint64_t>(n);
+}
+
+// The engine's options from the keyword arguments that oocgraph/__init__.py passes on.
+EngineOptions engine_options(const py::dict& kw) {
+  EngineOptions o;
+  for (const auto& [k, v] : kw) {
+    const std::string key = k.cast<std::string>();
+    const char* name = key.c_str();
+    if (key == "backend") {
+      o.backend = parse_backend(cast_option<std::string>(v, name, "a str"));
+    } else if (key == "transfer") {
+      o.transfer = parse_transfer_policy(cast_option<std::string>(v, name, "a str"));
+    } else if (key == "load_balance") {
+      o.load_balance = parse_load_balance(cast_option<std::string>(v, name, "a str"));
+    } else if (key == "exchange") {
+      o.exchange = parse_exchange(cast_option<std::string>(v, name, "a str"));
+    } else if (key == "exchange_rounds") {
+      o.exchange_rounds = cast_option<std::uint32_t>(v, name, "a positive int");
+    } else if (key == "priority") {
+      o.priority = bool_option(v, name);
+    } else if (key == "in_memory") {
+      o.in_memory = bool_option(v, name);
+    } else if (key == "cache") {
+      o.cache = bool_option(v, name);
+    } else if (key == "compressed") {
+      o.compressed = bool_option(v, name);
+    } else if (key == "budget") {
+      o.device_budget = size_option(v, name);
+    } else if (key == "partition_bytes") {
+      o.partition_bytes = size_option(v, name);
+    } else if (key == "device") {
+      o.device = cast_option<int>(v, name, "an int");
+    } else if (key == "devices") {
+      o.devices = cast_option<std::vector<int>>(v, name, "a list of ints");
+    } else {
+      throw py::type_error("unexpected keyword argument '" + key + "'");
+    }
+  }
+  return o;
+}
+
+// --- cancellation ----------------------------------------------------------------------------
+
+// While a run is in flight, SIGINT sets a flag that RunOptions::cancelled reads before every
+// iteration (on every rank's thread); Python's own handler is put back afterwards. The GIL is
+// not needed to read the flag, so ranks on their own threads see it too.
+std::atomic<bool> interrupted{false};
+
+extern "C" void on_interrupt(int) {
+  interrupted.store(true);
+}
+
+class InterruptScope {
+ public:
+  InterruptScope() {
+    interrupted.store(false);
+    struct sigaction ours {};
+    ours.sa_handler = on_interrupt;
+    sigemptyset(&ours.sa_mask);
+    installed_ = sigaction(SIGINT, &ours, &previous_) == 0;
+  }
+  ~InterruptScope() {
+    if (installed_) sigaction(SIGINT, &previous_, nullptr);
+  }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool installed_ = false;
+};
+
+// --- results ---------------------------------------------------------------------------------
+
+// A numpy array that owns the vector it views: the engine's values are not copied again.
+template <class T>
+py::array to_numpy(std::vector<T>&& values) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), owner);
+}
+
+// A run's statistics, turned into ooc-run's --json text only when Python asks.
+struct Stats {
+  RunStats stats;
+  std::string json() const { return tools::to_json(stats).dump(); }
+};
+
+// (values, Stats, converged, seconds the engine's call took in all).
+template <class T>
+py::tuple to_python(Result<T>&& r, double call_seconds) {
+  return py::make_tuple(to_numpy(std::move(r.values)), Stats{std::move(r.stats)}, r.converged,
+                        call_seconds);
+}
+
+// Per-run settings (None: the engine's own), put back after the run.
+struct RunSettings {
+  std::optional<std::string> transfer, load_balance;
+  std::optional<bool> priority;
+  std::uint32_t max_iterations = 0;
+};
+
+class PyEngine {
+ public:
+  explicit PyEngine(OocEngine engine) : engine_(std::move(engine)) {}
+
+  vid_t num_vertices() const { return engine_.graph().num_vertices(); }
+  eid_t num_edges() const { return engine_.graph().num_edges(); }
+  std::string weights() const { return std::string(to_string(engine_.graph().weight_type)); }
+  bool symmetric() const { return engine_.graph().symmetric; }
+  bool compressed() const { return !engine_.graph().compressed.empty(); }
+  std::string backend() const { return std::string(to_string(engine_.backend())); }
+  std::size_t partitions() const { return engine_.partitions().size(); }
+  vid_t highest_degree_vertex() const { return engine_.highest_degree_vertex(); }
+
+  // Runs f(engine, run options) without the GIL, under the per-run settings; a run stopped by
+  // Ctrl-C raises KeyboardInterrupt.
+  template <class F>
+  py::tuple run(const RunSettings& s, F&& f) {
+    const EngineOptions before = engine_.options();
+    const TransferPolicy transfer =
+        s.transfer ? parse_transfer_policy(*s.transfer) : before.transfer;
+    const LoadBalance load_balance =
+        s.load_balance ? parse_load_balance(*s.load_balance) : before.load_balance;
+    engine_.set_transfer(transfer);
+    engine_.set_load_balance(load_balance);
+    engine_.set_priority(s.priority.value_or(before.priority));
+    RunOptions run;
+    run.max_iterations = s.max_iterations;
+    run.cancelled = [] { return interrupted.load(); };
+    const auto restore = [&] {
+      engine_.set_transfer(before.transfer);
+      engine_.set_load_balance(before.load_balance);
+      engine_.set_priority(before.priority);
+    };
+    std::optional<decltype(f(engine_, run))> result;
+    double call_seconds = 0;
+    try {
+      InterruptScope scope;
+      py::gil_scoped_release unlocked;
+      const auto start = std::chrono::steady_clock::now();
+      result.emplace(f(engine_, run));
+      call_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } catch (const Cancelled&) {
+      restore();
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    } catch (...) {
+      restore();
+      throw;
+    }
+    restore();
+    if (interrupted.load()) {  // Ctrl-C after the last iteration's question: still honoured
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    }
+    return to_python(std::move(*result), call_seconds);
+  }
+
+ private:
+  OocEngine engine_;
+};
+
+// --- graphs in -------------------------------------------------------------------------------
+
+struct BuildSettings {
+  bool undirected = false;
+  std::string weights = "file";  // WeightSpec text
+  std::uint64_t seed = 1;
+  double hub_sort = kDefaultHubFraction;  // 0: off
+  bool compress = false;
+  std::optional<std::string> output;  // also write the .oocg here
+};
+
+Graph build(EdgeList&& edges, const BuildSettings& s) {
+  BuildOptions options;
+  options.undirected = s.undirected;
+  options.weights = parse_weight_spec(s.weights, s.seed);
+  Graph g = build_graph(std::move(edges), options);
+  if (s.hub_sort > 0.0) g = hub_sort(std::move(g), s.hub_sort);
+  if (s.compress) compress(g);
+  if (s.output) write_oocg(g, *s.output);
+  return g;
+}
+
+std::unique_ptr<PyEngine> engine_of(Graph&& g, const EngineOptions& o) {
+  return std::make_unique<PyEngine>(OocEngine(std::move(g), o));
+}
+
+BuildSettings build_settings(bool undirected, std::string weights, std::uint64_t seed,
+                             double hub_sort, bool compress, std::optional<std::string> output) {
+  return {undirected, std::move(weights), seed, hub_sort, compress, std::move(output)};
+}
+
+using U32Array = py::array_t<std::uint32_t, py::array::c_style>;
+
+// Viewed, not copied: the arrays outlive the build, which only reads them (ids are kept as
+// given), and the build runs before this call returns.
+Buffer<std::uint32_t> view_of(const U32Array& a) {
+  return Buffer<std::uint32_t>::view(const_cast<std::uint32_t*>(a.data()),
+                                     static_cast<std::size_t>(a.size()), nullptr);
+}
+
+void translate_errors() {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InvalidInput& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const FormatError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const IoError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const OutOfMemory& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+}
+
+}  // namespace
+}  // namespace ooc::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace ooc;
+  using namespace ooc::python;
+  m.doc() = "OocGraph's engine (internal: use the oocgraph package)";
+  m.attr("__version__") = kVersion;
+  translate_errors();
+
+  py::class_<PyEngine>(m, "Engine")
+      .def_property_readonly("num_vertices", &PyEngine::num_vertices)
+      .def_property_readonly("num_edges", &PyEngine::num_edges)
+      .def_property_readonly("weights", &PyEngine::weights)
+      .def_property_readonly("symmetric", &PyEngine::symmetric)
+      .def_property_readonly("compressed", &PyEngine::compressed)
+      .def_property_readonly("backend", &PyEngine::backend)
+      .def_property_readonly("partitions", &PyEngine::partitions)
+      .def("highest_degree_vertex", &PyEngine::highest_degree_vertex)
+      .def("bfs",
+           [](PyEngine& e, vid_t source, const RunSettings& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.bfs(source, r); });
+           })
+      .def("sssp",
+           [](PyEngine& e, vid_t source, const RunSettings& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.sssp(source, r); });
+           })
+      .def("cc",
+           [](PyEngine& e, const RunSettings& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.cc(r); });
+           })
+      .def("pagerank", [](PyEngine& e, float damping, float tolerance, const RunSettings& s) {
+        return e.run(s, [&](OocEngine& g, const RunOptions& r) {
+          PageRankOptions pr;
+          pr.damping = damping;
+          pr.tolerance = tolerance;
+          pr.run = r;
+          return g.pagerank(pr);
+        });
+      });
+
+  py::class_<Stats>(m, "Stats").def("json", &Stats::json);
+
+  py::class_<RunSettings>(m, "RunSettings")
+      .def(py::init<>())
+      .def_readwrite("transfer", &RunSettings::transfer)
+      .def_readwrite("load_balance", &RunSettings::load_balance)
+      .def_readwrite("priority", &RunSettings::priority)
+      .def_readwrite("max_iterations", &RunSettings::max_iterations);
+
+  m.def("load", [](const std::string& path, const py::dict& options) {
+    const EngineOptions o = engine_options(options);
+    py::gil_scoped_release unlocked;
+    return std::make_unique<PyEngine>(OocEngine::load(path, o));
+  });
+  m.def("generate",
+        [](const GeneratorSpec& spec, bool undirected, const std::string& weights, double hub_sort,
+           bool compress, std::optional<std::string> output, const py::dict& options) {
+          const EngineOptions o = engine_options(options);
+          const BuildSettings s =
+              build_settings(undirected, weights, spec.seed, hub_sort, compress, std::move(output));
+          py::gil_scoped_release unlocked;
+          return engine_of(build(generate(spec), s), o);
+        });
+  m.def("from_edges",
+        [](const U32Array& sources, const U32Array& targets, std::optional<U32Array> weights,
+           const std::string& weight_type, vid_t num_vertices, bool undirected, double hub_sort,
+           bool compress, std::optional<std::string> output, const py::dict& options) {
+          const EngineOptions o = engine_options(options);
+          EdgeList edges;
+          edges.sources = view_of(sources);
+          edges.targets = view_of(targets);
+          if (weights) {
+            edges.weights = view_of(*weights);
+            edges.weight_type = weight_type == "f32" ? WeightType::f32 : WeightType::u32;
+          }
+          edges.num_vertices = num_vertices;
+          const BuildSettings s = build_settings(undirected, weights ? "file" : "none", 1, hub_sort,
+                                                 compress, std::move(output));
+          py::gil_scoped_release unlocked;
+          return engine_of(build(std::move(edges), s), o);
+        });
+  m.def("convert", [](const std::string& input, const std::string& output,
+                      std::optional<std::string> format, bool undirected,
+                      const std::string& weights, std::uint64_t seed, double hub_sort,
+                      bool compress) {
+    const BuildSettings s = build_settings(undirected, weights, seed, hub_sort, compress, output);
+    py::gil_scoped_release unlocked;
+    const Format f = format ? parse_format(*format) : detect_format(input);
+    if (f == Format::oocg) throw InvalidInput("'" + input + "' is already an .oocg file");
+    build(read_text(input, f), s);
+  });
+
+  py::class_<GeneratorSpec>(m, "GeneratorSpec")
+      .def(py::init<>())
+      .def_readwrite("kind", &GeneratorSpec::kind)
+      .def_readwrite("scale", &GeneratorSpec::scale)
+      .def_readwrite("edge_factor", &GeneratorSpec::edge_factor)
+      .def_readwrite("rows", &GeneratorSpec::rows)
+      .def_readwrite("cols", &GeneratorSpec::cols)
+      .def_readwrite("vertices", &GeneratorSpec::vertices)
+      .def_readwrite("seed", &GeneratorSpec::seed);
+}

@@ -1,0 +1,252 @@
+"""oocgraph against references (plain Python, scipy, networkx, the C++ tools), its errors, the
+GIL and Ctrl-C. The backend is conftest.BACKEND (cpu, or cuda on the GPU machine)."""
+
+import collections
+import math
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import oocgraph
+
+UNREACHED = 0xFFFFFFFF
+
+
+def bfs_reference(n, sources, targets, source):
+    adjacency = collections.defaultdict(list)
+    for u, v in zip(sources, targets):
+        adjacency[int(u)].append(int(v))
+    levels = [UNREACHED] * n
+    levels[source] = 0
+    queue = collections.deque([source])
+    while queue:
+        u = queue.popleft()
+        for v in adjacency[u]:
+            if levels[v] == UNREACHED:
+                levels[v] = levels[u] + 1
+                queue.append(v)
+    return np.array(levels, dtype=np.uint32)
+
+
+def random_edges(n, m, seed):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, m, dtype=np.int64), rng.integers(0, n, m, dtype=np.int64)
+
+
+# --- numpy, scipy, networkx ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("transfer", ["hybrid", "filter", "compaction", "zerocopy"])
+def test_bfs_from_numpy_edges_matches_a_plain_bfs(backend, transfer):
+    src, dst = random_edges(500, 3000, 1)
+    g = oocgraph.from_edges(src, dst, num_vertices=520, backend=backend, transfer=transfer,
+                            partition_bytes=512, in_memory=False)
+    assert g.num_vertices == 520  # isolated vertices past the largest id kept
+    assert g.backend == backend
+    levels = g.bfs(int(src[0]))
+    assert levels.dtype == np.uint32
+    np.testing.assert_array_equal(levels, bfs_reference(520, src, dst, int(src[0])))
+    assert levels.stats["algorithm"] == "bfs"
+    assert levels.stats["transfer"] == transfer
+    assert levels.stats["iterations"] and levels.converged
+
+
+def test_uint32_arrays_are_read_in_place_and_left_unchanged(backend):
+    src = np.array([3, 2, 1, 0, 3], dtype=np.uint32)
+    dst = np.array([0, 3, 2, 1, 0], dtype=np.uint32)  # (3, 0) twice: dropped once
+    before = (src.copy(), dst.copy())
+    g = oocgraph.from_edges(src, dst, backend=backend)
+    assert g.num_edges == 4
+    np.testing.assert_array_equal(src, before[0])
+    np.testing.assert_array_equal(dst, before[1])
+    np.testing.assert_array_equal(g.bfs(3), [1, 2, 3, 0])
+
+
+def test_sssp_from_scipy_matches_dijkstra(backend):
+    sparse = pytest.importorskip("scipy.sparse")
+    csgraph = pytest.importorskip("scipy.sparse.csgraph")
+    src, dst = random_edges(300, 2000, 2)
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    weights = np.random.default_rng(3).integers(1, 64, src.size)
+    matrix = sparse.coo_matrix((weights, (src, dst)), shape=(300, 300)).tocsr()
+    g = oocgraph.from_scipy(matrix, backend=backend)
+    assert g.weights == "u32"
+    distances = g.sssp(5)
+    assert distances.dtype == np.float64
+    np.testing.assert_array_equal(distances, csgraph.dijkstra(matrix, indices=5))
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # networkx 2.8's own pagerank_scipy
+def test_networkx_bfs_cc_and_pagerank_match_networkx(backend):
+    nx = pytest.importorskip("networkx")
+    G = nx.connected_watts_strogatz_graph(400, 6, 0.2, seed=4)
+    G.add_edges_from([(1000, 1001), (1001, 1002)])  # a second component, other labels
+    g = oocgraph.from_networkx(G, backend=backend)
+    assert g.symmetric and g.nodes == list(G.nodes)
+    at = {node: i for i, node in enumerate(g.nodes)}
+    levels = g.bfs(at[0])
+    for node, level in nx.single_source_shortest_path_length(G, 0).items():
+        assert levels[at[node]] == level
+    assert levels[at[1000]] == UNREACHED
+    components = g.cc()
+    for component in nx.connected_components(G):
+        ids = [at[node] for node in component]
+        assert set(components[ids].tolist()) == {min(ids)}
+    ranks = g.pagerank(tolerance=1e-9)
+    assert ranks.dtype == np.float32
+    expected = nx.pagerank(G, alpha=0.85, tol=1e-10, max_iter=1000)
+    assert abs(float(ranks.sum()) - 1.0) < 1e-4
+    l1 = sum(abs(ranks[at[node]] - rank) for node, rank in expected.items())
+    assert l1 < 1e-3, l1
+
+
+def test_float_weights_become_f32(backend):
+    g = oocgraph.from_edges([0, 1], [1, 2], [0.5, 0.25], backend=backend)
+    assert g.weights == "f32"
+    np.testing.assert_array_equal(g.sssp(0), [0.0, 0.5, 0.75])
+
+
+# --- files and the C++ tools -----------------------------------------------------------------
+
+def tool(name):
+    return os.path.join(os.environ.get("OOCGRAPH_TEST_TOOLS", ""), name, name)
+
+
+def tool_values(path):
+    values = {}
+    with open(path) as f:
+        for line in f:
+            vertex, value = line.split("\t")
+            values[int(vertex)] = float(value)
+    return np.array([values[v] for v in range(len(values))])
+
+
+@pytest.mark.skipif(not os.path.exists(tool("ooc-run")), reason="ooc-run not built")
+@pytest.mark.parametrize("program", ["bfs", "sssp", "cc"])
+def test_results_equal_ooc_run_on_the_same_file(tmp_path, backend, program):
+    path = str(tmp_path / "k.oocg")
+    g = oocgraph.generate("kron", scale=11, edge_factor=8, undirected=True,
+                          weights="random:1-64", output=path, backend=backend)
+    loaded = oocgraph.load(path, backend=backend)
+    source = g.highest_degree_vertex()
+    ours = getattr(loaded, program)() if program == "cc" else getattr(loaded, program)(source)
+    again = getattr(g, program)() if program == "cc" else getattr(g, program)(source)
+    np.testing.assert_array_equal(ours, again)
+    out = str(tmp_path / "values.txt")
+    subprocess.run([tool("ooc-run"), program, "--graph", path, "--backend", backend,
+                    "--source", str(source), "--output", out, "--quiet"], check=True)
+    theirs = tool_values(out)
+    ours = ours.astype(np.float64)
+    if program == "bfs":
+        ours[ours == UNREACHED] = math.inf
+        theirs[theirs == UNREACHED] = math.inf
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_convert_reads_a_text_edge_list(tmp_path, backend):
+    text = tmp_path / "g.wel"
+    text.write_text("0 1 5\n1 2 7\n2 0 1\n")
+    out = tmp_path / "g.oocg"
+    oocgraph.convert(str(text), str(out), hub_sort=None)
+    g = oocgraph.load(str(out), backend=backend)
+    assert (g.num_vertices, g.num_edges, g.weights) == (3, 3, "u32")
+    np.testing.assert_array_equal(g.sssp(0), [0, 5, 12])
+
+
+def test_compressed_graphs_give_the_same_values(backend):
+    raw = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
+                            backend=backend, partition_bytes=4096, in_memory=False)
+    packed = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
+                               compress=True, backend=backend, partition_bytes=4096,
+                               in_memory=False)
+    assert packed.compressed and not raw.compressed
+    for transfer in ["filter", "compaction", "zerocopy"]:
+        np.testing.assert_array_equal(packed.sssp(0, transfer=transfer), raw.sssp(0))
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+def test_bad_arguments_raise_clear_errors(tmp_path, backend):
+    g = oocgraph.generate("chain", vertices=5, backend=backend)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'trasnfer'"):
+        oocgraph.generate("chain", trasnfer="filter")
+    with pytest.raises(ValueError, match=r"unknown transfer policy 'fast' \(expected one of: "
+                                         r"hybrid, filter, compaction, zerocopy, unified\)"):
+        g.bfs(0, transfer="fast")
+    with pytest.raises(TypeError, match="priority must be a bool, not str"):
+        oocgraph.generate("chain", priority="yes")
+    with pytest.raises(ValueError, match="source must not be negative"):
+        g.bfs(-1)
+    with pytest.raises(TypeError, match="source must be an int, not str"):
+        g.sssp("0")
+    with pytest.raises(ValueError, match="vertex 5 is out of range"):
+        g.bfs(5)
+    with pytest.raises(ValueError, match="unknown graph kind 'ring'"):
+        oocgraph.generate("ring")
+    with pytest.raises(ValueError, match="sources and targets differ in length"):
+        oocgraph.from_edges([0, 1], [1])
+    with pytest.raises(TypeError, match="sources must hold integers, not float64"):
+        oocgraph.from_edges([0.5], [1])
+    with pytest.raises(ValueError, match="damping must lie between 0 and 1"):
+        g.pagerank(damping=1.5)
+    with pytest.raises(OSError, match="missing.oocg"):
+        oocgraph.load(str(tmp_path / "missing.oocg"))
+    directed = oocgraph.from_edges([0, 1], [1, 2], backend=backend)
+    with pytest.raises(ValueError, match="symmetric"):
+        directed.cc()
+    np.testing.assert_array_equal(g.bfs(0), [0, 1, 2, 3, 4])  # still usable, settings restored
+
+
+# --- the GIL and Ctrl-C ------------------------------------------------------------------------
+
+def long_graph(backend):
+    # BFS from a corner of a grid: 3000 iterations on the CPU, 8000 on the GPU (longer than a
+    # second on either).
+    side = 1500 if backend == "cpu" else 4000
+    return oocgraph.generate("grid", rows=side, cols=side, backend=backend)
+
+
+def test_the_gil_is_released_while_the_engine_runs(backend):
+    g = long_graph(backend)
+    ticks, done = [0], threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        levels = g.bfs(0)
+    finally:
+        done.set()
+        counter.join()
+    assert levels.stats["seconds"] > 0.05
+    assert ticks[0] >= 10, ticks[0]  # the other thread ran during the call
+
+
+def test_ctrl_c_stops_a_run_within_a_second(backend):
+    g = long_graph(backend)
+    full = g.bfs(0).stats["seconds"]
+    if full < 0.6:
+        pytest.skip(f"the run takes only {full:.2f} s here")
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.2, interrupt)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        g.bfs(0)
+    stopped = time.monotonic() - sent[0]
+    timer.join()
+    assert stopped < 1.0, stopped
+    assert g.bfs(0, max_iterations=3).converged is False  # the graph is still usable
