@@ -61,15 +61,23 @@ std::uint64_t pack_weights(const Graph& g, std::span<const vid_t> vertices, cons
     std::size_t i = static_cast<std::size_t>(
         std::upper_bound(offsets + 1, offsets + vertices.size() + 1, first) - (offsets + 1));
     std::uint8_t* to = out + first * width / 8;
-    std::uint64_t held = 0;
+    std::uint64_t held = 0;  // bits not yet written, fewer than 8 between fields
     std::uint32_t bits = 0;
-    for (eid_t e = first; e < last; ++e) {
+    for (eid_t e = first; e < last;) {
       while (offsets[i + 1] <= e)
         ++i;
-      const eid_t from = g.offsets[vertices[i]] + (e - offsets[i]);
-      held |= std::uint64_t{codec::read_bits(c.packed_weights.data(), from * width, width)} << bits;
-      for (bits += width; bits >= 8; bits -= 8, held >>= 8)
-        *to++ = static_cast<std::uint8_t>(held);
+      // This list's weights within the task are one run of bits: moved 32 at a time.
+      const eid_t end = std::min(last, offsets[i + 1]);
+      std::uint64_t from = (g.offsets[vertices[i]] + (e - offsets[i])) * width;
+      for (std::uint64_t left = (end - e) * width; left > 0;) {
+        const auto take = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, 32));
+        held |= std::uint64_t{codec::read_bits(c.packed_weights.data(), from, take)} << bits;
+        from += take;
+        left -= take;
+        for (bits += take; bits >= 8; bits -= 8, held >>= 8)
+          *to++ = static_cast<std::uint8_t>(held);
+      }
+      e = end;
     }
     if (bits > 0) *to = static_cast<std::uint8_t>(held);  // only the last task ends mid-byte
   });
