@@ -46,7 +46,8 @@ cmake --build build/examples
 ./build/examples/hello-ooc
 ./build/examples/widest-path
 # The Python module as installed (python/CMakeLists.txt: OOC_PYTHON_INSTALL_DIR).
-python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' build/default/CMakeCache.txt)
+# The interpreter CMake built the module for (a cache entry of its own when given, else FindPython3's).
+python=$(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' build/default/CMakeCache.txt | head -n 1)
 PYTHONPATH="$(echo "$PWD"/build/install/lib/python3*/dist-packages)" "$python" examples/python/quickstart.py
 
 step "clang-format"
