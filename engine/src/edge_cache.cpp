@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ooc/core/codec.hpp"
+
 namespace ooc {
 
 std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
@@ -28,7 +30,12 @@ std::vector<std::uint64_t> cache_sizes(const Graph& g, std::span<const Partition
     const std::uint64_t targets = compressed
                                       ? g.compressed.range_bytes(p.first_vertex, p.last_vertex)
                                       : p.num_edges() * sizeof(vid_t);
-    sizes.push_back(targets + (weighted ? p.num_edges() * sizeof(std::uint32_t) : 0));
+    const std::uint64_t weights =
+        !weighted ? 0
+        : compressed && g.compressed.packs_weights()
+            ? codec::packed_bytes(p.num_edges(), g.compressed.weight_width)
+            : p.num_edges() * sizeof(std::uint32_t);
+    sizes.push_back(targets + weights);
   }
   return sizes;
 }

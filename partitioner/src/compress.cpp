@@ -121,6 +121,44 @@ void unpack_weights(const CompressedTargets& c, eid_t first, eid_t count, std::u
                     });
 }
 
+std::uint64_t gather_packed_weights(const CompressedTargets& c, std::span<const eid_t> out_begin,
+                                    const std::function<eid_t(std::size_t)>& source_begin,
+                                    std::uint8_t* out) {
+  // Output edges per task: a multiple of 8, so that every task starts on a byte.
+  constexpr eid_t kTaskEdges = 4096;
+  const std::uint32_t width = c.weight_width;
+  const std::size_t runs = out_begin.size() - 1;
+  const eid_t total = out_begin[runs];
+  const std::uint64_t bytes = codec::packed_bytes(total, width);
+  tbb::parallel_for(eid_t{0}, (total + kTaskEdges - 1) / kTaskEdges, [&](eid_t task) {
+    const eid_t first = task * kTaskEdges, last = std::min(total, first + kTaskEdges);
+    auto i = static_cast<std::size_t>(
+        std::upper_bound(out_begin.begin() + 1, out_begin.end(), first) - out_begin.begin() - 1);
+    std::uint8_t* to = out + first * width / 8;
+    std::uint64_t held = 0;  // bits not yet written, fewer than 8 between fields
+    std::uint32_t bits = 0;
+    for (eid_t e = first; e < last;) {
+      while (out_begin[i + 1] <= e)
+        ++i;
+      // This run's weights within the task are one run of bits: moved 32 at a time.
+      const eid_t end = std::min(last, out_begin[i + 1]);
+      std::uint64_t from = (source_begin(i) + (e - out_begin[i])) * width;
+      for (std::uint64_t left = (end - e) * width; left > 0;) {
+        const auto take = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, 32));
+        held |= std::uint64_t{codec::read_bits(c.packed_weights.data(), from, take)} << bits;
+        from += take;
+        left -= take;
+        for (bits += take; bits >= 8; bits -= 8, held >>= 8)
+          *to++ = static_cast<std::uint8_t>(held);
+      }
+      e = end;
+    }
+    if (bits > 0) *to = static_cast<std::uint8_t>(held);  // only the last task ends mid-byte
+  });
+  std::memset(out + bytes, 0, codec::kPadding);
+  return bytes;
+}
+
 void decode_lists(const Graph& g, vid_t first, vid_t last, vid_t* out) {
   const eid_t base = g.offsets[first];
   tbb::parallel_for(tbb::blocked_range<vid_t>(first, last, 256),

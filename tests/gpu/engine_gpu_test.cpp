@@ -153,7 +153,9 @@ TEST(CudaEdgeCacheRuns, CompressedListsFitMorePartitionsForTheSameValues) {
   EXPECT_GT(bfs_packed.stats.cache_partitions, bfs_raw.stats.cache_partitions);
   EXPECT_GT(bfs_packed.stats.cached_bytes(), bfs_raw.stats.cached_bytes());
   EXPECT_LT(bfs_packed.stats.total_bytes(), bfs_raw.stats.total_bytes());
-  // SSSP refills the cache with weights beside the lists.
+  // SSSP refills the cache with weights beside the lists, packed (6 bits: weights 1..64), which
+  // its resident tasks read in place.
+  ASSERT_TRUE(packed.graph().compressed.packs_weights());
   const auto sssp_raw = raw.sssp(source), sssp_packed = packed.sssp(source);
   EXPECT_EQ(sssp_packed.values, sssp_raw.values);
   EXPECT_GT(sssp_packed.stats.cache_partitions, sssp_raw.stats.cache_partitions);

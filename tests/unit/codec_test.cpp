@@ -230,6 +230,33 @@ TEST(Compress, PacksIntegerWeightsAtTheWidthOfTheirRange) {
   EXPECT_TRUE(std::equal(out.begin(), out.begin() + 10, g.weights.begin() + 3));
 }
 
+// Runs of edges gathered one after another (what compaction and the edge cache ship): every
+// weight where its run put it, runs of any length, empty ones, starting inside a byte.
+TEST(Compress, GathersRunsOfPackedWeights) {
+  Graph g = weighted_kron();
+  compress(g);
+  const std::vector<std::pair<eid_t, eid_t>> runs{
+      {3, 17}, {100, 0}, {40, 5000}, {7, 1}, {9000, 33}};
+  std::vector<eid_t> out_begin{0};
+  for (const auto& [source, count] : runs)
+    out_begin.push_back(out_begin.back() + count);
+  const eid_t total = out_begin.back();
+  const std::uint32_t width = g.compressed.weight_width;
+  std::vector<std::uint8_t> out(codec::packed_bytes(total, width) + codec::kPadding, 0xee);
+  const std::uint64_t bytes = gather_packed_weights(
+      g.compressed, out_begin, [&](std::size_t i) { return runs[i].first; }, out.data());
+  EXPECT_EQ(bytes, codec::packed_bytes(total, width));
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (eid_t e = 0; e < runs[i].second; ++e) {
+      ASSERT_EQ(codec::packed_weight(out.data(), out_begin[i] + e, width, g.compressed.weight_base),
+                g.weights[runs[i].first + e])
+          << "run " << i << " edge " << e;
+    }
+  }
+  for (std::uint64_t b = 0; b < codec::kPadding; ++b)
+    EXPECT_EQ(out[bytes + b], 0);
+}
+
 TEST(Compress, WeightsPackOnlyWhereTheyGetSmaller) {
   BuildOptions options;
   options.weights = parse_weight_spec("random:7-7", 1);  // one value: width 0

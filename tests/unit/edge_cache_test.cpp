@@ -84,7 +84,8 @@ TEST(EdgeCache, OnlyEligibleNonEmptyPartitionsAreCached) {
             (std::vector<std::uint32_t>{2, 4}));
 }
 
-// Compressed lists take fewer bytes in the cache, so the same room holds more partitions.
+// Compressed lists (and packed weights) take fewer bytes in the cache, so the same room holds
+// more partitions.
 TEST(EdgeCache, CompressedListsLetMorePartitionsFit) {
   BuildOptions build;
   build.undirected = true;
@@ -100,7 +101,9 @@ TEST(EdgeCache, CompressedListsLetMorePartitionsFit) {
     const Partition& p = parts[i];
     EXPECT_EQ(raw[i], p.num_edges() * 4);
     EXPECT_EQ(packed[i], g.compressed.range_bytes(p.first_vertex, p.last_vertex));
-    EXPECT_EQ(weighted[i], packed[i] + p.num_edges() * 4);
+    // weights 1..64: 6 bits each, packed beside the compressed lists
+    ASSERT_EQ(g.compressed.weight_width, 6u);
+    EXPECT_EQ(weighted[i], packed[i] + (p.num_edges() * 6 + 7) / 8);
     raw_total += raw[i];
   }
   const std::uint64_t half = raw_total / 2;

@@ -17,9 +17,6 @@ namespace ooc {
 namespace {
 
 constexpr eid_t kSplitEdges = eid_t{1} << 16;
-// Output edges per task when packing weights: a multiple of 8, so that every task starts on a
-// byte and no two write the same one.
-constexpr eid_t kPackEdges = 4096;
 
 // offsets[i] = sum of size(active[j]) for j < i; returns the total (offsets[n]).
 template <class Size>
@@ -47,42 +44,6 @@ eid_t scan_degrees(const Graph& g, std::span<const vid_t> active, eid_t* offsets
 std::size_t fitting(const eid_t* offsets, std::size_t n, std::uint64_t capacity) {
   return static_cast<std::size_t>(std::upper_bound(offsets + 1, offsets + n + 1, capacity) -
                                   (offsets + 1));
-}
-
-// The weights of the batch's `total` edges, packed at the graph's width: vertex i's from bit
-// offsets[i] * width on, then codec::kPadding zero bytes; returns the packed bytes.
-std::uint64_t pack_weights(const Graph& g, std::span<const vid_t> vertices, const eid_t* offsets,
-                           eid_t total, std::uint8_t* out) {
-  const CompressedTargets& c = g.compressed;
-  const std::uint32_t width = c.weight_width;
-  const std::uint64_t bytes = codec::packed_bytes(total, width);
-  tbb::parallel_for(eid_t{0}, (total + kPackEdges - 1) / kPackEdges, [&](eid_t task) {
-    const eid_t first = task * kPackEdges, last = std::min(total, first + kPackEdges);
-    std::size_t i = static_cast<std::size_t>(
-        std::upper_bound(offsets + 1, offsets + vertices.size() + 1, first) - (offsets + 1));
-    std::uint8_t* to = out + first * width / 8;
-    std::uint64_t held = 0;  // bits not yet written, fewer than 8 between fields
-    std::uint32_t bits = 0;
-    for (eid_t e = first; e < last;) {
-      while (offsets[i + 1] <= e)
-        ++i;
-      // This list's weights within the task are one run of bits: moved 32 at a time.
-      const eid_t end = std::min(last, offsets[i + 1]);
-      std::uint64_t from = (g.offsets[vertices[i]] + (e - offsets[i])) * width;
-      for (std::uint64_t left = (end - e) * width; left > 0;) {
-        const auto take = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, 32));
-        held |= std::uint64_t{codec::read_bits(c.packed_weights.data(), from, take)} << bits;
-        from += take;
-        left -= take;
-        for (bits += take; bits >= 8; bits -= 8, held >>= 8)
-          *to++ = static_cast<std::uint8_t>(held);
-      }
-      e = end;
-    }
-    if (bits > 0) *to = static_cast<std::uint8_t>(held);  // only the last task ends mid-byte
-  });
-  std::memset(out + bytes, 0, codec::kPadding);
-  return bytes;
 }
 
 // Edges [begin, end) of v's list; a compressed list is decoded whole (begin 0, end its degree).
@@ -180,8 +141,9 @@ CompressedBatch compact_compressed(const Graph& g, std::span<const vid_t> active
                     });
   std::memset(out.lists + batch.list_bytes, 0, codec::kPadding);
   if (out.packed_weights != nullptr) {
-    batch.weight_bytes =
-        pack_weights(g, window.first(taken), out.offsets, batch.edges, out.packed_weights);
+    batch.weight_bytes = gather_packed_weights(
+        c, std::span<const eid_t>(out.offsets, taken + 1),
+        [&](std::size_t i) { return g.offsets[window[i]]; }, out.packed_weights);
   } else if (out.weights != nullptr) {
     batch.weight_bytes = batch.edges * sizeof(std::uint32_t);
   }

@@ -488,13 +488,21 @@ std::optional<cuda::CompressedEdges> CudaExecutor<P>::compressed_edges(Engine en
                                  weights};
   }
   if (engine == Engine::resident && cached() && device_.cache.compressed) {
-    // The cache keeps raw weights beside the compressed lists.
-    return cuda::CompressedEdges{device_.offsets.data(),
-                                 device_.compressed_offsets.data(),
-                                 device_.cache.lists.data(),
-                                 device_.cache.lists_end(),
-                                 weighted_ ? device_.cache.weights.data() : nullptr,
-                                 {}};
+    // The cache keeps the weights beside the compressed lists, packed when the graph packs them.
+    const EdgeCache& cache = device_.cache;
+    cuda::PackedWeights weights{};
+    if (weighted_ && cache.packed.size() > 0) {
+      const CompressedTargets& c = g_.compressed;
+      weights = {cache.packed.data(), cache.packed.data() + cache.packed.size(), c.weight_width,
+                 c.weight_base};
+    }
+    return cuda::CompressedEdges{
+        device_.offsets.data(),
+        device_.compressed_offsets.data(),
+        cache.lists.data(),
+        cache.lists_end(),
+        weighted_ && cache.packed.size() == 0 ? cache.weights.data() : nullptr,
+        weights};
   }
   return std::nullopt;
 }

@@ -14,6 +14,7 @@
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
 
 namespace ooc::detail {
@@ -235,7 +236,22 @@ std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uin
   } else {
     cache.targets = DeviceArray<vid_t>(edges, "the edge cache");
   }
-  cache.weights = DeviceArray<std::uint32_t>(weighted ? edges : 0, "the edge cache");
+  const bool packed = compressed && weighted && g.compressed.packs_weights();
+  cache.weights = DeviceArray<std::uint32_t>(weighted && !packed ? edges : 0, "the edge cache");
+  if (packed) {
+    // The cached partitions' weights packed one after another, so that cache edge i's weight
+    // is at bit i * width, as the kernels read it (PackedWeights, first_edge - shift).
+    std::vector<eid_t> out_begin;
+    for (const std::uint32_t p : cache.partitions)
+      out_begin.push_back(cache.position[p]);
+    out_begin.push_back(edges);
+    std::vector<std::uint8_t> host(codec::packed_bytes(edges, g.compressed.weight_width) +
+                                   codec::kPadding);
+    gather_packed_weights(
+        g.compressed, out_begin,
+        [&](std::size_t i) { return parts[cache.partitions[i]].first_edge; }, host.data());
+    upload(cache.packed, host.data(), host.size(), doing);
+  }
   upload(cache.cached, flags.data(), flags.size(), doing);
   // One copy per run of neighbouring partitions.
   const auto copy = [&](auto* dst, const auto* src, std::uint64_t n) {
@@ -258,7 +274,7 @@ std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uin
     } else {
       copy(cache.targets.data() + at, g.targets.data() + begin, n);
     }
-    if (weighted) copy(cache.weights.data() + at, g.weights.data() + begin, n);
+    if (weighted && !packed) copy(cache.weights.data() + at, g.weights.data() + begin, n);
     i = j;
   }
   return cache.bytes();

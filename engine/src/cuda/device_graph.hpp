@@ -73,14 +73,17 @@ struct EdgeCache {
   static constexpr eid_t kAbsent = ~eid_t{0};
   DeviceArray<vid_t> targets;             // raw lists, when not compressed
   DeviceArray<std::uint8_t> lists;        // compressed lists, when compressed
-  DeviceArray<std::uint32_t> weights;     // when the run that filled it read weights
+  DeviceArray<std::uint32_t> weights;     // when the run that filled it read weights, raw
+  DeviceArray<std::uint8_t> packed;       // or packed (compressed lists, weights the graph packs)
   std::vector<std::uint32_t> partitions;  // ascending
   std::vector<eid_t> position;            // per partition: its first edge's index, or kAbsent
   std::vector<eid_t> list_position;       // per partition: its first compressed byte's index
   DeviceArray<std::uint8_t> cached;       // per partition, 1 when cached: the cost kernel reads it
   bool weighted = false, compressed = false;
 
-  std::uint64_t bytes() const { return targets.bytes() + lists.bytes() + weights.bytes(); }
+  std::uint64_t bytes() const {
+    return targets.bytes() + lists.bytes() + weights.bytes() + packed.bytes();
+  }
   const std::uint8_t* lists_end() const { return lists.data() + lists.size(); }
 };
 

@@ -25,7 +25,8 @@ std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t byt
                          std::uint32_t request_bytes);
 
 // The bytes each partition takes in the cache: its targets, raw or (`compressed`) its compressed
-// lists, so that more partitions fit; and its raw weights when the program reads them.
+// lists, so that more partitions fit; and its weights when the program reads them, raw, or
+// packed beside compressed lists when the graph packs them.
 std::vector<std::uint64_t> cache_sizes(const Graph& graph, std::span<const Partition> partitions,
                                        bool weighted, bool compressed);
 

@@ -1,6 +1,7 @@
 #pragma once
 // Compressed neighbour lists (ooc/core/codec.hpp): the encoder and the host decoder.
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "ooc/partitioner/graph.hpp"
@@ -16,6 +17,17 @@ void compress(Graph& graph, HostMemory& memory = default_host_memory());
 // The weights of edges [first, first + count) from the packed copy into `out`.
 void unpack_weights(const CompressedTargets& compressed, eid_t first, eid_t count,
                     std::uint32_t* out);
+
+// Packed weights of runs of edges, one run after another from bit 0 of `out`: run i holds
+// out_begin[i + 1] - out_begin[i] edges (out_begin has a run more than there are runs, the last
+// entry the total), from edge source_begin(i) of the packed copy on; then codec::kPadding zero
+// bytes. Returns the packed bytes. In parallel, each task writing whole bytes of its own. The
+// compaction of compressed lists (a run per vertex) and the edge cache (a run per partition)
+// ship weights this way.
+std::uint64_t gather_packed_weights(const CompressedTargets& compressed,
+                                    std::span<const eid_t> out_begin,
+                                    const std::function<eid_t(std::size_t)>& source_begin,
+                                    std::uint8_t* out);
 
 // The bytes a sorted list takes, and its encoding, written to `out` (that many bytes, zeroed).
 std::uint64_t compressed_list_bytes(std::span<const vid_t> sorted);
