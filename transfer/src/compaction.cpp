@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
@@ -18,16 +20,15 @@ namespace {
 
 constexpr eid_t kSplitEdges = eid_t{1} << 16;
 
-// offsets[i] = sum of size(active[j]) for j < i; returns the total (offsets[n]).
-template <class Size>
-eid_t scan(std::span<const vid_t> active, eid_t* offsets, Size size) {
+// offsets[i] = edges of active[0..i); returns the total (offsets[n]).
+eid_t scan_degrees(const Graph& g, std::span<const vid_t> active, eid_t* offsets) {
   const std::size_t n = active.size();
   const eid_t total = tbb::parallel_scan(
       tbb::blocked_range<std::size_t>(0, n, 4096), eid_t{0},
       [&](const tbb::blocked_range<std::size_t>& r, eid_t sum, bool final_pass) {
         for (std::size_t i = r.begin(); i < r.end(); ++i) {
           if (final_pass) offsets[i] = sum;
-          sum += size(active[i]);
+          sum += g.degree(active[i]);
         }
         return sum;
       },
@@ -36,8 +37,29 @@ eid_t scan(std::span<const vid_t> active, eid_t* offsets, Size size) {
   return total;
 }
 
-eid_t scan_degrees(const Graph& g, std::span<const vid_t> active, eid_t* offsets) {
-  return scan(active, offsets, [&](vid_t v) { return g.degree(v); });
+// The same, and list_offsets[i] = compressed bytes of active[0..i), in one pass over the
+// vertices; returns both totals.
+std::pair<eid_t, eid_t> scan_lists(const Graph& g, std::span<const vid_t> active, eid_t* offsets,
+                                   eid_t* list_offsets) {
+  using Sums = std::pair<eid_t, eid_t>;  // edges, bytes
+  const CompressedTargets& c = g.compressed;
+  const std::size_t n = active.size();
+  const Sums total = tbb::parallel_scan(
+      tbb::blocked_range<std::size_t>(0, n, 4096), Sums{0, 0},
+      [&](const tbb::blocked_range<std::size_t>& r, Sums sum, bool final_pass) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+          if (final_pass) std::tie(offsets[i], list_offsets[i]) = sum;
+          const vid_t v = active[i];
+          sum.first += g.degree(v);
+          sum.second += c.offsets[v + 1] - c.offsets[v];
+        }
+        return sum;
+      },
+      [](Sums a, Sums b) {
+        return Sums{a.first + b.first, a.second + b.second};
+      });
+  std::tie(offsets[n], list_offsets[n]) = total;
+  return total;
 }
 
 // How many of the scanned entries end within `capacity`.
@@ -106,9 +128,7 @@ CompressedBatch compact_compressed(const Graph& g, std::span<const vid_t> active
                                    const CompressedBuffer& out) {
   const CompressedTargets& c = g.compressed;
   const std::span<const vid_t> window = active.first(std::min(active.size(), out.vertex_capacity));
-  const eid_t edges = scan_degrees(g, window, out.offsets);
-  const std::uint64_t bytes =
-      scan(window, out.list_offsets, [&](vid_t v) { return c.offsets[v + 1] - c.offsets[v]; });
+  const auto [edges, bytes] = scan_lists(g, window, out.offsets, out.list_offsets);
   std::size_t taken = window.size();
   if (edges > out.edge_capacity || bytes > out.list_capacity) {
     taken = std::min(fitting(out.offsets, window.size(), out.edge_capacity),
