@@ -17,6 +17,7 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -112,9 +113,11 @@ EngineOptions engine_options(const py::dict& kw) {
 
 // --- cancellation ----------------------------------------------------------------------------
 
-// While a run is in flight, SIGINT sets a flag that RunOptions::cancelled reads before every
-// iteration (on every rank's thread); Python's own handler is put back afterwards. The GIL is
-// not needed to read the flag, so ranks on their own threads see it too.
+// While runs are in flight, SIGINT sets a flag that RunOptions::cancelled reads before every
+// iteration (on every rank's thread); Python's own handler is put back when the last one ends.
+// Runs from several Python threads at once (the GIL is released) share the handler, so one
+// Ctrl-C stops them all. The GIL is not needed to read the flag, so ranks on their own threads
+// see it too.
 std::atomic<bool> interrupted{false};
 
 extern "C" void on_interrupt(int) {
@@ -124,6 +127,8 @@ extern "C" void on_interrupt(int) {
 class InterruptScope {
  public:
   InterruptScope() {
+    const std::lock_guard lock(mutex_);
+    if (runs_++ > 0) return;
     interrupted.store(false);
     struct sigaction ours {};
     ours.sa_handler = on_interrupt;
@@ -131,14 +136,18 @@ class InterruptScope {
     installed_ = sigaction(SIGINT, &ours, &previous_) == 0;
   }
   ~InterruptScope() {
-    if (installed_) sigaction(SIGINT, &previous_, nullptr);
+    const std::lock_guard lock(mutex_);
+    if (--runs_ == 0 && installed_) sigaction(SIGINT, &previous_, nullptr);
   }
   InterruptScope(const InterruptScope&) = delete;
   InterruptScope& operator=(const InterruptScope&) = delete;
 
  private:
-  struct sigaction previous_ {};
-  bool installed_ = false;
+  // Shared by every scope: the handler is installed by the first and restored by the last.
+  static inline std::mutex mutex_;
+  static inline int runs_ = 0;
+  static inline bool installed_ = false;
+  static inline struct sigaction previous_ {};
 };
 
 // --- results ---------------------------------------------------------------------------------

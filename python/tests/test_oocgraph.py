@@ -250,3 +250,27 @@ def test_ctrl_c_stops_a_run_within_a_second(backend):
     timer.join()
     assert stopped < 1.0, stopped
     assert g.bfs(0, max_iterations=3).converged is False  # the graph is still usable
+
+
+def test_runs_from_several_threads_put_python_s_ctrl_c_back(backend):
+    # Long enough runs that they overlap: the scope made second may end last.
+    graphs = [oocgraph.generate("grid", rows=200, cols=200, backend=backend) for _ in range(3)]
+    errors = []
+
+    def run(g):
+        try:
+            for _ in range(5):
+                g.bfs(0)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(g,)) for g in graphs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    # No run in flight: SIGINT reaches Python's own handler again.
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1.0)
