@@ -740,8 +740,7 @@ int main(int argc, char** argv) {
   add_switch(app, "--compressed", a.compressed,
              "When the graph holds compressed lists and packed weights (partition-tool "
              "--compress), filter, compaction and zero-copy tasks and the edge cache read "
-             "them: on | off "
-             "(off: raw arrays only)");
+             "them: on | off (off: raw arrays only)");
   add_switch(app, "--adapt-costs", a.adapt_costs,
              "After each iteration, move the cost model's link bandwidth and zero-copy "
              "round trip toward what the iteration's copies and zero-copy kernels took "
