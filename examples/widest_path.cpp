@@ -3,8 +3,10 @@
 // the path — the capacity of the best single route. It is monotone (widths only grow), so it
 // fits the engine's contract: relax() raises the target with atomic_max.
 //
-// The example runs it on a generated weighted graph and checks the answer against a serial
-// modified Dijkstra (largest width first), exiting non-zero on a mismatch.
+// The example runs it on a generated weighted graph, out of core, and checks the answer against a
+// serial modified Dijkstra (largest width first), exiting non-zero on a mismatch. Built with
+// oocgraph_gpu_sources() (CMakeLists.txt) it runs on the GPU when there is one; compiled by a
+// host compiler alone it runs on the CPU.
 #include <cstdio>
 #include <limits>
 #include <queue>
@@ -58,8 +60,10 @@ int main() {
   build.undirected = true;
   build.weights = ooc::parse_weight_spec("random:1-1000", 7);
   ooc::EngineOptions options;
-  options.backend = ooc::Backend::cpu;
+  // OOC_PROGRAMS_ON_GPU: this file was compiled with nvcc and ooc::engine_cuda.
+  options.backend = OOC_PROGRAMS_ON_GPU ? ooc::Backend::automatic : ooc::Backend::cpu;
   options.partition_bytes = 1 << 20;
+  options.in_memory = false;  // edges stay in host memory: the transfer engines at work
   ooc::OocEngine engine(ooc::hub_sort(ooc::build_graph(ooc::generate_kronecker(16, 16, 7), build)),
                         options);
 

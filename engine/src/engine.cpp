@@ -10,8 +10,10 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
+#include <unordered_set>
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
@@ -20,7 +22,7 @@
 #include "ooc/transfer/devices.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
 #if OOC_ENGINE_CUDA
-#include "cuda_backend.hpp"
+#include "ooc/engine/detail/cuda_backend.hpp"
 #endif
 
 namespace ooc {
@@ -367,11 +369,12 @@ vid_t OocEngine::highest_degree_vertex() const {
   return user_id(best);
 }
 
-void OocEngine::require_cpu_backend(const char* program) const {
-  if (backend() != Backend::cpu) {
-    throw Unsupported(std::string(program) +
-                      " run on the CPU backend only in a host-compiled application");
-  }
+detail::CudaRun OocEngine::cuda_run([[maybe_unused]] const MemoryPlan& plan) const {
+#if OOC_ENGINE_CUDA
+  if (impl_->device) return {graph(), partitions(), options(), plan, *impl_->device};
+#endif
+  throw Unsupported("a CUDA executor on an engine whose backend is " +
+                    std::string(to_string(backend())));
 }
 
 detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
@@ -399,6 +402,10 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
     device = detail::device_name(*impl_->device);
   }
 #endif
+  // A program's own arrays come off a budget the user gave (allocated already, they are no
+  // longer in the free memory an automatic budget is taken from).
+  const std::uint64_t own_bytes = std::uint64_t{g.num_vertices()} * info.own_vertex_bytes;
+  if (o.device_budget > 0) budget -= std::min(budget, own_bytes);
   const bool gpu_rank = impl_->communicator && backend() == Backend::cuda;
   setup.memory =
       plan_memory(g, partitions(), info.value_bytes, info.kind == ProgramKind::accumulative, o,
@@ -423,58 +430,183 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   s.compressed = setup.memory.compressed;
   s.adapt_costs = o.adapt_costs && backend() == Backend::cuda;
   s.budget = setup.memory.budget;
-  s.vertex_bytes = setup.memory.vertex_bytes;
+  s.vertex_bytes = setup.memory.vertex_bytes + own_bytes;
   s.staging_bytes = setup.memory.staging_bytes;
   s.edge_bytes = g.num_edges() * (info.needs_weights && g.weighted() ? 8 : 4);
   s.partitions = static_cast<std::uint32_t>(partitions().size());
   return setup;
 }
 
-namespace {
-
 // Runs a built-in program on the engine's backend; values stay in internal ids.
 template <class P>
-struct Raw {
-  Buffer<typename P::Value> values, deltas;
-  RunStats stats;
-  bool converged = true;
+detail::RawRun<P> OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
+  using Executor = std::unique_ptr<detail::ValuesExecutor<typename P::Value>>;
+  return execute<P>(
+      [&](const MemoryPlan& plan) -> Executor {
+#if OOC_ENGINE_CUDA
+        if (impl_->device) {
+          return detail::make_cuda_executor(
+              program, {graph(), partitions(), options(), plan, *impl_->device});
+        }
+#endif
+        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), program, options(),
+                                                        plan, owned_vertices());
+      },
+      std::move(setup));
+}
+
+namespace {
+
+// Adds one run's statistics to those of several (bc): iterations one after another, times and
+// setup bytes summed; the settings and the memory plan are the first run's.
+void add_run(RunStats& total, const RunStats& run) {
+  if (total.algorithm.empty()) {
+    total = run;
+    return;
+  }
+  for (IterationStats it : run.iterations) {
+    it.iteration = static_cast<std::uint32_t>(total.iterations.size());
+    total.iterations.push_back(it);
+  }
+  total.seconds += run.seconds;
+  total.setup_seconds += run.setup_seconds;
+  total.readback_seconds += run.readback_seconds;
+  total.setup_bytes += run.setup_bytes;
+}
+
+// An array of bc's own, where the backend's kernels read it.
+template <class T>
+struct ProgramArray {
+  std::shared_ptr<void> memory;
+  T* data() const { return static_cast<T*>(memory.get()); }
 };
 
 }  // namespace
 
-template <class P>
-auto OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
-  using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-  };
+std::vector<vid_t> OocEngine::sample_sources(std::uint32_t count, std::uint64_t seed) const {
+  const Graph& g = lead().graph();
+  const vid_t n = g.num_vertices();
+  const auto with_edges = tbb::parallel_reduce(
+      tbb::blocked_range<vid_t>(0, n), vid_t{0},
+      [&](const tbb::blocked_range<vid_t>& r, vid_t c) {
+        for (vid_t v = r.begin(); v < r.end(); ++v)
+          c += g.degree(v) > 0 ? 1 : 0;
+        return c;
+      },
+      std::plus<>());
+  if (count == 0) throw InvalidInput("bc needs at least one source (got 0 sources to sample)");
+  if (count > with_edges) {
+    throw InvalidInput("cannot sample " + std::to_string(count) + " sources: the graph has " +
+                       std::to_string(with_edges) + " vertices with out-edges");
+  }
+  std::mt19937_64 random(seed);
+  std::vector<vid_t> chosen;
+  if (std::uint64_t{count} * 2 <= with_edges) {  // draws until enough distinct ones
+    std::uniform_int_distribution<vid_t> any(0, n - 1);
+    std::unordered_set<vid_t> seen;
+    while (chosen.size() < count) {
+      const vid_t v = any(random);
+      if (g.degree(v) > 0 && seen.insert(v).second) chosen.push_back(v);
+    }
+  } else {  // most of them: a partial shuffle of all
+    std::vector<vid_t> all;
+    all.reserve(with_edges);
+    for (vid_t v = 0; v < n; ++v)
+      if (g.degree(v) > 0) all.push_back(v);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      std::uniform_int_distribution<std::size_t> rest(i, all.size() - 1);
+      std::swap(all[i], all[rest(random)]);
+    }
+    chosen.assign(all.begin(), all.begin() + count);
+  }
+  for (vid_t& v : chosen)
+    v = g.original_id(v);
+  return chosen;
+}
+
+BcResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run) {
+  if (sources.empty()) throw InvalidInput("bc needs at least one source");
+  if (grouped() || impl_->communicator) {
+    throw Unsupported("bc runs on one GPU or on the CPU, not across ranks yet");
+  }
+  std::vector<vid_t> internal;
+  for (const vid_t s : sources)
+    internal.push_back(internal_id(s));
+  {
+    std::vector<vid_t> sorted = internal;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      throw InvalidInput("bc's sources must be distinct (a vertex is listed twice)");
+  }
   const Graph& g = graph();
-  auto start = Clock::now();
-  std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor;
+  const vid_t n = g.num_vertices();
+  // The program's own arrays: 4 bytes each per vertex, path counts and successor counts, and
+  // the levels for the backward run. Off the device budget.
+  constexpr std::uint64_t kOwnBytes = 12;
+  detail::ProgramInfo forward_info = detail::info_of<BcForward>("bc");
+  detail::ProgramInfo backward_info = detail::info_of<BcBackward>("bc");
+  forward_info.own_vertex_bytes = backward_info.own_vertex_bytes = kOwnBytes;
+  Buffer<float> host_sigma = Buffer<float>::allocate(n);
+  Buffer<std::uint32_t> host_successors;
+  ProgramArray<float> sigma;
+  ProgramArray<std::uint32_t> successors, level;
 #if OOC_ENGINE_CUDA
   if (impl_->device) {
-    executor = detail::make_cuda_executor(
-        program, {g, partitions(), options(), setup.memory, *impl_->device});
+    const detail::DeviceGraph& d = *impl_->device;
+    sigma = {detail::device_allocate(d, n * sizeof(float), "bc's path counts")};
+    successors = {detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's successor counts")};
+    level = {detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's levels")};
   }
 #endif
-  if (!executor)
-    executor = std::make_unique<detail::CpuExecutor<P>>(g, partitions(), program, options(),
-                                                        setup.memory, owned_vertices());
-  executor->report_setup(setup.stats);
-  setup.stats.setup_seconds = seconds_since(start);
-  start = Clock::now();
-  Raw<P> raw;
-  raw.converged = detail::drive(*executor, partitions(), setup.drive, setup.stats);
-  setup.stats.seconds = seconds_since(start);
-  if (setup.drive.communicator != nullptr) executor->finish(*setup.drive.communicator);
-  start = Clock::now();
-  raw.values = Buffer<typename P::Value>::allocate(g.num_vertices());
-  raw.deltas = Buffer<typename P::Value>::allocate(
-      P::kind == ProgramKind::accumulative ? g.num_vertices() : 0);
-  executor->read_values(raw.values.data(), raw.deltas.data());
-  setup.stats.readback_seconds = seconds_since(start);
-  raw.stats = std::move(setup.stats);
-  return raw;
+  if (!sigma.memory) {  // the CPU backend reads them in place
+    host_successors = Buffer<std::uint32_t>::allocate(n);
+    sigma = {std::shared_ptr<void>(host_sigma.data(), [](void*) {})};
+    successors = {std::shared_ptr<void>(host_successors.data(), [](void*) {})};
+  }
+  BcResult result;
+  std::vector<double> total(n, 0.0);
+  for (const vid_t s : internal) {
+    // Bulk-synchronous (no priority deferral, no second pass over loaded partitions): each
+    // iteration is one whole level.
+    detail::RunSetup forward_setup = begin_run(forward_info, run);
+    forward_setup.drive.tasks.priority = false;
+    forward_setup.stats.priority = false;
+    auto levels =
+        run_builtin(BcForward{s, sigma.data(), successors.data()}, std::move(forward_setup));
+    result.converged = result.converged && levels.converged;
+    const std::uint32_t* level_data = levels.values.data();
+#if OOC_ENGINE_CUDA
+    if (impl_->device) {
+      detail::copy_to_device(*impl_->device, level.data(), levels.values.data(),
+                             n * sizeof(std::uint32_t));
+      level_data = level.data();
+    }
+#endif
+    auto dependencies = run_builtin(BcBackward{level_data, sigma.data(), successors.data()},
+                                    begin_run(backward_info, run));
+    result.converged = result.converged && dependencies.converged;
+#if OOC_ENGINE_CUDA
+    if (impl_->device)
+      detail::copy_to_host(*impl_->device, host_sigma.data(), sigma.data(), n * sizeof(float));
+#endif
+    // delta_s(v) = sigma(v) T(v) - 1 for the vertices reached from s, s itself apart.
+    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
+      if (v == s || levels.values[v] == BcForward::kUnreached) return;
+      const double t = static_cast<double>(dependencies.values[v]) + dependencies.deltas[v];
+      total[v] += std::max(0.0, static_cast<double>(host_sigma[v]) * t - 1.0);
+    });
+    levels.stats.algorithm = "bc forward";
+    dependencies.stats.algorithm = "bc backward";
+    add_run(result.stats, levels.stats);
+    add_run(result.stats, dependencies.stats);
+    result.forward.push_back(std::move(levels.stats));
+    result.backward.push_back(std::move(dependencies.stats));
+  }
+  result.stats.algorithm = "bc";
+  result.stats.priority = options().priority;  // the backward runs'; the forward ones go without
+
+  result.values = to_user_ids(total.data());
+  return result;
 }
 
 // A group checks a request once, before its ranks run it: a bad request would otherwise fail on

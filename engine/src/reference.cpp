@@ -1,5 +1,6 @@
 #include "ooc/engine/reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -161,6 +162,60 @@ Comparison compare_l1(const std::vector<float>& engine, const std::vector<double
   char message[128];
   std::snprintf(message, sizeof message, "L1 distance %.3g exceeds the bound %.3g", l1, bound);
   return {false, message};
+}
+
+std::vector<double> bc(const Graph& g, const std::vector<vid_t>& sources_user_ids) {
+  const vid_t n = g.num_vertices();
+  std::vector<double> total(n, 0.0), sigma(n), delta(n);
+  std::vector<std::int64_t> dist(n);
+  std::vector<vid_t> order;  // vertices in the order BFS reached them
+  for (const vid_t user : sources_user_ids) {
+    const vid_t s = internal_source(g, user);
+    std::fill(sigma.begin(), sigma.end(), 0.0);
+    std::fill(delta.begin(), delta.end(), 0.0);
+    std::fill(dist.begin(), dist.end(), -1);
+    order.clear();
+    sigma[s] = 1;
+    dist[s] = 0;
+    std::deque<vid_t> queue{s};
+    while (!queue.empty()) {
+      const vid_t u = queue.front();
+      queue.pop_front();
+      order.push_back(u);
+      for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        const vid_t w = g.targets[e];
+        if (dist[w] < 0) {
+          dist[w] = dist[u] + 1;
+          queue.push_back(w);
+        }
+        if (dist[w] == dist[u] + 1) sigma[w] += sigma[u];
+      }
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const vid_t w = *it;
+      for (eid_t e = g.offsets[w]; e < g.offsets[w + 1]; ++e) {
+        const vid_t u = g.targets[e];  // a predecessor of w when one level up (symmetric graph)
+        if (dist[u] == dist[w] - 1) delta[u] += sigma[u] / sigma[w] * (1 + delta[w]);
+      }
+      if (w != s) total[w] += delta[w];
+    }
+  }
+  return to_user(g, total);
+}
+
+Comparison compare_relative(const std::vector<double>& engine, const std::vector<double>& expected,
+                            double relative) {
+  if (engine.size() != expected.size()) return {false, "sizes differ"};
+  for (std::size_t v = 0; v < engine.size(); ++v) {
+    if (std::abs(engine[v] - expected[v]) > relative * std::max(1.0, std::abs(expected[v]))) {
+      char message[160];
+      std::snprintf(message, sizeof message,
+                    "vertex %zu: engine %.9g, reference %.9g (more than %.0e apart, relative)", v,
+                    engine[v], expected[v], relative);
+      return {false, message};
+    }
+  }
+  return {};
 }
 
 }  // namespace ooc::reference

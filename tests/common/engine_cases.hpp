@@ -4,6 +4,8 @@
 // proven bound for PageRank). Shared by the CPU tests and the GPU tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -186,6 +188,180 @@ inline auto all_cases() {
   return ::testing::Combine(::testing::ValuesIn(program_names()),
                             ::testing::ValuesIn(shape_names()), ::testing::ValuesIn(policy_names()),
                             ::testing::Bool());
+}
+
+// Betweenness centrality: the shapes built undirected (it needs a symmetric graph), every
+// policy, from three sources; path counts and dependencies are single precision in the engine.
+inline constexpr double kBcRelative = 1e-4;
+
+inline const std::vector<std::string>& bc_shape_names() {
+  static const std::vector<std::string> names{"kron",     "urand", "grid",   "star",
+                                              "big_star", "chain", "single", "disconnected"};
+  return names;
+}
+
+inline Graph make_symmetric_shape(const std::string& name) {
+  if (name == "grid") return build(generate_grid(20, 30), true, 4, 0.0);
+  if (name == "star") return build(generate_star(300), true, 5);
+  if (name == "chain") return build(generate_chain(200), true, 6, 0.0);
+  if (name == "single") return build(generate_empty(1), true, 7);
+  return make_shape(name);  // kron, urand, big_star and disconnected are built undirected there
+}
+
+// The highest-degree vertex (the stars' hub), and two more where the graph has them.
+inline std::vector<vid_t> bc_sources(const OocEngine& engine) {
+  std::vector<vid_t> sources{engine.highest_degree_vertex()};
+  const vid_t n = engine.graph().num_vertices();
+  for (const vid_t v : {vid_t{0}, n / 2 + 1}) {
+    if (v < n && std::find(sources.begin(), sources.end(), v) == sources.end())
+      sources.push_back(v);
+  }
+  return sources;
+}
+
+inline void expect_bc_matches_reference(OocEngine& engine) {
+  const std::vector<vid_t> sources = bc_sources(engine);
+  const BcResult result = engine.bc(sources);
+  const reference::Comparison c = reference::compare_relative(
+      result.values, reference::bc(engine.graph(), sources), kBcRelative);
+  EXPECT_TRUE(c.equal) << c.message;
+  EXPECT_EQ(result.forward.size(), sources.size());
+  EXPECT_EQ(result.backward.size(), sources.size());
+  EXPECT_FALSE(result.forward.front().priority);  // bulk-synchronous, whatever the engine says
+}
+
+using BcCase = std::tuple<std::string, std::string, bool>;  // shape, policy, priority
+
+inline std::string bc_case_name(const ::testing::TestParamInfo<BcCase>& info) {
+  const auto& [shape, policy, priority] = info.param;
+  return shape + "_" + policy + (priority ? "_priority" : "_plain");
+}
+
+inline auto bc_cases() {
+  return ::testing::Combine(::testing::ValuesIn(bc_shape_names()),
+                            ::testing::ValuesIn(policy_names()), ::testing::Bool());
+}
+
+// User programs written only against the public contract (programs.hpp), one of each kind.
+// Widest path: monotone, values only grow (atomic_max; the ranks combine with max).
+struct WidestPath {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = true;
+  static constexpr bool needs_symmetric = false;
+  static constexpr Reduction combine = Reduction::max;
+  vid_t source;
+  OOC_HD Value init(vid_t v) const { return v == source ? ~Value{0} : 0; }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
+    const Value candidate = src < weight ? src : weight;
+    return candidate > atomic_load(dst) && atomic_max(dst, candidate) < candidate;
+  }
+};
+
+// Personalised PageRank: accumulative, all the restart mass at one vertex (unnormalised).
+struct PersonalisedPageRank {
+  using Value = float;
+  static constexpr ProgramKind kind = ProgramKind::accumulative;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  vid_t source;
+  float damping, threshold;
+  OOC_HD Value init(vid_t) const { return 0.0f; }
+  OOC_HD Value init_delta(vid_t v) const { return v == source ? 1.0f : 0.0f; }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD Value message(Value delta, eid_t out_degree) const {
+    return damping * delta / static_cast<float>(out_degree);
+  }
+  OOC_HD bool relax(Value message, std::uint32_t, Value* dst) const {
+    const float before = atomic_add(dst, message);
+    return before < threshold && before + message >= threshold;
+  }
+};
+
+// Hop counts that only follow edges to a larger id: monotone, and it reads the edge's ids.
+struct UphillHops {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  vid_t source;
+  OOC_HD Value init(vid_t v) const { return v == source ? 0 : ~Value{0}; }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD bool relax(Value src, std::uint32_t, Value* dst, vid_t from, vid_t to) const {
+    return to > from && lower_to(dst, src + 1);
+  }
+};
+
+// Serial references in internal ids (the engines' results are in user ids).
+inline std::vector<std::uint32_t> widest_reference(const Graph& g, vid_t source) {
+  std::vector<std::uint32_t> width(g.num_vertices(), 0);
+  width[source] = ~std::uint32_t{0};
+  for (bool changed = true; changed;) {  // Bellman-Ford: simple, and the graphs are small
+    changed = false;
+    for (vid_t u = 0; u < g.num_vertices(); ++u) {
+      for (eid_t e = g.offsets[u]; e < g.offsets[u + 1] && width[u] > 0; ++e) {
+        const std::uint32_t c = std::min(width[u], g.weights[e]);
+        if (c > width[g.targets[e]]) {
+          width[g.targets[e]] = c;
+          changed = true;
+        }
+      }
+    }
+  }
+  return width;
+}
+
+inline std::vector<std::uint32_t> uphill_reference(const Graph& g, vid_t source) {
+  std::vector<std::uint32_t> hops(g.num_vertices(), ~std::uint32_t{0});
+  hops[source] = 0;
+  std::vector<vid_t> queue{source};
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const vid_t u = queue[i];
+    for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      const vid_t t = g.targets[e];
+      if (t > u && hops[t] == ~std::uint32_t{0}) {
+        hops[t] = hops[u] + 1;
+        queue.push_back(t);
+      }
+    }
+  }
+  return hops;
+}
+
+template <class T>
+std::vector<T> in_user_ids(const OocEngine& engine, const std::vector<T>& internal) {
+  std::vector<T> out(internal.size());
+  for (vid_t v = 0; v < internal.size(); ++v)
+    out[engine.user_id(v)] = internal[v];
+  return out;
+}
+
+// The three user programs on `engine`: the monotone ones equal to their references, personalised
+// PageRank equal to `expected_ppr` (another backend's run) within float rounding, sums to 1.
+inline std::vector<float> expect_user_programs(OocEngine& engine,
+                                               const std::vector<float>& expected_ppr = {}) {
+  const vid_t source = engine.highest_degree_vertex();
+  const vid_t s = engine.internal_id(source);
+  const Graph& g = engine.graph();
+  EXPECT_EQ(engine.run(WidestPath{s}).values, in_user_ids(engine, widest_reference(g, s)));
+  EXPECT_EQ(engine.run(UphillHops{s}).values, in_user_ids(engine, uphill_reference(g, s)));
+  const auto ppr = engine.run(PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
+  double sum = 0;
+  for (const float x : ppr)
+    sum += x;
+  // Unnormalised: the restart mass 1 at the source, then d of it, d^2, ... at most 1 / (1 - d)
+  // in all, less what dangling vertices absorb.
+  EXPECT_GT(sum, 1.0);
+  EXPECT_LE(sum, 1.0 / (1.0 - 0.85) + 1e-4);
+  EXPECT_GE(ppr[source], 1.0f);
+  if (!expected_ppr.empty()) {
+    double l1 = 0;
+    for (std::size_t v = 0; v < ppr.size(); ++v)
+      l1 += std::abs(static_cast<double>(ppr[v]) - expected_ppr[v]);
+    EXPECT_LT(l1, 1e-4);
+  }
+  return ppr;
 }
 
 }  // namespace ooc::test

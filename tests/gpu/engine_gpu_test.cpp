@@ -35,6 +35,46 @@ INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend,
                                   std::get<1>(param.param);
                          });
 
+class CudaBc : public ::testing::TestWithParam<test::BcCase> {};
+
+TEST_P(CudaBc, MatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [shape, policy, priority] = GetParam();
+  OocEngine engine(test::make_symmetric_shape(shape),
+                   test::options_for(policy, priority, Backend::cuda));
+  ASSERT_EQ(engine.backend(), Backend::cuda);
+  test::expect_bc_matches_reference(engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, CudaBc, test::bc_cases(), test::bc_case_name);
+
+TEST(CudaBcRuns, CompressedListsAndTheWarpMappingGiveTheReference) {
+  OOC_REQUIRE_GPU();
+  for (const std::string& policy : test::moving_policy_names()) {
+    Graph g = test::make_symmetric_shape("kron");
+    compress(g);
+    EngineOptions o = test::options_for(policy, true, Backend::cuda);
+    o.load_balance = LoadBalance::warp;
+    OocEngine engine(std::move(g), o);
+    test::expect_bc_matches_reference(engine);
+  }
+}
+
+// This file is compiled by the host compiler: its user programs have no GPU code, and a CUDA
+// engine says how to give them some.
+TEST(CudaUserProgramRuns, HostCompiledProgramsAreRefusedWithTheWayOut) {
+  OOC_REQUIRE_GPU();
+  static_assert(!OOC_PROGRAMS_ON_GPU);
+  OocEngine engine(test::make_shape("kron"), test::options_for("hybrid", true, Backend::cuda));
+  try {
+    engine.run(test::UphillHops{0});
+    ADD_FAILURE() << "a host-compiled program ran on the CUDA backend";
+  } catch (const Unsupported& e) {
+    EXPECT_STREQ(e.what(), detail::kHostCompiledProgram);
+  }
+  EXPECT_EQ(engine.bfs(0).values.size(), engine.graph().num_vertices());  // still usable
+}
+
 // The same engine object runs several programs, and the GPU path keeps the edges pinned and
 // reports what it moved.
 TEST(CudaBackendRuns, SeveralProgramsOnOneEngineReportTheirBytes) {

@@ -30,5 +30,37 @@ TEST_P(CpuCompressed, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CpuCompressed, test::compressed_cases(),
                          test::compressed_case_name);
 
+// Betweenness centrality against Brandes' serial code.
+class CpuBc : public ::testing::TestWithParam<test::BcCase> {};
+
+TEST_P(CpuBc, MatchesTheReference) {
+  const auto& [shape, policy, priority] = GetParam();
+  OocEngine engine(test::make_symmetric_shape(shape),
+                   test::options_for(policy, priority, Backend::cpu));
+  test::expect_bc_matches_reference(engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, CpuBc, test::bc_cases(), test::bc_case_name);
+
+TEST(CpuBcRuns, CompressedListsGiveTheRawValues) {
+  for (const std::string& policy : test::moving_policy_names()) {
+    Graph g = test::make_symmetric_shape("kron");
+    compress(g);
+    OocEngine engine(std::move(g), test::options_for(policy, true, Backend::cpu));
+    test::expect_bc_matches_reference(engine);
+  }
+}
+
+// User programs, monotone and accumulative, one reading the edge's ids, on every policy.
+class CpuUserPrograms : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CpuUserPrograms, MatchTheirReferences) {
+  OocEngine engine(test::make_shape("kron_directed"),
+                   test::options_for(GetParam(), true, Backend::cpu));
+  test::expect_user_programs(engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPolicy, CpuUserPrograms, ::testing::ValuesIn(test::policy_names()));
+
 }  // namespace
 }  // namespace ooc

@@ -58,6 +58,43 @@ TEST(Engine, BadRequestsGetOneClearLine) {
   EXPECT_EQ(to_string(LoadBalance::tiled), "tiled");
 }
 
+TEST(Engine, BadBcRequestsGetOneClearLine) {
+  OocEngine engine(test::make_shape("kron"), cpu());  // symmetric, 2048 vertices
+  EXPECT_EQ(error_of([&] { engine.bc(std::vector<vid_t>{}); }), "bc needs at least one source");
+  EXPECT_EQ(error_of([&] {
+              engine.bc(std::vector<vid_t>{1, 5000});
+            }),
+            "vertex 5000 is out of range: the graph has 2048 vertices (ids 0-2047)");
+  EXPECT_EQ(error_of([&] {
+              engine.bc(std::vector<vid_t>{7, 3, 7});
+            }),
+            "bc's sources must be distinct (a vertex is listed twice)");
+  EXPECT_EQ(error_of([&] { engine.sample_sources(0, 1); }),
+            "bc needs at least one source (got 0 sources to sample)");
+  const std::string too_many = error_of([&] { engine.sample_sources(2049, 1); });
+  EXPECT_EQ(too_many.rfind("cannot sample 2049 sources: the graph has ", 0), 0u) << too_many;
+  EXPECT_NE(too_many.find(" vertices with out-edges"), std::string::npos) << too_many;
+  OocEngine directed(test::make_shape("kron_directed"), cpu());
+  EXPECT_EQ(error_of([&] { directed.bc(std::vector<vid_t>{0}); }),
+            "bc needs a symmetric graph, and this one is directed (convert or generate it with "
+            "--undirected)");
+}
+
+TEST(Engine, SampledBcSourcesAreDistinctVerticesWithEdgesAndFollowTheSeed) {
+  OocEngine engine(test::make_shape("disconnected"), cpu());  // 100 isolated vertices of 400
+  const auto sources = engine.sample_sources(50, 9);
+  EXPECT_EQ(sources, engine.sample_sources(50, 9));
+  EXPECT_NE(sources, engine.sample_sources(50, 10));
+  std::vector<vid_t> sorted = sources;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+  for (const vid_t s : sources)
+    EXPECT_GT(engine.graph().degree(engine.internal_id(s)), 0u) << s;
+  const auto all = engine.sample_sources(static_cast<std::uint32_t>(sources.size() * 3), 3);
+  for (const vid_t s : all)  // the partial-shuffle path: most of the vertices with edges
+    EXPECT_GT(engine.graph().degree(engine.internal_id(s)), 0u) << s;
+}
+
 TEST(Engine, AskingForCudaWithoutAGpuIsOneClearLine) {
   if (!list_devices().empty()) GTEST_SKIP() << "this machine has a GPU";
   EngineOptions o = cpu();

@@ -1,6 +1,6 @@
 // HyTGraph Algorithm 1 lines 4-12 on the GPU: each partition's engine from its counters, so
 // that only the choices (and small counters) cross back to the host.
-#include "cuda_executor.cuh"
+#include "ooc/engine/cuda/cuda_executor.cuh"
 
 namespace ooc::detail {
 namespace {

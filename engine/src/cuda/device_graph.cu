@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "device_graph.hpp"
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/engine/cuda/device_graph.hpp"
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/kernels/cuda/advance.cuh"

@@ -1,5 +1,5 @@
-#include "exchange.cuh"
 #include "ooc/core/cuda_check.hpp"
+#include "ooc/engine/cuda/exchange.cuh"
 
 namespace ooc::detail {
 namespace {

@@ -1,5 +1,5 @@
 // The CUDA executor instantiated for Bfs (one file per program so that they compile in parallel).
-#include "cuda_executor.cuh"
+#include "ooc/engine/cuda/cuda_executor.cuh"
 
 namespace ooc::detail {
 

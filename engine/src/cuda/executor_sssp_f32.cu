@@ -1,6 +1,6 @@
 // The CUDA executor instantiated for SsspF32 (one file per program so that they compile in
 // parallel).
-#include "cuda_executor.cuh"
+#include "ooc/engine/cuda/cuda_executor.cuh"
 
 namespace ooc::detail {
 

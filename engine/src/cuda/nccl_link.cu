@@ -3,9 +3,9 @@
 #include <string>
 #include <thread>
 
-#include "nccl_link.hpp"
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/engine/cuda/nccl_link.hpp"
 
 namespace ooc::detail {
 namespace {

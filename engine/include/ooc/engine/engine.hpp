@@ -7,7 +7,10 @@
 //   auto bfs = engine.bfs(source);          // bfs.values[v]: level of v, kUnreachedLevel if none
 //   std::puts(bfs.stats.summary().c_str());
 //
-// User programs follow the contract in programs.hpp and run with engine.run(program).
+// User programs follow the contract in programs.hpp and run with engine.run(program): on the CPU
+// backend from any compiler, and on the GPU where the file that calls run() is compiled with
+// nvcc against ooc::engine_cuda (oocgraph_gpu_sources() in CMake; docs/programs.md).
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -18,14 +21,26 @@
 #include <string>
 #include <vector>
 
+#include "ooc/core/buffer.hpp"
+#include "ooc/core/error.hpp"
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/cpu_executor.hpp"
+#include "ooc/engine/detail/cuda_backend.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/programs.hpp"
 #include "ooc/engine/stats.hpp"
 #include "ooc/partitioner/graph.hpp"
 #include "ooc/partitioner/partition.hpp"
+
+// ooc::engine_cuda defines OOC_CUDA_PROGRAMS: the CUDA executor, instantiated per program.
+// OOC_PROGRAMS_ON_GPU is 1 where the user programs this file runs can run on the GPU.
+#if defined(__CUDACC__) && defined(OOC_CUDA_PROGRAMS)
+#include "ooc/engine/cuda/cuda_executor.cuh"
+#define OOC_PROGRAMS_ON_GPU 1
+#else
+#define OOC_PROGRAMS_ON_GPU 0
+#endif
 
 namespace ooc {
 
@@ -52,6 +67,13 @@ struct PageRankOptions {
   RunOptions run;
 };
 
+// Betweenness centrality's result: Result::stats adds up every run (iterations one after another,
+// times and bytes summed); each source's two runs are apart too.
+struct BcResult : Result<double> {
+  std::vector<RunStats> forward;   // per source: levels and shortest-path counts
+  std::vector<RunStats> backward;  // per source: dependencies
+};
+
 inline constexpr std::uint32_t kUnreachedLevel = Bfs::kUnreached;
 
 namespace detail {
@@ -62,6 +84,7 @@ struct ProgramInfo {
   bool needs_symmetric;
   bool ordered;
   std::uint32_t value_bytes;
+  std::uint64_t own_vertex_bytes;  // arrays the program keeps itself (bc), per vertex
 };
 template <class P>
 ProgramInfo info_of(const char* name) {
@@ -70,7 +93,8 @@ ProgramInfo info_of(const char* name) {
           P::needs_weights,
           P::needs_symmetric,
           is_ordered<P>(),
-          sizeof(typename P::Value)};
+          sizeof(typename P::Value),
+          0};
 }
 // What a run of one program needs from the engine, checked and planned.
 struct RunSetup {
@@ -78,6 +102,17 @@ struct RunSetup {
   DriveOptions drive;
   RunStats stats;
 };
+// A run's vertex arrays as the executor left them (internal ids), and what it did.
+template <class P>
+struct RawRun {
+  Buffer<typename P::Value> values, deltas;  // deltas: accumulative programs only
+  RunStats stats;
+  bool converged = true;
+};
+inline constexpr const char* kHostCompiledProgram =
+    "this user program was compiled without its GPU code, so it runs on the CPU backend only: "
+    "compile the file that calls OocEngine::run with nvcc and link ooc::engine_cuda "
+    "(oocgraph_gpu_sources() in CMake, see docs/programs.md), or choose Backend::cpu";
 }  // namespace detail
 
 class OocEngine {
@@ -134,6 +169,16 @@ class OocEngine {
   Result<double> sssp(vid_t source, const RunOptions& run = {});        // +inf: unreached
   Result<vid_t> cc(const RunOptions& run = {});                 // smallest user id in the component
   Result<float> pagerank(const PageRankOptions& options = {});  // sums to 1
+  // Betweenness centrality (Brandes, unweighted) from `sources` (user ids, distinct): for each
+  // vertex v, the sum over the sources s of its dependency delta_s(v), the share of shortest
+  // paths from s that pass through v. Every vertex as a source gives exact BC (twice the
+  // pair-based value on an undirected graph, which networkx halves); k sampled sources give an
+  // estimate once scaled by V / k. Needs a symmetric graph; runs on one GPU or the CPU, not
+  // across ranks. Path counts and dependencies are single precision per source (docs/programs.md).
+  BcResult bc(std::span<const vid_t> sources, const RunOptions& run = {});
+  // `count` distinct vertices with out-edges, drawn uniformly with `seed` (user ids): bc's
+  // sampled sources.
+  std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const;
 
   // Runs a user program (see programs.hpp) and returns its values in user ids.
   template <class P>
@@ -150,10 +195,14 @@ class OocEngine {
   template <class F>
   auto on_group(F&& f);
   template <class P>
-  auto run_builtin(const P& program, detail::RunSetup setup);
+  detail::RawRun<P> run_builtin(const P& program, detail::RunSetup setup);
+  // Runs the executor make(plan) returns: the iterations, their timings, the read-back.
+  template <class P, class Make>
+  detail::RawRun<P> execute(Make&& make, detail::RunSetup setup);
+  // What the CUDA executor needs from this engine (the CUDA backend only).
+  detail::CudaRun cuda_run(const MemoryPlan& plan) const;
   template <class T>
   std::vector<T> to_user_ids(const T* internal) const;
-  void require_cpu_backend(const char* program) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -178,24 +227,58 @@ auto OocEngine::on_group(F&& f) {
   return std::move(*first);
 }
 
+template <class P, class Make>
+detail::RawRun<P> OocEngine::execute(Make&& make, detail::RunSetup setup) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  auto start = Clock::now();
+  std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor = make(setup.memory);
+  executor->report_setup(setup.stats);
+  setup.stats.setup_seconds = seconds_since(start);
+  start = Clock::now();
+  detail::RawRun<P> raw;
+  raw.converged = detail::drive(*executor, partitions(), setup.drive, setup.stats);
+  setup.stats.seconds = seconds_since(start);
+  if (setup.drive.communicator != nullptr) executor->finish(*setup.drive.communicator);
+  start = Clock::now();
+  const vid_t n = graph().num_vertices();
+  raw.values = Buffer<typename P::Value>::allocate(n);
+  raw.deltas = Buffer<typename P::Value>::allocate(P::kind == ProgramKind::accumulative ? n : 0);
+  executor->read_values(raw.values.data(), raw.deltas.data());
+  setup.stats.readback_seconds = seconds_since(start);
+  raw.stats = std::move(setup.stats);
+  return raw;
+}
+
+// An accumulative program's result is its value plus the delta still pending.
 template <class P>
 Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run) {
-  if (grouped()) return on_group([&](OocEngine& e) { return e.run(program, run); });
-  require_cpu_backend("user programs");
-  detail::RunSetup setup = begin_run(detail::info_of<P>("user program"), run);
-  using Clock = std::chrono::steady_clock;
-  auto start = Clock::now();
-  detail::CpuExecutor<P> executor(graph(), partitions(), program, options(), setup.memory,
-                                  owned_vertices());
-  setup.stats.setup_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  start = Clock::now();
-  Result<typename P::Value> result;
-  result.converged = detail::drive(executor, partitions(), setup.drive, setup.stats);
-  setup.stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (setup.drive.communicator != nullptr) executor.finish(*setup.drive.communicator);
-  result.values = to_user_ids(executor.values().data());
-  result.stats = std::move(setup.stats);
-  return result;
+  const detail::ProgramInfo info = detail::info_of<P>("user program");
+  if (grouped()) {
+    lead().begin_run(info, run);
+    return on_group([&](OocEngine& e) { return e.run(program, run); });
+  }
+  using Executor = std::unique_ptr<detail::ValuesExecutor<typename P::Value>>;
+  auto raw = execute<P>(
+      [&](const MemoryPlan& plan) -> Executor {
+        if (backend() == Backend::cuda) {
+#if OOC_PROGRAMS_ON_GPU
+          return std::make_unique<detail::CudaExecutor<P>>(program, cuda_run(plan));
+#else
+          throw Unsupported(detail::kHostCompiledProgram);
+#endif
+        }
+        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), program, options(),
+                                                        plan, owned_vertices());
+      },
+      begin_run(info, run));
+  if constexpr (P::kind == ProgramKind::accumulative) {
+    tbb::parallel_for(std::size_t{0}, raw.values.size(),
+                      [&](std::size_t v) { raw.values[v] = raw.values[v] + raw.deltas[v]; });
+  }
+  return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
 }
 
 }  // namespace ooc

@@ -32,6 +32,14 @@
 //   lost or applied twice), adds it to the value, and sends message() along every out-edge; a
 //   vertex without out-edges absorbs its delta. At the end value + leftover delta is the result.
 //
+// Either kind may take the edge's ids: a program that declares
+//   bool relax(Value message, std::uint32_t weight, Value* dst, vid_t source, vid_t target) const;
+// in place of the three-argument relax() gets the edge's source and target (internal ids) too,
+// to read arrays of its own indexed by them (betweenness centrality, bc.hpp, does). Its messages
+// then carry their source, 4 bytes more per queued hub list. In a distributed run the engine asks
+// an accumulative one whether a delta d received from the other ranks activates v as
+// relax(d, 0, &zero, v, v).
+//
 // Under this contract any processing order gives the same answer (monotone programs) or the
 // same answer within the threshold (accumulative ones), which is what makes asynchronous,
 // prioritised, partition-by-partition scheduling safe. Weights reach relax() as their 32-bit
@@ -43,6 +51,7 @@
 #include "ooc/core/hd.hpp"
 #include "ooc/core/types.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/kernels/message.hpp"
 
 #if !defined(__CUDA_ARCH__)
 #include <bit>
@@ -171,6 +180,72 @@ struct PageRank {
   OOC_HD bool relax(Value message, std::uint32_t, Value* dst) const {
     const float before = atomic_add(dst, message);
     return before < threshold && before + message >= threshold;
+  }
+};
+
+// Betweenness centrality (Brandes, unweighted), a source at a time in two runs over the edges.
+// Both take the edge's ids and keep arrays of their own, which the engine allocates where the
+// backend reads them (device memory on the GPU). See docs/programs.md.
+//
+// Forward: BFS levels as the value, and along the way sigma[v], the number of shortest paths from
+// the source to v, and successors[v], the number of out-edges of v to the next level. It runs
+// bulk-synchronous (the engine turns priority scheduling off for it), so every iteration
+// processes exactly one level, whose sigma is complete: the previous iteration wrote it.
+struct BcForward {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = true;
+  static constexpr Value kUnreached = std::numeric_limits<Value>::max();
+  vid_t source;
+  float* sigma;
+  std::uint32_t* successors;
+
+  OOC_HD Value init(vid_t v) const {
+    sigma[v] = v == source ? 1.0f : 0.0f;
+    successors[v] = 0;
+    return v == source ? 0 : kUnreached;
+  }
+  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD bool relax(Value level, std::uint32_t, Value* dst, vid_t from, vid_t to) const {
+    const Value next = level + 1;
+    Value before = atomic_load(dst);
+    if (before < next) return false;  // `to` is on this level or an earlier one
+    if (before > next) before = atomic_min(dst, next);
+    if (before < next) return false;
+    atomic_add(sigma + to, atomic_load(sigma + from));
+    atomic_add(successors + from, 1u);
+    return before > next;  // reached first now: the next level's frontier
+  }
+};
+
+// Backward: the dependencies, deepest level first in Kahn's order. A vertex's value ends as
+// T[v] = 1/sigma[v] + sum over its successors w of T[w] (then delta[v] = sigma[v] T[v] - 1). Its
+// own 1/sigma[v] is its initial delta; it runs once, when its last successor has sent
+// (`remaining`, the forward run's successor counts, counts down), so it sends its whole T[v]
+// along its edges at once, and only the edges to the previous level take it. Any processing
+// order gives the same result.
+struct BcBackward {
+  using Value = float;
+  static constexpr ProgramKind kind = ProgramKind::accumulative;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = true;
+  const std::uint32_t* level;  // the forward run's values
+  const float* sigma;
+  std::uint32_t* remaining;
+
+  OOC_HD Value init(vid_t) const { return 0.0f; }
+  OOC_HD Value init_delta(vid_t v) const {
+    return level[v] == BcForward::kUnreached ? 0.0f : 1.0f / sigma[v];
+  }
+  OOC_HD bool active_at_start(vid_t v) const {
+    return level[v] != BcForward::kUnreached && remaining[v] == 0;
+  }
+  OOC_HD Value message(Value delta, eid_t) const { return delta; }
+  OOC_HD bool relax(Value t, std::uint32_t, Value* dst, vid_t from, vid_t to) const {
+    if (level[from] == 0 || level[to] != level[from] - 1) return false;
+    atomic_add(dst, t);
+    return atomic_add(remaining + to, ~std::uint32_t{0}) == 1;  // its last successor
   }
 };
 

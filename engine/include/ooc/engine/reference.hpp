@@ -18,6 +18,10 @@ std::vector<vid_t> cc(const Graph& g);
 // Normalised to sum to 1; iterates until no rank changes by more than 1e-13 of the total.
 std::vector<double> pagerank(const Graph& g, double damping);
 
+// Brandes' betweenness centrality from the given sources (user ids), unweighted, in double: for
+// each vertex the sum over the sources s of delta_s(v) (engine.hpp, OocEngine::bc).
+std::vector<double> bc(const Graph& g, const std::vector<vid_t>& sources_user_ids);
+
 // The L1 distance a PageRank result may have from the reference: residual deltas below the
 // tolerance leave at most 2 * tolerance / (1 - damping)^2 of the (normalised) total unsettled,
 // plus float rounding.
@@ -42,5 +46,9 @@ Comparison compare_exact(const std::vector<A>& engine, const std::vector<B>& exp
 
 Comparison compare_l1(const std::vector<float>& engine, const std::vector<double>& expected,
                       double bound);
+// Every value within `relative` of the reference's, relative to max(1, |reference|) (bc, whose
+// engine keeps path counts and dependencies in single precision).
+Comparison compare_relative(const std::vector<double>& engine, const std::vector<double>& expected,
+                            double relative);
 
 }  // namespace ooc::reference

@@ -14,6 +14,7 @@
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/types.hpp"
 #include "ooc/kernels/bitmap.hpp"
+#include "ooc/kernels/message.hpp"
 
 namespace ooc {
 
@@ -38,12 +39,12 @@ inline constexpr eid_t kSplitEdges = eid_t{1} << 15;
 
 template <class P>
 OOC_FORCEINLINE void relax_edges(const P& program, ProgramArrays<P> arrays, Bitmap& next,
-                                 typename P::Value message, const VertexEdges& e, eid_t begin,
+                                 const Message<P>& message, const VertexEdges& e, eid_t begin,
                                  eid_t end) {
   typename P::Value* dst = P::kind == ProgramKind::monotone ? arrays.values : arrays.deltas;
   for (eid_t j = begin; j < end; ++j) {
     const vid_t t = e.targets[j];
-    if (program.relax(message, e.weights == nullptr ? 0u : e.weights[j], dst + t))
+    if (relax_edge_to(program, message, e.weights == nullptr ? 0u : e.weights[j], dst, t))
       next.set_atomic(t);
   }
 }
@@ -51,16 +52,16 @@ OOC_FORCEINLINE void relax_edges(const P& program, ProgramArrays<P> arrays, Bitm
 // The message the vertex sends, or false when it has nothing to send.
 template <class P>
 OOC_FORCEINLINE bool take_message(const P& program, ProgramArrays<P> arrays, const VertexEdges& e,
-                                  typename P::Value& message) {
+                                  Message<P>& message) {
   if constexpr (P::kind == ProgramKind::monotone) {
-    message = atomic_load(arrays.values + e.vertex);
+    message = make_message<P>(atomic_load(arrays.values + e.vertex), e.vertex);
     return true;
   } else {
     const typename P::Value delta = atomic_exchange(arrays.deltas + e.vertex, typename P::Value{0});
     if (delta == typename P::Value{0}) return false;
     atomic_add(arrays.values + e.vertex, delta);
     if (e.count == 0) return false;  // dangling: the delta is absorbed
-    message = program.message(delta, e.count);
+    message = make_message<P>(program.message(delta, e.count), e.vertex);
     return true;
   }
 }
@@ -76,7 +77,7 @@ eid_t advance_cpu(const P& program, ProgramArrays<P> arrays, Bitmap& next, std::
       [&](const tbb::blocked_range<std::size_t>& r, eid_t processed) {
         for (std::size_t i = r.begin(); i < r.end(); ++i) {
           const VertexEdges e = edges_of(i);
-          typename P::Value message{};
+          Message<P> message{};
           if (!detail::take_message(program, arrays, e, message)) continue;
           processed += e.count;
           if (e.count < detail::kSplitEdges) {

@@ -526,7 +526,7 @@ void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats)
       deltas_[v] = agreed_[v] + change_[v];
       agreed_[v] = deltas_[v];
       Value from_zero{};
-      return program_.relax(deltas_[v], 0, &from_zero);
+      return activated_by(program_, deltas_[v], &from_zero, v);
     });
   } else {
     communicator.all_reduce(values_.span(), reduction_of<P>());

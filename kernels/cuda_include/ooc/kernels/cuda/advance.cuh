@@ -28,6 +28,7 @@
 #include "ooc/core/codec.hpp"
 #include "ooc/kernels/cuda/bitmap.cuh"
 #include "ooc/kernels/cuda/line_window.cuh"
+#include "ooc/kernels/message.hpp"
 
 namespace ooc::cuda {
 
@@ -62,7 +63,8 @@ struct CompressedEdges {
   PackedWeights packed;
 };
 
-template <class Value>
+// A list queued for heavy_kernel; Msg is the program's Message (message.hpp).
+template <class Msg>
 struct HeavyItem {
   const vid_t* targets;
   const std::uint8_t* list;  // the list compressed (advance_compressed_kernel), or null
@@ -70,12 +72,12 @@ struct HeavyItem {
   eid_t degree;
   unsigned long long first_chunk;
   eid_t first_edge;  // a compressed list's first edge, where its packed weights start
-  Value message;
+  Msg message;
 };
 
-template <class Value>
+template <class Msg>
 struct HeavyQueue {
-  HeavyItem<Value>* items;
+  HeavyItem<Msg>* items;
   unsigned long long* counter;
   std::uint64_t capacity;
   CompressedEdges lists;  // what compressed items read: the lists' end, packed weights
@@ -87,24 +89,25 @@ struct ProgramState {
   typename P::Value* deltas;  // accumulative programs
   std::uint64_t* next;
   unsigned long long* edges_processed;
-  HeavyQueue<typename P::Value> heavy;
+  HeavyQueue<Message<P>> heavy;
 };
 
 // One edge: relax the target and mark it active when its value changed.
 template <class P>
 __device__ __forceinline__ void relax_edge(const P& program, typename P::Value* dst,
-                                           std::uint64_t* next, typename P::Value message,
+                                           std::uint64_t* next, Message<P> message,
                                            const vid_t* targets, const std::uint32_t* weights,
                                            eid_t j) {
   const vid_t t = targets[j];
-  if (program.relax(message, weights == nullptr ? 0u : weights[j], dst + t)) bit_set(next, t);
+  if (relax_edge_to(program, message, weights == nullptr ? 0u : weights[j], dst, t))
+    bit_set(next, t);
 }
 
 // Relaxes targets[begin, end) with a tile of `size` threads (this one is `rank`), starting at
 // the 128-byte line that holds targets[begin] (EMOGI's aligned access).
 template <class P>
 __device__ __forceinline__ void relax_range(const P& program, typename P::Value* dst,
-                                            std::uint64_t* next, typename P::Value message,
+                                            std::uint64_t* next, Message<P> message,
                                             const vid_t* targets, const std::uint32_t* weights,
                                             eid_t begin, eid_t end, unsigned rank,
                                             unsigned size = kWarp) {
@@ -137,17 +140,17 @@ struct CompactedEdges {
 // pending delta, folded into its value (accumulative ones). False when there is nothing to send.
 template <class P>
 __device__ __forceinline__ bool take_message(const P& program, const ProgramState<P>& s, vid_t v,
-                                             eid_t degree, typename P::Value& message) {
+                                             eid_t degree, Message<P>& message) {
   using Value = typename P::Value;
   if constexpr (P::kind == ProgramKind::monotone) {
-    message = atomic_load(s.values + v);
+    message = make_message<P>(atomic_load(s.values + v), v);
     return degree > 0;
   } else {
     const Value delta = atomic_exchange(s.deltas + v, Value{0});
     if (delta == Value{0}) return false;
     atomic_add(s.values + v, delta);
     if (degree == 0) return false;
-    message = program.message(delta, degree);
+    message = make_message<P>(program.message(delta, degree), v);
     return true;
   }
 }
@@ -157,8 +160,7 @@ __device__ __forceinline__ bool take_message(const P& program, const ProgramStat
 template <class P>
 __device__ __forceinline__ void queue_heavy(const ProgramState<P>& s, const vid_t* targets,
                                             const std::uint32_t* weights, eid_t degree,
-                                            typename P::Value message,
-                                            const std::uint8_t* list = nullptr,
+                                            Message<P> message, const std::uint8_t* list = nullptr,
                                             eid_t first_edge = 0) {
   const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
   const unsigned long long at = atomicAdd(s.heavy.counter, (1ull << kChunkBits) + chunks);
@@ -171,15 +173,26 @@ __device__ __forceinline__ typename P::Value* relax_target(const ProgramState<P>
   return P::kind == ProgramKind::monotone ? s.values : s.deltas;
 }
 
+// A message handed from lane `from` to the whole warp.
+template <class Value>
+__device__ __forceinline__ Value shfl_message(Value message, int from) {
+  return __shfl_sync(kFullMask, message, from);
+}
+template <class Value>
+__device__ __forceinline__ SourcedMessage<Value> shfl_message(SourcedMessage<Value> message,
+                                                              int from) {
+  return {__shfl_sync(kFullMask, message.value, from),
+          __shfl_sync(kFullMask, message.source, from)};
+}
+
 // Vertex v's message, taken by lane 0 and handed to the whole warp; false when there is none.
 template <class P>
 __device__ __forceinline__ bool warp_message(const P& program, const ProgramState<P>& s, vid_t v,
-                                             eid_t degree, unsigned lane,
-                                             typename P::Value& message) {
+                                             eid_t degree, unsigned lane, Message<P>& message) {
   int go = 0;
   if (lane == 0) go = take_message(program, s, v, degree, message) ? 1 : 0;
   if (__shfl_sync(kFullMask, go, 0) == 0) return false;
-  message = __shfl_sync(kFullMask, message, 0);
+  message = shfl_message(message, 0);
   return true;
 }
 
@@ -189,7 +202,7 @@ template <class P>
 __device__ __forceinline__ eid_t process_vertex(const P& program, const ProgramState<P>& s, vid_t v,
                                                 const vid_t* targets, const std::uint32_t* weights,
                                                 eid_t degree, unsigned lane) {
-  typename P::Value message{};
+  Message<P> message{};
   if (!warp_message(program, s, v, degree, lane, message)) return 0;
   if (degree >= kHeavyDegree) {
     if (lane == 0) queue_heavy(s, targets, weights, degree, message);
@@ -289,7 +302,7 @@ struct ListWindows {
 // list's raw ones, or the packed ones from edge `first_edge` on (`packed`), or none.
 template <class P>
 __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst,
-                                             std::uint64_t* next, typename P::Value message,
+                                             std::uint64_t* next, Message<P> message,
                                              ListWindows& windows, const PackedWeights& packed,
                                              std::uintptr_t at, eid_t begin, eid_t end,
                                              const std::uint32_t* weights, eid_t first_edge,
@@ -306,7 +319,7 @@ __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value
     } else if (weights != nullptr && lane < n) {
       weight = weights[e + lane];
     }
-    if (lane < n && program.relax(message, weight, dst + t)) bit_set(next, t);
+    if (lane < n && relax_edge_to(program, message, weight, dst, t)) bit_set(next, t);
     at += bytes;
   }
 }
@@ -315,7 +328,7 @@ __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value
 template <class P>
 __device__ __forceinline__ void relax_compressed_chunk(const P& program, typename P::Value* dst,
                                                        std::uint64_t* next,
-                                                       const HeavyItem<typename P::Value>& item,
+                                                       const HeavyItem<Message<P>>& item,
                                                        const CompressedEdges& lists, eid_t c,
                                                        unsigned lane) {
   const std::uint64_t offset =
@@ -349,7 +362,7 @@ __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet
       const auto v = static_cast<vid_t>(
           (word << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
       const eid_t degree = edges.offsets[v + 1] - edges.offsets[v];
-      typename P::Value message{};
+      Message<P> message{};
       if (!warp_message(program, s, v, degree, lane, message)) continue;
       const std::uint8_t* list = edges.lists + (edges.coffsets[v] - list_shift);
       const eid_t first_edge = edges.offsets[v] - shift;
@@ -388,7 +401,7 @@ __global__ void heavy_kernel(P program, ProgramState<P> s) {
         hi = mid;
       }
     }
-    const HeavyItem<typename P::Value> item = s.heavy.items[lo];
+    const HeavyItem<Message<P>> item = s.heavy.items[lo];
     const eid_t begin = (g - item.first_chunk) * kHeavyChunk;
     const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
     if (item.list != nullptr) {

@@ -33,21 +33,19 @@ inline constexpr unsigned kTileThreads = 256;
 inline constexpr unsigned kWordsPerTileBlock = kTileThreads / 64;
 
 // One thread's active vertex: what is left of its list and the message it sends.
-template <class Value>
+template <class Msg>
 struct Pending {
   const vid_t* targets;
   const std::uint32_t* weights;
   eid_t degree;  // 0: nothing (left) to do
-  Value message;
+  Msg message;
 };
 
 template <class P>
-__device__ __forceinline__ Pending<typename P::Value> claim(const P& program,
-                                                            const ProgramState<P>& s, vid_t v,
-                                                            const vid_t* targets,
-                                                            const std::uint32_t* weights,
-                                                            eid_t degree) {
-  Pending<typename P::Value> p{targets, weights, degree, {}};
+__device__ __forceinline__ Pending<Message<P>> claim(const P& program, const ProgramState<P>& s,
+                                                     vid_t v, const vid_t* targets,
+                                                     const std::uint32_t* weights, eid_t degree) {
+  Pending<Message<P>> p{targets, weights, degree, {}};
   if (!take_message(program, s, v, degree, p.message)) p.degree = 0;
   return p;
 }
@@ -61,10 +59,10 @@ __device__ __forceinline__ T* shfl_pointer(const cg::thread_block_tile<kWarp>& w
 // Algorithm 2 lines 9-26 with the whole block as the tile.
 template <class P>
 __device__ __forceinline__ void block_tiles(const P& program, const ProgramState<P>& s,
-                                            Pending<typename P::Value>& mine,
+                                            Pending<Message<P>>& mine,
                                             unsigned long long& processed) {
   __shared__ int leader;
-  __shared__ Pending<typename P::Value> led;
+  __shared__ Pending<Message<P>> led;
   const unsigned rank = threadIdx.x;
   if (rank == 0) leader = -1;  // the barrier in __syncthreads_or orders it before any vote
   while (__syncthreads_or(mine.degree >= kTileThreads)) {
@@ -86,7 +84,7 @@ __device__ __forceinline__ void block_tiles(const P& program, const ProgramState
 template <class P>
 __device__ __forceinline__ void warp_tiles(const P& program, const ProgramState<P>& s,
                                            const cg::thread_block_tile<kWarp>& warp,
-                                           Pending<typename P::Value>& mine,
+                                           Pending<Message<P>>& mine,
                                            unsigned long long& processed) {
   for (unsigned want = warp.ballot(mine.degree >= kWarp); want != 0;
        want = warp.ballot(mine.degree >= kWarp)) {
@@ -94,7 +92,7 @@ __device__ __forceinline__ void warp_tiles(const P& program, const ProgramState<
     const vid_t* targets = shfl_pointer(warp, mine.targets, leader);
     const std::uint32_t* weights = shfl_pointer(warp, mine.weights, leader);
     const eid_t degree = warp.shfl(mine.degree, leader);
-    const typename P::Value message = warp.shfl(mine.message, leader);
+    const Message<P> message = shfl_message(mine.message, static_cast<int>(leader));
     if (warp.thread_rank() == leader) {
       processed += mine.degree;
       mine.degree = 0;
@@ -108,7 +106,7 @@ __device__ __forceinline__ void warp_tiles(const P& program, const ProgramState<
 template <class P>
 __device__ __forceinline__ void gather_fragments(const P& program, const ProgramState<P>& s,
                                                  const cg::thread_block_tile<kWarp>& warp,
-                                                 const Pending<typename P::Value>& mine,
+                                                 const Pending<Message<P>>& mine,
                                                  unsigned long long& processed) {
   const auto count = static_cast<unsigned>(mine.degree);  // < kWarp
   processed += count;
@@ -122,7 +120,7 @@ __device__ __forceinline__ void gather_fragments(const P& program, const Program
     }
     const vid_t* targets = shfl_pointer(warp, mine.targets, owner);
     const std::uint32_t* weights = shfl_pointer(warp, mine.weights, owner);
-    const typename P::Value message = warp.shfl(mine.message, owner);
+    const Message<P> message = shfl_message(mine.message, static_cast<int>(owner));
     const unsigned offset = at - warp.shfl(start, owner);
     if (at < total) relax_edge(program, relax_target(s), s.next, message, targets, weights, offset);
   }
@@ -131,7 +129,7 @@ __device__ __forceinline__ void gather_fragments(const P& program, const Program
 // Every thread of the block calls it, with its vertex or with degree 0.
 template <class P>
 __device__ __forceinline__ void expand_tiled(const P& program, const ProgramState<P>& s,
-                                             Pending<typename P::Value> mine,
+                                             Pending<Message<P>> mine,
                                              unsigned long long& processed) {
   if (mine.degree >= kHeavyDegree) {
     queue_heavy(s, mine.targets, mine.weights, mine.degree, mine.message);
@@ -176,7 +174,7 @@ __global__ void __launch_bounds__(kTileThreads)
       shifts[slot] = shift;
     }
     __syncthreads();
-    Pending<typename P::Value> mine{nullptr, nullptr, 0, {}};
+    Pending<Message<P>> mine{nullptr, nullptr, 0, {}};
     if ((bits[slot] >> bit) & 1u) {
       const auto v = static_cast<vid_t>((words[slot] << 6) + bit);
       const eid_t begin = edges.offsets[v] - edges.shift - shifts[slot];
@@ -200,7 +198,7 @@ __global__ void __launch_bounds__(kTileThreads)
   for (std::uint64_t first = std::uint64_t{blockIdx.x} * kTileThreads; first < count;
        first += std::uint64_t{gridDim.x} * kTileThreads) {
     const std::uint64_t i = first + threadIdx.x;
-    Pending<typename P::Value> mine{nullptr, nullptr, 0, {}};
+    Pending<Message<P>> mine{nullptr, nullptr, 0, {}};
     if (i < count) {
       const eid_t begin = batch.begin[i];
       mine = claim(program, s, batch.vertices[i], batch.targets + begin,

@@ -61,5 +61,16 @@ std::unique_ptr<ValuesExecutor<Cc::Value>> make_cuda_executor(const Cc& program,
                                                               const CudaRun& run);
 std::unique_ptr<ValuesExecutor<PageRank::Value>> make_cuda_executor(const PageRank& program,
                                                                     const CudaRun& run);
+std::unique_ptr<ValuesExecutor<BcForward::Value>> make_cuda_executor(const BcForward& program,
+                                                                     const CudaRun& run);
+std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBackward& program,
+                                                                      const CudaRun& run);
+
+// Device memory that a built-in program reads and writes through pointers of its own (bc's
+// arrays), freed with the last copy of the pointer; and copies to and from it.
+std::shared_ptr<void> device_allocate(const DeviceGraph& device, std::size_t bytes,
+                                      const char* what);
+void copy_to_device(const DeviceGraph& device, void* to, const void* from, std::size_t bytes);
+void copy_to_host(const DeviceGraph& device, void* to, const void* from, std::size_t bytes);
 
 }  // namespace ooc::detail

@@ -12,6 +12,7 @@
 #include "ooc/core/types.hpp"
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/programs.hpp"
+#include "ooc/kernels/message.hpp"
 
 namespace ooc::detail {
 
@@ -81,7 +82,7 @@ __global__ void apply_change_kernel(P program, typename P::Value* deltas, typena
       deltas[v] = d;
       agreed[v] = d;
       zero[threadIdx.x] = Value{};
-      active = program.relax(d, 0, &zero[threadIdx.x]);
+      active = activated_by(program, d, &zero[threadIdx.x], v);
     }
     set_owned_bits(active, v, next, owned);
   }

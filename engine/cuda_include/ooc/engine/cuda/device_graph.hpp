@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../cuda_backend.hpp"
-#include "nccl_link.hpp"
+#include "ooc/engine/cuda/nccl_link.hpp"
+#include "ooc/engine/detail/cuda_backend.hpp"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/device_array.hpp"
 

@@ -23,12 +23,12 @@
 #include <span>
 #include <vector>
 
-#include "device_graph.hpp"
-#include "exchange.cuh"
 #include "ooc/core/codec.hpp"
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/engine/calibration.hpp"
 #include "ooc/engine/cost_model.hpp"
+#include "ooc/engine/cuda/device_graph.hpp"
+#include "ooc/engine/cuda/exchange.cuh"
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/programs.hpp"
@@ -107,7 +107,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   static constexpr unsigned kDirect = kStagingBuffers;  // the stream index of direct tasks
   // Workspace scalars: [0] edges processed, [1..2] urgency bounds, [3..] heavy queue counters.
   static constexpr unsigned kHeavyCounters = 3;
-  static_assert(sizeof(cuda::HeavyItem<Value>) <= kHeavyItemBytes, "the memory plan's queue size");
+  static_assert(sizeof(cuda::HeavyItem<Message<P>>) <= kHeavyItemBytes,
+                "the memory plan's queue size");
 
  public:
   CudaExecutor(const P& program, const CudaRun& run);
@@ -135,8 +136,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   }
   // `lists`: the compressed lists a kernel reads in place, if any (its heavy lists read them).
   cuda::ProgramState<P> program_state(unsigned stream, const cuda::CompressedEdges& lists = {}) {
-    cuda::HeavyQueue<Value> heavy{
-        reinterpret_cast<cuda::HeavyItem<Value>*>(ws_.heavy[stream].data()),
+    cuda::HeavyQueue<Message<P>> heavy{
+        reinterpret_cast<cuda::HeavyItem<Message<P>>*>(ws_.heavy[stream].data()),
         ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists};
     return {values_.data(), deltas_.data(), next_.data(), ws_.scalars.data(), heavy};
   }
@@ -254,7 +255,7 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
       plan_(run.plan),
       device_(run.device),
       ws_(run.device.workspace(run.plan, uses_compaction(run.options.transfer),
-                               sizeof(cuda::HeavyItem<Value>))),
+                               sizeof(cuda::HeavyItem<Message<P>>))),
       words_((std::uint64_t{run.graph.num_vertices()} + 63) / 64),
       values_(g_.num_vertices(), "vertex values"),
       deltas_(kAccumulative ? g_.num_vertices() : 0, "vertex deltas"),

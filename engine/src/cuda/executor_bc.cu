@@ -1,0 +1,43 @@
+// The CUDA executor instantiated for betweenness centrality's two programs, and the device
+// memory their own arrays live in.
+#include <string>
+
+#include "ooc/core/units.hpp"
+#include "ooc/engine/cuda/cuda_executor.cuh"
+
+namespace ooc::detail {
+
+std::unique_ptr<ValuesExecutor<BcForward::Value>> make_cuda_executor(const BcForward& program,
+                                                                     const CudaRun& run) {
+  return std::make_unique<CudaExecutor<BcForward>>(program, run);
+}
+
+std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBackward& program,
+                                                                      const CudaRun& run) {
+  return std::make_unique<CudaExecutor<BcBackward>>(program, run);
+}
+
+std::shared_ptr<void> device_allocate(const DeviceGraph& device, std::size_t bytes,
+                                      const char* what) {
+  OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
+  void* p = nullptr;
+  const cudaError_t err = cudaMalloc(&p, bytes);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw OutOfMemory("cannot allocate " + format_bytes(bytes) + " of device memory for " + what +
+                      " (" + cudaGetErrorString(err) + ")");
+  }
+  return {p, [](void* q) { cudaFree(q); }};
+}
+
+void copy_to_device(const DeviceGraph& device, void* to, const void* from, std::size_t bytes) {
+  OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
+  OOC_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice), "copying bc's arrays to the GPU");
+}
+
+void copy_to_host(const DeviceGraph& device, void* to, const void* from, std::size_t bytes) {
+  OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
+  OOC_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost), "copying bc's arrays back");
+}
+
+}  // namespace ooc::detail
