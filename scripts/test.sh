@@ -6,7 +6,8 @@
 #  3. host code under AddressSanitizer + UndefinedBehaviorSanitizer
 #  4. the text readers under libFuzzer for a bounded time
 #  5. install, then build and run examples/ against the installed tree, as a user would (the
-#     C++ examples, and the Python one with the installed oocgraph module)
+#     C++ examples with their programs compiled by nvcc and by the host compiler alone, and the
+#     Python one with the installed oocgraph module)
 #  6. formatting
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,10 +51,17 @@ bash scripts/fuzz.sh "${OOC_FUZZ_SECONDS:-30}"
 step "examples against the installed tree"
 rm -rf build/install build/examples
 cmake --install build/default --prefix build/install >/dev/null
-cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
-cmake --build build/examples
-./build/examples/hello-ooc
-./build/examples/widest-path
+# Twice: the user programs compiled with nvcc where there is one (oocgraph_gpu_sources; they run
+# on the GPU when there is one), and as host code alone.
+for cuda in ON OFF; do
+  rm -rf build/examples
+  cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" \
+    -DOOC_EXAMPLES_CUDA=$cuda >/dev/null
+  cmake --build build/examples
+  ./build/examples/hello-ooc
+  ./build/examples/widest-path
+  ./build/examples/personalised-pagerank
+done
 # The Python module as installed (python/CMakeLists.txt: OOC_PYTHON_INSTALL_DIR).
 PYTHONPATH="$(echo "$PWD"/build/install/lib/python3*/dist-packages)" "$python" examples/python/quickstart.py
 

@@ -226,6 +226,27 @@ class Graph:
                                            _settings(max_iterations, transfer, priority,
                                                      load_balance)))
 
+    def bc(self, sources: Optional[Iterable[int]] = None, *, samples: Optional[int] = None,
+           seed: int = 1, max_iterations: int = 0, transfer: Optional[str] = None,
+           priority: Optional[bool] = None, load_balance: Optional[str] = None) -> Result:
+        """Betweenness centrality (Brandes, unweighted), float64: for each vertex the sum over
+        the sources s of its dependency on s, the share of shortest paths from s through it.
+        ``sources``: vertex ids; or ``samples=k`` distinct vertices with out-edges drawn with
+        ``seed`` (scale by ``num_vertices / k`` for an estimate of the whole); default: the
+        highest-degree vertex. Every vertex as a source gives twice networkx's
+        ``betweenness_centrality(G, normalized=False)`` on an undirected graph. Needs a
+        symmetric graph (``undirected=True``)."""
+        if sources is not None and samples is not None:
+            raise TypeError("give sources or samples, not both")
+        if samples is not None:
+            chosen = self._core.sample_sources(_vertex(samples, "samples"), _vertex(seed, "seed"))
+        elif sources is not None:
+            chosen = [_vertex(v, "each source") for v in sources]
+        else:
+            chosen = [self._core.highest_degree_vertex()]
+        return _result(self._core.bc(chosen, _settings(max_iterations, transfer, priority,
+                                                      load_balance)))
+
     def __repr__(self) -> str:
         kind = "symmetric" if self.symmetric else "directed"
         return (f"<oocgraph.Graph {self.num_vertices} vertices, {self.num_edges} edges, {kind}, "

@@ -192,6 +192,9 @@ class PyEngine {
   std::string backend() const { return std::string(to_string(engine_.backend())); }
   std::size_t partitions() const { return engine_.partitions().size(); }
   vid_t highest_degree_vertex() const { return engine_.highest_degree_vertex(); }
+  std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const {
+    return engine_.sample_sources(count, seed);
+  }
 
   // Runs f(engine, run options) without the GIL, under the per-run settings; a run stopped by
   // Ctrl-C raises KeyboardInterrupt.
@@ -331,15 +334,23 @@ PYBIND11_MODULE(_core, m) {
            [](PyEngine& e, const RunSettings& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.cc(r); });
            })
-      .def("pagerank", [](PyEngine& e, float damping, float tolerance, const RunSettings& s) {
-        return e.run(s, [&](OocEngine& g, const RunOptions& r) {
-          PageRankOptions pr;
-          pr.damping = damping;
-          pr.tolerance = tolerance;
-          pr.run = r;
-          return g.pagerank(pr);
-        });
-      });
+      .def("pagerank",
+           [](PyEngine& e, float damping, float tolerance, const RunSettings& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) {
+               PageRankOptions pr;
+               pr.damping = damping;
+               pr.tolerance = tolerance;
+               pr.run = r;
+               return g.pagerank(pr);
+             });
+           })
+      .def("bc",
+           [](PyEngine& e, const std::vector<vid_t>& sources, const RunSettings& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) {
+               return static_cast<Result<double>>(g.bc(sources, r));
+             });
+           })
+      .def("sample_sources", &PyEngine::sample_sources);
 
   py::class_<Stats>(m, "Stats").def("json", &Stats::json);
 

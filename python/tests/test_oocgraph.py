@@ -105,6 +105,29 @@ def test_networkx_bfs_cc_and_pagerank_match_networkx(backend):
     assert l1 < 1e-3, l1
 
 
+def test_bc_matches_networkx(backend):
+    nx = pytest.importorskip("networkx")
+    G = nx.connected_watts_strogatz_graph(300, 6, 0.2, seed=5)
+    g = oocgraph.from_networkx(G, backend=backend)
+    at = {node: i for i, node in enumerate(g.nodes)}
+    sources = [0, 17, 150]
+    values = g.bc([at[s] for s in sources])
+    assert values.dtype == np.float64
+    # networkx halves an undirected graph's values (each path counted from both ends).
+    expected = nx.betweenness_centrality_subset(G, sources, list(G.nodes), normalized=False)
+    for node, b in expected.items():
+        assert values[at[node]] == pytest.approx(2 * b, rel=1e-4, abs=1e-4), node
+    sampled = g.bc(samples=4, seed=3)
+    assert sampled.shape == (300,) and (sampled >= 0).all() and sampled.sum() > 0
+    np.testing.assert_array_equal(sampled, g.bc(samples=4, seed=3))
+    with pytest.raises(ValueError, match="bc needs at least one source"):
+        g.bc([])
+    with pytest.raises(ValueError, match="bc needs a symmetric graph"):
+        oocgraph.from_edges([0, 1], [1, 2], backend=backend).bc([0])
+    with pytest.raises(TypeError, match="give sources or samples, not both"):
+        g.bc([1], samples=2)
+
+
 def test_float_weights_become_f32(backend):
     g = oocgraph.from_edges([0, 1], [1, 2], [0.5, 0.25], backend=backend)
     assert g.weights == "f32"

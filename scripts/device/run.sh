@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed bc)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -78,6 +78,8 @@ to that run:
                each with --compressed off then on, no cache (--in-memory off); then the bytes
                per edge of each of \$COMPRESSED_OTHERS at scale \$KRON_SCALE (generated with
                --compress, partition-tool info, deleted)
+  bc           bc from $BC_SOURCES sampled sources (--sources, seed 1), then bfs from each of those
+               sources: bc's time and bytes per phase, and its time over 2x the bfs times
   cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
                data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
                edge bytes it reads, so out of core with the cache holding that share, \$CACHE_REPEAT
@@ -108,6 +110,7 @@ Variables (default):
   SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
   ROUNDS         the rounds set's --exchange-rounds list (1,2,4,8)
   COMPRESSED_OTHERS  the compressed set's other graphs ("urand grid"; empty: none)
+  BC_SOURCES     the bc set's sampled sources (4)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   PY_SCALE       the python stage's Kronecker scale (22)
   BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
@@ -172,6 +175,7 @@ SUITE_SECONDS=${SUITE_SECONDS:-530}
 SUITE_GPUS=${SUITE_GPUS:-1}
 ROUNDS=${ROUNDS:-1,2,4,8}
 COMPRESSED_OTHERS=${COMPRESSED_OTHERS-urand grid}
+BC_SOURCES=${BC_SOURCES:-4}
 UNIT_TESTS=${UNIT_TESTS:-}
 BENCH_SCALE=${BENCH_SCALE:-24}
 PY_SCALE=${PY_SCALE:-22}
@@ -661,6 +665,29 @@ EOF
           fi
           rm -f "$other"
         done ;;
+      bc)
+        timing "$k-bc" 300 bc "${g[@]}" "${host[@]}" --sources "$BC_SOURCES"
+        local source bfs_files=()
+        for source in $(python3 -c 'import json, sys
+print(*json.load(open(sys.argv[1]))["runs"][0]["sources"])' "$d/$k-bc.json" 2>/dev/null); do
+          timing "$k-bc-bfs-$source" 120 bfs "${g[@]}" "${host[@]}" -s "$source"
+          bfs_files+=("$d/$k-bc-bfs-$source.json")
+        done
+        note "$(grep -hE '^(bc sources|bc on|  bc )' "$d/$k-bc.log")" \
+          "$(python3 - "$d/$k-bc.json" "${bfs_files[@]}" <<'EOF'
+import json, sys
+bc = json.load(open(sys.argv[1]))["runs"][0]
+bfs = [json.load(open(p))["runs"][0]["seconds"] for p in sys.argv[2:]]
+for phase in ("forward", "backward"):
+    runs = bc["phases"][phase]
+    print("bc %-8s %8.1f ms  %6.2f GB moved  (per source: %s ms)" % (
+        phase, 1e3 * sum(r["seconds"] for r in runs), sum(r["total_bytes"] for r in runs) / 1e9,
+        ", ".join("%.1f" % (1e3 * r["seconds"]) for r in runs)))
+print("bfs from the same sources: %.1f ms (%s ms); bc %.1f ms = %.2f x (2 x bfs)" % (
+    1e3 * sum(bfs), ", ".join("%.1f" % (1e3 * s) for s in bfs), 1e3 * bc["seconds"],
+    bc["seconds"] / (2 * sum(bfs)) if bfs else float("nan")))
+EOF
+)" ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
         bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank --graph "$GRAPH" "${host[@]}" --max-iterations 1 \

@@ -5,6 +5,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <charconv>
@@ -44,6 +45,8 @@ struct Args {
   std::string graph, generate, weights;
   std::uint64_t seed = 1;
   std::optional<vid_t> source;
+  std::optional<std::uint32_t> sources;  // bc: how many to sample
+  std::string source_list;               // bc: the sources named
   std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
   std::string priority = "on";
   std::string load_balance = "tiled";
@@ -71,6 +74,7 @@ struct Outcome {
   std::vector<double> values;
   RunStats stats;
   bool converged = true;
+  std::vector<RunStats> forward, backward;  // bc: each source's two runs
 };
 
 template <class T>
@@ -154,32 +158,43 @@ EngineOptions engine_options(const Args& a) {
   return o;
 }
 
-Outcome run_once(OocEngine& engine, const Args& a, vid_t source) {
+Outcome run_once(OocEngine& engine, const Args& a, vid_t source,
+                 const std::vector<vid_t>& bc_sources) {
   RunOptions run;
   run.max_iterations = a.max_iterations;
+  if (a.algorithm == "bc") {
+    auto r = engine.bc(bc_sources, run);
+    return {std::move(r.values), std::move(r.stats), r.converged, std::move(r.forward),
+            std::move(r.backward)};
+  }
   if (a.algorithm == "bfs") {
     auto r = engine.bfs(source, run);
-    return {as_doubles(r.values, std::optional(kUnreachedLevel)), std::move(r.stats), r.converged};
+    return {as_doubles(r.values, std::optional(kUnreachedLevel)),
+            std::move(r.stats),
+            r.converged,
+            {},
+            {}};
   }
   if (a.algorithm == "sssp") {
     auto r = engine.sssp(source, run);
-    return {std::move(r.values), std::move(r.stats), r.converged};
+    return {std::move(r.values), std::move(r.stats), r.converged, {}, {}};
   }
   if (a.algorithm == "cc") {
     auto r = engine.cc(run);
-    return {as_doubles(r.values), std::move(r.stats), r.converged};
+    return {as_doubles(r.values), std::move(r.stats), r.converged, {}, {}};
   }
   PageRankOptions pr;
   pr.damping = a.damping;
   pr.tolerance = a.tolerance;
   pr.run = run;
   auto r = engine.pagerank(pr);
-  return {as_doubles(r.values), std::move(r.stats), r.converged};
+  return {as_doubles(r.values), std::move(r.stats), r.converged, {}, {}};
 }
 
 // The serial reference's values, in the same form as an Outcome's.
 std::vector<double> reference_values(const Graph& g, const std::string& algorithm, const Args& a,
-                                     vid_t source) {
+                                     vid_t source, const std::vector<vid_t>& bc_sources) {
+  if (algorithm == "bc") return reference::bc(g, bc_sources);
   if (algorithm == "bfs")
     return as_doubles(reference::bfs(g, source), std::optional(kUnreachedLevel));
   if (algorithm == "sssp") return reference::sssp(g, source);
@@ -187,9 +202,13 @@ std::vector<double> reference_values(const Graph& g, const std::string& algorith
   return reference::pagerank(g, a.damping);
 }
 
+// bc's values against the serial reference: the engine counts paths and dependencies in float.
+constexpr double kBcRelative = 1e-4;
+
 reference::Comparison compare(const std::string& algorithm, const Args& a,
                               const std::vector<double>& values,
                               const std::vector<double>& expected) {
+  if (algorithm == "bc") return reference::compare_relative(values, expected, kBcRelative);
   if (algorithm != "pagerank") return reference::compare_exact(values, expected);
   const std::vector<float> ranks(values.begin(), values.end());
   return reference::compare_l1(ranks, expected,
@@ -204,6 +223,71 @@ std::vector<std::string> split_list(const std::string& text) {
     at = comma + 1;
   }
   return items;
+}
+
+// bc's sources (user ids): --source-list, or --sources K drawn with --seed, or --source, or the
+// highest out-degree vertex. Checked against the graph here, before any run.
+std::vector<vid_t> bc_sources_of(const Args& a, const OocEngine& engine) {
+  std::vector<vid_t> out;
+  if (!a.source_list.empty()) {
+    for (const std::string& item : split_list(a.source_list)) {
+      vid_t v = 0;
+      const char* const end = item.data() + item.size();
+      const auto [stop, error] = std::from_chars(item.data(), end, v);
+      if (error != std::errc{} || stop != end || item.empty()) {
+        throw InvalidInput("--source-list takes vertex ids separated by commas (got '" + item +
+                           "')");
+      }
+      out.push_back(v);
+    }
+  } else if (a.sources) {
+    out = engine.sample_sources(*a.sources, a.seed);
+  } else {
+    out = {a.source ? *a.source : engine.highest_degree_vertex()};
+  }
+  for (const vid_t v : out)
+    engine.internal_id(v);
+  return out;
+}
+
+std::string describe_sources(const Args& a, const std::vector<vid_t>& sources) {
+  std::string ids;
+  for (std::size_t i = 0; i < sources.size() && i < 8; ++i)
+    ids += (i > 0 ? ", " : "") + std::to_string(sources[i]);
+  if (sources.size() > 8) ids += ", ...";
+  if (!a.source_list.empty()) return std::to_string(sources.size()) + " listed (" + ids + ")";
+  if (a.sources) {
+    return std::to_string(sources.size()) + " sampled with seed " + std::to_string(a.seed) +
+           " from the vertices with out-edges (" + ids + ")";
+  }
+  return ids + (a.source ? "" : " (highest out-degree)");
+}
+
+// One of bc's phases over every source: time, iterations, edges, bytes by engine.
+std::string phase_line(const char* phase, const std::vector<RunStats>& runs) {
+  double seconds = 0;
+  std::size_t iterations = 0;
+  std::uint64_t edges = 0;
+  std::array<std::uint64_t, kEngines> bytes{};
+  for (const RunStats& r : runs) {
+    seconds += r.seconds;
+    iterations += r.iterations.size();
+    edges += r.edges_processed();
+    for (std::size_t e = 0; e < kEngines; ++e)
+      bytes[e] += r.bytes(static_cast<Engine>(e));
+  }
+  char head[160];
+  std::snprintf(head, sizeof head,
+                "bc %s: %.3f s, %zu iterations, %s edges processed, bytes:", phase, seconds,
+                iterations, with_commas(edges).c_str());
+  std::string text = head;
+  for (std::size_t e = 0; e < kEngines; ++e) {
+    if (bytes[e] > 0)
+      text += " " + std::string(to_string(static_cast<Engine>(e))) + " " + format_bytes(bytes[e]);
+  }
+  if (std::all_of(bytes.begin(), bytes.end(), [](std::uint64_t b) { return b == 0; }))
+    text += " none";
+  return text;
 }
 
 struct Setting {
@@ -483,11 +567,14 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
   }
   const std::vector<std::string> algorithms = split_list(a.algorithm);
   for (const std::string& algorithm : algorithms) {
-    if (algorithm != "bfs" && algorithm != "sssp" && algorithm != "cc" && algorithm != "pagerank") {
+    if (algorithm != "bfs" && algorithm != "sssp" && algorithm != "cc" && algorithm != "pagerank" &&
+        algorithm != "bc") {
       throw InvalidInput("unknown algorithm '" + algorithm +
-                         "' (expected bfs, sssp, cc or pagerank)");
+                         "' (expected bfs, sssp, cc, pagerank or bc)");
     }
   }
+  const bool has_bc = std::find(algorithms.begin(), algorithms.end(), "bc") != algorithms.end();
+  const std::vector<vid_t> bc_sources = has_bc ? bc_sources_of(a, engine) : std::vector<vid_t>{};
   const bool needs_source =
       std::any_of(algorithms.begin(), algorithms.end(),
                   [](const std::string& x) { return x == "bfs" || x == "sssp"; });
@@ -504,6 +591,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
       std::printf("source: %u%s, %s out-edges\n", source, a.source ? "" : " (highest out-degree)",
                   with_commas(g.degree(engine.internal_id(source))).c_str());
     }
+    if (has_bc) std::printf("bc sources: %s\n", describe_sources(a, bc_sources).c_str());
   }
   std::ofstream trace;
   if (!a.trace.empty() && lead) {
@@ -532,7 +620,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
       engine.set_exchange(exchange);
       engine.set_exchange_rounds(rounds);
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
-        last = run_once(engine, one, source);
+        last = run_once(engine, one, source, bc_sources);
         nlohmann::json j = to_json(last.stats);
         std::string accuracy;
         if (ranks_measured && algorithm == "pagerank") {
@@ -545,6 +633,20 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
         if (!a.quiet) {
           std::printf("%s%s%s%s\n", rank_prefix(engine).c_str(), last.stats.summary().c_str(),
                       accuracy.c_str(), last.converged ? "" : " (stopped before converging)");
+          if (!last.forward.empty()) {
+            std::printf("  %s (bulk-synchronous)\n  %s\n",
+                        phase_line("forward", last.forward).c_str(),
+                        phase_line("backward", last.backward).c_str());
+          }
+        }
+        if (!last.forward.empty()) {
+          nlohmann::json forward = nlohmann::json::array(), backward = nlohmann::json::array();
+          for (const RunStats& f : last.forward)
+            forward.push_back(to_json(f));
+          for (const RunStats& b : last.backward)
+            backward.push_back(to_json(b));
+          j["sources"] = bc_sources;
+          j["phases"] = {{"forward", forward}, {"backward", backward}};
         }
         if (ranks) j["ranks"] = per_rank(*ranks, last.stats);
         j["values_digest"] = digest(last.values);
@@ -554,7 +656,8 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
         if (trace.is_open()) write_trace(trace, run_index, last.stats);
       }
       if (a.verify && lead) {
-        if (expected.empty()) expected = reference_values(whole_graph(), algorithm, a, source);
+        if (expected.empty())
+          expected = reference_values(whole_graph(), algorithm, a, source, bc_sources);
         const reference::Comparison c = compare(algorithm, a, last.values, expected);
         std::printf(
             "verify %s %s, priority %s%s%s: %s\n", algorithm.c_str(),
@@ -693,7 +796,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Runs a graph algorithm with OocGraph's out-of-core engine.", "ooc-run"};
   Args a;
   app.add_option("ALGORITHM", a.algorithm,
-                 "bfs | sssp | cc | pagerank, or several separated by commas")
+                 "bfs | sssp | cc | pagerank | bc, or several separated by commas")
       ->required();
   // Not checked here: a missing file is reported by the loader, which names the rank under MPI.
   auto* graph = app.add_option("-g,--graph", a.graph, ".oocg file made by partition-tool");
@@ -703,10 +806,20 @@ int main(int argc, char** argv) {
       "(undirected, hub sorted; sssp gets weights random:1-64)");
   graph->excludes(generate);
   app.add_option("--weights", a.weights, "With --generate: file | none | random:LO-HI");
-  app.add_option("--seed", a.seed, "With --generate: seed")->capture_default_str();
+  app.add_option("--seed", a.seed, "Seed of --generate and of bc's --sources")
+      ->capture_default_str();
   app.add_option("-s,--source", a.source,
-                 "Source vertex for bfs/sssp (default: the highest out-degree)")
+                 "Source vertex for bfs/sssp, and bc's one source (default: the highest "
+                 "out-degree)")
       ->type_name("VERTEX");
+  auto* sources = app.add_option("--sources", a.sources,
+                                 "bc: sample K distinct sources among the vertices with out-edges "
+                                 "(--seed); the values are sums over them (scale by V/K)")
+                      ->type_name("K");
+  auto* source_list =
+      app.add_option("--source-list", a.source_list, "bc: the sources, ids separated by commas")
+          ->type_name("LIST");
+  sources->excludes(source_list);
   app.add_option("--backend", a.backend, "auto | cpu | cuda")->capture_default_str();
   app.add_option("--devices", a.devices,
                  "GPUs to run on, a rank each: 0 (default), 1, 0,1 or all (under mpirun: "
