@@ -353,7 +353,7 @@ inline std::vector<float> expect_user_programs(OocEngine& engine,
   // Unnormalised: the restart mass 1 at the source, then d of it, d^2, ... at most 1 / (1 - d)
   // in all, less what dangling vertices absorb.
   EXPECT_GT(sum, 1.0);
-  EXPECT_LE(sum, 1.0 / (1.0 - 0.85) + 1e-4);
+  EXPECT_LE(sum, 1.0 / (1.0 - 0.85) * (1 + 1e-3));  // float rounding over many additions
   EXPECT_GE(ppr[source], 1.0f);
   if (!expected_ppr.empty()) {
     double l1 = 0;
