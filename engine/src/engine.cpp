@@ -455,34 +455,6 @@ detail::RawRun<P> OocEngine::run_builtin(const P& program, detail::RunSetup setu
       std::move(setup));
 }
 
-namespace {
-
-// Adds one run's statistics to those of several (bc): iterations one after another, times and
-// setup bytes summed; the settings and the memory plan are the first run's.
-void add_run(RunStats& total, const RunStats& run) {
-  if (total.algorithm.empty()) {
-    total = run;
-    return;
-  }
-  for (IterationStats it : run.iterations) {
-    it.iteration = static_cast<std::uint32_t>(total.iterations.size());
-    total.iterations.push_back(it);
-  }
-  total.seconds += run.seconds;
-  total.setup_seconds += run.setup_seconds;
-  total.readback_seconds += run.readback_seconds;
-  total.setup_bytes += run.setup_bytes;
-}
-
-// An array of bc's own, where the backend's kernels read it.
-template <class T>
-struct ProgramArray {
-  std::shared_ptr<void> memory;
-  T* data() const { return static_cast<T*>(memory.get()); }
-};
-
-}  // namespace
-
 std::vector<vid_t> OocEngine::sample_sources(std::uint32_t count, std::uint64_t seed) const {
   const Graph& g = lead().graph();
   const vid_t n = g.num_vertices();
@@ -540,54 +512,56 @@ BcResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run) {
   }
   const Graph& g = graph();
   const vid_t n = g.num_vertices();
-  // The program's own arrays: 4 bytes each per vertex, path counts and successor counts, and
-  // the levels for the backward run. Off the device budget.
-  constexpr std::uint64_t kOwnBytes = 12;
+  // The programs' own arrays: path counts, successor counts and, for the backward runs, the
+  // levels; 4 bytes each per vertex, off the device budget. On the CPU backend the programs
+  // read the host arrays and the forward runs' levels in place.
   detail::ProgramInfo forward_info = detail::info_of<BcForward>("bc");
   detail::ProgramInfo backward_info = detail::info_of<BcBackward>("bc");
-  forward_info.own_vertex_bytes = backward_info.own_vertex_bytes = kOwnBytes;
+  forward_info.own_vertex_bytes = backward_info.own_vertex_bytes = 12;
   Buffer<float> host_sigma = Buffer<float>::allocate(n);
   Buffer<std::uint32_t> host_successors;
-  ProgramArray<float> sigma;
-  ProgramArray<std::uint32_t> successors, level;
+  float* sigma = host_sigma.data();
+  std::uint32_t* successors = nullptr;
+  // CUDA: the arrays in device memory, and a copy of the levels for the backward runs.
+  std::shared_ptr<void> device_sigma, device_successors, device_levels;
 #if OOC_ENGINE_CUDA
   if (impl_->device) {
     const detail::DeviceGraph& d = *impl_->device;
-    sigma = {detail::device_allocate(d, n * sizeof(float), "bc's path counts")};
-    successors = {detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's successor counts")};
-    level = {detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's levels")};
+    device_sigma = detail::device_allocate(d, n * sizeof(float), "bc's path counts");
+    device_successors =
+        detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's successor counts");
+    device_levels = detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's levels");
+    sigma = static_cast<float*>(device_sigma.get());
+    successors = static_cast<std::uint32_t*>(device_successors.get());
   }
 #endif
-  if (!sigma.memory) {  // the CPU backend reads them in place
+  if (successors == nullptr) {
     host_successors = Buffer<std::uint32_t>::allocate(n);
-    sigma = {std::shared_ptr<void>(host_sigma.data(), [](void*) {})};
-    successors = {std::shared_ptr<void>(host_successors.data(), [](void*) {})};
+    successors = host_successors.data();
   }
+  // Planned once for every source. The forward runs go bulk-synchronous (no priority deferral,
+  // no second pass over loaded partitions): each iteration is one whole level.
+  detail::RunSetup forward_setup = begin_run(forward_info, run);
+  forward_setup.drive.tasks.priority = false;
+  forward_setup.stats.priority = false;
+  const detail::RunSetup backward_setup = begin_run(backward_info, run);
   BcResult result;
   std::vector<double> total(n, 0.0);
   for (const vid_t s : internal) {
-    // Bulk-synchronous (no priority deferral, no second pass over loaded partitions): each
-    // iteration is one whole level.
-    detail::RunSetup forward_setup = begin_run(forward_info, run);
-    forward_setup.drive.tasks.priority = false;
-    forward_setup.stats.priority = false;
-    auto levels =
-        run_builtin(BcForward{s, sigma.data(), successors.data()}, std::move(forward_setup));
+    auto levels = run_builtin(BcForward{s, sigma, successors}, forward_setup);
     result.converged = result.converged && levels.converged;
-    const std::uint32_t* level_data = levels.values.data();
+    const std::uint32_t* level = levels.values.data();
 #if OOC_ENGINE_CUDA
     if (impl_->device) {
-      detail::copy_to_device(*impl_->device, level.data(), levels.values.data(),
-                             n * sizeof(std::uint32_t));
-      level_data = level.data();
+      detail::copy_to_device(*impl_->device, device_levels.get(), level, n * sizeof(std::uint32_t));
+      level = static_cast<const std::uint32_t*>(device_levels.get());
     }
 #endif
-    auto dependencies = run_builtin(BcBackward{level_data, sigma.data(), successors.data()},
-                                    begin_run(backward_info, run));
+    auto dependencies = run_builtin(BcBackward{level, sigma, successors}, backward_setup);
     result.converged = result.converged && dependencies.converged;
 #if OOC_ENGINE_CUDA
     if (impl_->device)
-      detail::copy_to_host(*impl_->device, host_sigma.data(), sigma.data(), n * sizeof(float));
+      detail::copy_to_host(*impl_->device, host_sigma.data(), sigma, n * sizeof(float));
 #endif
     // delta_s(v) = sigma(v) T(v) - 1 for the vertices reached from s, s itself apart.
     tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
@@ -597,14 +571,17 @@ BcResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run) {
     });
     levels.stats.algorithm = "bc forward";
     dependencies.stats.algorithm = "bc backward";
-    add_run(result.stats, levels.stats);
-    add_run(result.stats, dependencies.stats);
+    if (result.forward.empty()) {
+      result.stats = levels.stats;
+    } else {
+      result.stats.add(levels.stats);
+    }
+    result.stats.add(dependencies.stats);
     result.forward.push_back(std::move(levels.stats));
     result.backward.push_back(std::move(dependencies.stats));
   }
   result.stats.algorithm = "bc";
   result.stats.priority = options().priority;  // the backward runs'; the forward ones go without
-
   result.values = to_user_ids(total.data());
   return result;
 }

@@ -48,6 +48,17 @@ std::uint64_t RunStats::total_bytes() const {
   return sum;
 }
 
+void RunStats::add(const RunStats& run) {
+  for (IterationStats it : run.iterations) {
+    it.iteration = static_cast<std::uint32_t>(iterations.size());
+    iterations.push_back(it);
+  }
+  seconds += run.seconds;
+  setup_seconds += run.setup_seconds;
+  readback_seconds += run.readback_seconds;
+  setup_bytes += run.setup_bytes;
+}
+
 std::uint64_t RunStats::cached_bytes() const {
   std::uint64_t sum = 0;
   for (const IterationStats& it : iterations)

@@ -158,37 +158,45 @@ EngineOptions engine_options(const Args& a) {
   return o;
 }
 
+// An engine Result as an Outcome, its values given as doubles.
+template <class R>
+Outcome outcome_of(std::vector<double> values, R& r) {
+  Outcome o;
+  o.values = std::move(values);
+  o.stats = std::move(r.stats);
+  o.converged = r.converged;
+  return o;
+}
+
 Outcome run_once(OocEngine& engine, const Args& a, vid_t source,
                  const std::vector<vid_t>& bc_sources) {
   RunOptions run;
   run.max_iterations = a.max_iterations;
   if (a.algorithm == "bc") {
     auto r = engine.bc(bc_sources, run);
-    return {std::move(r.values), std::move(r.stats), r.converged, std::move(r.forward),
-            std::move(r.backward)};
+    Outcome o = outcome_of(std::move(r.values), r);
+    o.forward = std::move(r.forward);
+    o.backward = std::move(r.backward);
+    return o;
   }
   if (a.algorithm == "bfs") {
     auto r = engine.bfs(source, run);
-    return {as_doubles(r.values, std::optional(kUnreachedLevel)),
-            std::move(r.stats),
-            r.converged,
-            {},
-            {}};
+    return outcome_of(as_doubles(r.values, std::optional(kUnreachedLevel)), r);
   }
   if (a.algorithm == "sssp") {
     auto r = engine.sssp(source, run);
-    return {std::move(r.values), std::move(r.stats), r.converged, {}, {}};
+    return outcome_of(std::move(r.values), r);
   }
   if (a.algorithm == "cc") {
     auto r = engine.cc(run);
-    return {as_doubles(r.values), std::move(r.stats), r.converged, {}, {}};
+    return outcome_of(as_doubles(r.values), r);
   }
   PageRankOptions pr;
   pr.damping = a.damping;
   pr.tolerance = a.tolerance;
   pr.run = run;
   auto r = engine.pagerank(pr);
-  return {as_doubles(r.values), std::move(r.stats), r.converged, {}, {}};
+  return outcome_of(as_doubles(r.values), r);
 }
 
 // The serial reference's values, in the same form as an Outcome's.
@@ -263,31 +271,12 @@ std::string describe_sources(const Args& a, const std::vector<vid_t>& sources) {
   return ids + (a.source ? "" : " (highest out-degree)");
 }
 
-// One of bc's phases over every source: time, iterations, edges, bytes by engine.
-std::string phase_line(const char* phase, const std::vector<RunStats>& runs) {
-  double seconds = 0;
-  std::size_t iterations = 0;
-  std::uint64_t edges = 0;
-  std::array<std::uint64_t, kEngines> bytes{};
-  for (const RunStats& r : runs) {
-    seconds += r.seconds;
-    iterations += r.iterations.size();
-    edges += r.edges_processed();
-    for (std::size_t e = 0; e < kEngines; ++e)
-      bytes[e] += r.bytes(static_cast<Engine>(e));
-  }
-  char head[160];
-  std::snprintf(head, sizeof head,
-                "bc %s: %.3f s, %zu iterations, %s edges processed, bytes:", phase, seconds,
-                iterations, with_commas(edges).c_str());
-  std::string text = head;
-  for (std::size_t e = 0; e < kEngines; ++e) {
-    if (bytes[e] > 0)
-      text += " " + std::string(to_string(static_cast<Engine>(e))) + " " + format_bytes(bytes[e]);
-  }
-  if (std::all_of(bytes.begin(), bytes.end(), [](std::uint64_t b) { return b == 0; }))
-    text += " none";
-  return text;
+// One of bc's phases, its runs for every source summed, as a summary line.
+std::string phase_line(const std::vector<RunStats>& runs) {
+  RunStats sum = runs.front();
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    sum.add(runs[i]);
+  return sum.summary();
 }
 
 struct Setting {
@@ -634,9 +623,8 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
           std::printf("%s%s%s%s\n", rank_prefix(engine).c_str(), last.stats.summary().c_str(),
                       accuracy.c_str(), last.converged ? "" : " (stopped before converging)");
           if (!last.forward.empty()) {
-            std::printf("  %s (bulk-synchronous)\n  %s\n",
-                        phase_line("forward", last.forward).c_str(),
-                        phase_line("backward", last.backward).c_str());
+            std::printf("  %s\n  %s\n", phase_line(last.forward).c_str(),
+                        phase_line(last.backward).c_str());
           }
         }
         if (!last.forward.empty()) {

@@ -72,6 +72,10 @@ struct RunStats {
   std::uint64_t cache_bytes = 0;
   std::uint32_t cache_partitions = 0;
 
+  // Appends a later run of the same settings (bc's runs, summed): its iterations after these,
+  // renumbered, and its times and setup bytes added; the settings and memory plan stay.
+  void add(const RunStats& run);
+
   std::uint64_t edges_processed() const;
   std::uint64_t bytes(Engine e) const;
   std::uint64_t total_bytes() const;
