@@ -1,9 +1,10 @@
 // The CUDA executor instantiated for betweenness centrality's two programs, and the device
 // memory their own arrays live in.
-#include <string>
+#include <cstddef>
+#include <memory>
 
-#include "ooc/core/units.hpp"
 #include "ooc/engine/cuda/cuda_executor.cuh"
+#include "ooc/transfer/device_array.hpp"
 
 namespace ooc::detail {
 
@@ -20,14 +21,8 @@ std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBa
 std::shared_ptr<void> device_allocate(const DeviceGraph& device, std::size_t bytes,
                                       const char* what) {
   OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
-  void* p = nullptr;
-  const cudaError_t err = cudaMalloc(&p, bytes);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    throw OutOfMemory("cannot allocate " + format_bytes(bytes) + " of device memory for " + what +
-                      " (" + cudaGetErrorString(err) + ")");
-  }
-  return {p, [](void* q) { cudaFree(q); }};
+  auto array = std::make_shared<DeviceArray<std::byte>>(bytes, what);
+  return {array, array->data()};
 }
 
 void copy_to_device(const DeviceGraph& device, void* to, const void* from, std::size_t bytes) {
