@@ -75,6 +75,27 @@ std::string cpu_device_name() {
   return "CPU (" + std::to_string(threads) + " threads)";
 }
 
+// The pull direction reads a vertex's in-edges through its own list, which holds them only on a
+// symmetric graph, with a program that declares offer() (programs.hpp), on one GPU or the CPU.
+void check_pull(const detail::ProgramInfo& info, const Graph& g, bool ranked) {
+  if (!info.pulls) {
+    throw InvalidInput(std::string(info.name) +
+                       " does not run in the pull direction (its program declares no offer(); "
+                       "see docs/programs.md): use --direction push or auto");
+  }
+  if (!g.symmetric) {
+    throw InvalidInput(
+        "the pull direction reads in-edges, which OocGraph holds only for a symmetric graph, and "
+        "this one is directed: convert or generate it with --undirected, or use --direction "
+        "push or auto");
+  }
+  if (ranked) {
+    throw Unsupported(
+        "the pull direction runs on one GPU or on the CPU, not across ranks yet: use --direction "
+        "push or auto");
+  }
+}
+
 // A rank on the GPU holds only its own edges (its ranges pinned in place): the unified baseline
 // would copy the whole graph. (Its in-memory mode is an edge cache of its own partitions.)
 void check_rank_transfer(const EngineOptions& options) {
@@ -314,6 +335,11 @@ void OocEngine::set_exchange(Exchange exchange) {
   for (OocEngine& e : impl_->group)
     e.set_exchange(exchange);
 }
+void OocEngine::set_direction(Direction direction) {
+  impl_->options.direction = direction;
+  for (OocEngine& e : impl_->group)
+    e.set_direction(direction);
+}
 void OocEngine::set_exchange_rounds(std::uint32_t rounds) {
   check_exchange_rounds(rounds);
   impl_->options.exchange_rounds = rounds;
@@ -391,8 +417,12 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
         " needs a symmetric graph, and this one is directed (convert or generate it with "
         "--undirected)");
   }
-  const EngineOptions& o = options();
-  if (impl_->communicator) check_rank_transfer(o);  // set_transfer() may have changed it
+  if (impl_->communicator) check_rank_transfer(options());  // set_transfer() may have changed it
+  // The direction this run may take: push where the program, the graph or the ranks rule pulling
+  // out (refused when pull was asked for by name).
+  EngineOptions o = options();
+  if (o.direction == Direction::pull) check_pull(info, g, impl_->communicator != nullptr);
+  if (!info.pulls || !g.symmetric || impl_->communicator) o.direction = Direction::push;
   detail::RunSetup setup;
   std::uint64_t budget = o.device_budget;
   std::string device = cpu_device_name();
@@ -422,6 +452,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   s.transfer = std::string(to_string(o.transfer));
   s.priority = o.priority;
   s.load_balance = std::string(to_string(o.load_balance));
+  s.direction = std::string(to_string(options().direction));
   if (impl_->communicator) {
     s.exchange = backend() == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
     s.exchange_rounds = o.exchange_rounds;

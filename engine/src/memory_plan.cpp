@@ -35,6 +35,8 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
                       + n * value_bytes * (accumulative ? 2 : 1)  // values, deltas
                       + 2 * ((n + 63) / 64) * 8                   // current and next frontiers
                       + n * sizeof(vid_t);                        // active vertex lists
+  plan.pull = o.direction != Direction::push && gpu_ranks == 0;
+  if (plan.pull) plan.vertex_bytes += ((n + 63) / 64) * 8 + (accumulative ? n * value_bytes : 0);
   plan.staging_bytes =
       kStagingBuffers * (plan.staging_edges * d1 + plan.staging_vertices * kCompactionIndexBytes);
   plan.staging_bytes += (g.num_edges() / 4096 + 1) * kHeavyQueueBytesPerEdge4096;

@@ -23,6 +23,9 @@ constexpr std::array<std::pair<std::string_view, LoadBalance>, 2> kLoadBalances{
 constexpr std::array<std::pair<std::string_view, Exchange>, 3> kExchanges{
     {{"dense", Exchange::dense}, {"sparse", Exchange::sparse}, {"auto", Exchange::automatic}}};
 
+constexpr std::array<std::pair<std::string_view, Direction>, 3> kDirections{
+    {{"push", Direction::push}, {"pull", Direction::pull}, {"auto", Direction::automatic}}};
+
 template <class T, std::size_t N>
 T parse(std::string_view name, const std::array<std::pair<std::string_view, T>, N>& table,
         const char* what) {
@@ -57,6 +60,9 @@ std::string_view to_string(LoadBalance b) {
 std::string_view to_string(Exchange e) {
   return name_of(e, kExchanges);
 }
+std::string_view to_string(Direction d) {
+  return name_of(d, kDirections);
+}
 Backend parse_backend(std::string_view name) {
   return parse(name, kBackends, "backend");
 }
@@ -68,6 +74,9 @@ LoadBalance parse_load_balance(std::string_view name) {
 }
 Exchange parse_exchange(std::string_view name) {
   return parse(name, kExchanges, "exchange");
+}
+Direction parse_direction(std::string_view name) {
+  return parse(name, kDirections, "direction");
 }
 
 }  // namespace ooc

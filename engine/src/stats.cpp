@@ -66,6 +66,13 @@ std::uint64_t RunStats::cached_bytes() const {
   return sum;
 }
 
+std::size_t RunStats::pull_iterations() const {
+  std::size_t n = 0;
+  for (const IterationStats& it : iterations)
+    n += it.pull ? 1 : 0;
+  return n;
+}
+
 std::string RunStats::summary() const {
   // The advance mapping is a CUDA setting; the CPU backend has one.
   const std::string mapping = backend == "cuda" ? ", " + load_balance : "";
@@ -84,6 +91,10 @@ std::string RunStats::summary() const {
   }
   if (total_bytes() == 0) text += " none";
   if (compressed) text += " (compressed lists)";
+  if (direction != "push" && !direction.empty()) {
+    text += "; pulled in " + std::to_string(pull_iterations()) + " of " +
+            std::to_string(iterations.size()) + " iterations (direction " + direction + ")";
+  }
   if (adapt_costs && !iterations.empty()) {
     char costs[96];
     std::snprintf(costs, sizeof costs,

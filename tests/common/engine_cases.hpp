@@ -242,6 +242,29 @@ inline auto bc_cases() {
                             ::testing::ValuesIn(policy_names()), ::testing::Bool());
 }
 
+// The pull direction: the symmetric shapes (a pulling vertex reads its in-edges through its own
+// list), every policy, pull forced in every iteration with work and auto; priority on and off.
+using DirectionCase = std::tuple<std::string, std::string, std::string, std::string, bool>;
+
+inline std::string direction_case_name(const ::testing::TestParamInfo<DirectionCase>& info) {
+  const auto& [program, shape, policy, direction, priority] = info.param;
+  return program + "_" + shape + "_" + policy + "_" + direction +
+         (priority ? "_priority" : "_plain");
+}
+
+inline auto direction_cases() {
+  return ::testing::Combine(
+      ::testing::ValuesIn(program_names()), ::testing::ValuesIn(bc_shape_names()),
+      ::testing::ValuesIn(policy_names()), ::testing::Values("pull", "auto"), ::testing::Bool());
+}
+
+inline EngineOptions direction_options(const std::string& policy, const std::string& direction,
+                                       bool priority, Backend backend) {
+  EngineOptions o = options_for(policy, priority, backend);
+  o.direction = parse_direction(direction);
+  return o;
+}
+
 // User programs written only against the public contract (programs.hpp), one of each kind.
 // Widest path: monotone, values only grow (atomic_max; the ranks combine with max).
 struct WidestPath {
@@ -253,8 +276,9 @@ struct WidestPath {
   vid_t source;
   OOC_HD Value init(vid_t v) const { return v == source ? ~Value{0} : 0; }
   OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD Value offer(Value src, std::uint32_t weight) const { return src < weight ? src : weight; }
   OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
-    const Value candidate = src < weight ? src : weight;
+    const Value candidate = offer(src, weight);
     return candidate > atomic_load(dst) && atomic_max(dst, candidate) < candidate;
   }
 };
@@ -273,6 +297,7 @@ struct PersonalisedPageRank {
   OOC_HD Value message(Value delta, eid_t out_degree) const {
     return damping * delta / static_cast<float>(out_degree);
   }
+  OOC_HD Value offer(Value message, std::uint32_t) const { return message; }
   OOC_HD bool relax(Value message, std::uint32_t, Value* dst) const {
     const float before = atomic_add(dst, message);
     return before < threshold && before + message >= threshold;

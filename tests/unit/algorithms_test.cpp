@@ -51,6 +51,30 @@ TEST(CpuBcRuns, CompressedListsGiveTheRawValues) {
   }
 }
 
+// The pull direction, forced and chosen per iteration, on the symmetric shapes.
+class CpuDirection : public ::testing::TestWithParam<test::DirectionCase> {};
+
+TEST_P(CpuDirection, MatchesTheReference) {
+  const auto& [program, shape, policy, direction, priority] = GetParam();
+  OocEngine engine(test::make_symmetric_shape(shape),
+                   test::direction_options(policy, direction, priority, Backend::cpu));
+  test::expect_matches_reference(program, engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, CpuDirection, test::direction_cases(),
+                         test::direction_case_name);
+
+TEST(CpuDirectionRuns, CompressedListsGiveTheReference) {
+  for (const std::string& policy : test::moving_policy_names()) {
+    for (const std::string& program : test::program_names()) {
+      Graph g = test::make_symmetric_shape("kron");
+      compress(g);
+      OocEngine engine(std::move(g), test::direction_options(policy, "pull", true, Backend::cpu));
+      test::expect_matches_reference(program, engine);
+    }
+  }
+}
+
 // User programs, monotone and accumulative, one reading the edge's ids, on every policy.
 class CpuUserPrograms : public ::testing::TestWithParam<std::string> {};
 

@@ -4,6 +4,7 @@
 
 #include "ooc/core/error.hpp"
 #include "ooc/engine/calibration.hpp"
+#include "ooc/engine/direction.hpp"
 
 namespace ooc {
 namespace {
@@ -15,6 +16,41 @@ TEST(LinesSpanned, CountsEveryTouchedLine) {
   EXPECT_EQ(lines_spanned(64, 64, 128), 1u);   // misaligned but inside one line: am(v) = 0
   EXPECT_EQ(lines_spanned(124, 8, 128), 2u);   // 8 bytes across a boundary
   EXPECT_EQ(lines_spanned(0, 129, 128), 2u);
+}
+
+// Beamer's direction-optimising BFS with GAP's alpha = 15 and beta = 18, in GPU memory.
+TEST(Direction, BfsSwitchesToPullOnABigFrontierAndBackWhenItShrinks) {
+  DirectionState state;
+  const std::uint64_t n = 1800;
+  // Top-down while the frontier's edges are at most the unvisited edges / alpha.
+  EXPECT_FALSE(choose_pull({1, 150, 1000, 15000}, true, true, n, state));
+  EXPECT_FALSE(state.pulled);
+  EXPECT_TRUE(choose_pull({10, 1001, 1000, 15000}, true, true, n, state));
+  EXPECT_TRUE(state.pulled);
+  // Bottom-up while the frontier grows or holds at least V / beta = 100 vertices.
+  EXPECT_TRUE(choose_pull({500, 100, 500, 5000}, true, true, n, state));
+  EXPECT_TRUE(choose_pull({120, 100, 300, 3000}, true, true, n, state));  // shrinking, not small
+  EXPECT_TRUE(choose_pull({150, 100, 200, 2000}, true, true, n, state));  // small, growing
+  EXPECT_FALSE(choose_pull({99, 100, 100, 1000}, true, true, n, state));  // shrinking and small
+  EXPECT_FALSE(state.pulled);
+}
+
+TEST(Direction, GatheringProgramsPullOnceTheFrontierHoldsHalfTheEdgesToRead) {
+  DirectionState state;
+  EXPECT_TRUE(choose_pull({100, 500, 200, 1000}, false, true, 1000, state));
+  EXPECT_FALSE(choose_pull({100, 499, 200, 1000}, false, true, 1000, state));
+}
+
+TEST(Direction, OutOfCoreTheFewerBytesOverTheLinkWin) {
+  DirectionState state;
+  EXPECT_TRUE(choose_pull({100, 10, 200, 10000, 4096, 4095}, true, false, 1000, state));
+  EXPECT_FALSE(choose_pull({100, 10000, 200, 10, 4096, 4096}, false, false, 1000, state));
+}
+
+TEST(Direction, NothingToSendOrNoOneToGatherPushes) {
+  DirectionState state;
+  EXPECT_FALSE(choose_pull({0, 0, 100, 1000, 1, 0}, false, false, 1000, state));
+  EXPECT_FALSE(choose_pull({10, 1000, 0, 0}, false, true, 1000, state));
 }
 
 // Hand-worked with HyTGraph's constants (m = 128 B, MR = 256, RTT = 1): a 32 MiB partition of

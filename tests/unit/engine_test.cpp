@@ -58,6 +58,56 @@ TEST(Engine, BadRequestsGetOneClearLine) {
   EXPECT_EQ(to_string(LoadBalance::tiled), "tiled");
 }
 
+TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
+  EngineOptions o = cpu();
+  o.direction = Direction::pull;
+  OocEngine directed(test::make_shape("kron_directed"), o);
+  EXPECT_EQ(error_of([&] { directed.bfs(0); }),
+            "the pull direction reads in-edges, which OocGraph holds only for a symmetric graph, "
+            "and this one is directed: convert or generate it with --undirected, or use "
+            "--direction push or auto");
+  OocEngine symmetric(test::make_symmetric_shape("kron"), o);
+  const vid_t source = symmetric.highest_degree_vertex();
+  EXPECT_EQ(error_of([&] { symmetric.bc(std::vector<vid_t>{source}); }),
+            "bc does not run in the pull direction (its program declares no offer(); see "
+            "docs/programs.md): use --direction push or auto");
+  EXPECT_EQ(error_of([&] { symmetric.run(test::UphillHops{source}); }),
+            "user program does not run in the pull direction (its program declares no offer(); "
+            "see docs/programs.md): use --direction push or auto");
+  EXPECT_EQ(error_of([] { parse_direction("sideways"); }),
+            "unknown direction 'sideways' (expected one of: push, pull, auto)");
+  // Auto pushes where pulling cannot run: the same values as push, no iteration pulled.
+  directed.set_direction(Direction::automatic);
+  const auto levels = directed.bfs(0);
+  EXPECT_EQ(levels.stats.direction, "auto");
+  EXPECT_EQ(levels.stats.pull_iterations(), 0u);
+  directed.set_direction(Direction::push);
+  EXPECT_EQ(directed.bfs(0).values, levels.values);
+}
+
+TEST(Engine, PullingIterationsAreCountedAndGiveThePushValues) {
+  EngineOptions o = cpu();
+  OocEngine engine(test::make_symmetric_shape("kron"), o);
+  const vid_t source = engine.highest_degree_vertex();
+  const auto pushed = engine.bfs(source);
+  EXPECT_EQ(pushed.stats.pull_iterations(), 0u);
+  engine.set_direction(Direction::pull);
+  const auto pulled = engine.bfs(source);
+  EXPECT_EQ(pulled.values, pushed.values);
+  ASSERT_FALSE(pulled.stats.iterations.empty());
+  // Every iteration with a frontier pulls; the last survey finds none and ends the run.
+  EXPECT_EQ(pulled.stats.pull_iterations(), pulled.stats.iterations.size());
+  for (const IterationStats& it : pulled.stats.iterations) {
+    EXPECT_TRUE(it.pull);
+    EXPECT_GT(it.frontier_vertices, 0u);
+    EXPECT_GT(it.active_vertices, 0u);  // the vertices that gathered
+  }
+  EXPECT_NE(pulled.stats.summary().find("pulled in"), std::string::npos);
+  const auto labels_pulled = engine.cc().values;
+  engine.set_direction(Direction::push);
+  EXPECT_EQ(engine.cc().values, labels_pulled);
+}
+
 TEST(Engine, BadBcRequestsGetOneClearLine) {
   OocEngine engine(test::make_shape("kron"), cpu());  // symmetric, 2048 vertices
   EXPECT_EQ(error_of([&] { engine.bc(std::vector<vid_t>{}); }), "bc needs at least one source");

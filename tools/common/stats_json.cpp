@@ -16,8 +16,11 @@ nlohmann::json to_json(const RunStats& s) {
   nlohmann::json iterations = nlohmann::json::array();
   for (const IterationStats& it : s.iterations) {
     iterations.push_back({{"iteration", it.iteration},
+                          {"pull", it.pull},
                           {"active_vertices", it.active_vertices},
                           {"active_edges", it.active_edges},
+                          {"frontier_vertices", it.frontier_vertices},
+                          {"frontier_edges", it.frontier_edges},
                           {"edges_processed", it.edges_processed},
                           {"partitions", per_engine(it.partitions)},
                           {"bytes", per_engine(it.bytes)},
@@ -44,6 +47,8 @@ nlohmann::json to_json(const RunStats& s) {
           {"transfer", s.transfer},
           {"priority", s.priority},
           {"load_balance", s.load_balance},
+          {"direction", s.direction},
+          {"pull_iterations", s.pull_iterations()},
           {"exchange", s.exchange},
           {"exchange_rounds", s.exchange_rounds},
           {"in_memory", s.in_memory},
@@ -70,7 +75,8 @@ nlohmann::json to_json(const RunStats& s) {
 }
 
 void write_trace_header(std::ostream& out) {
-  out << "run,iteration,active_vertices,active_edges,edges_processed";
+  out << "run,iteration,pull,active_vertices,active_edges,frontier_vertices,frontier_edges,"
+         "edges_processed";
   for (const char* what : {"partitions", "bytes"}) {
     for (std::size_t e = 0; e < kEngines; ++e)
       out << ',' << what << '_' << to_string(static_cast<Engine>(e));
@@ -82,7 +88,8 @@ void write_trace_header(std::ostream& out) {
 
 void write_trace(std::ostream& out, int run, const RunStats& s) {
   for (const IterationStats& it : s.iterations) {
-    out << run << ',' << it.iteration << ',' << it.active_vertices << ',' << it.active_edges << ','
+    out << run << ',' << it.iteration << ',' << (it.pull ? 1 : 0) << ',' << it.active_vertices
+        << ',' << it.active_edges << ',' << it.frontier_vertices << ',' << it.frontier_edges << ','
         << it.edges_processed;
     for (const auto p : it.partitions)
       out << ',' << p;

@@ -50,6 +50,7 @@ struct Args {
   std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
   std::string priority = "on";
   std::string load_balance = "tiled";
+  std::string direction = "push";
   std::string exchange = "auto";
   std::string exchange_rounds = "4";
   std::string in_memory = "on";
@@ -147,6 +148,7 @@ EngineOptions engine_options(const Args& a) {
   o.device_budget = parse_size(a.budget);
   o.priority = a.priority.substr(0, a.priority.find(',')) == "on";
   o.load_balance = parse_load_balance(a.load_balance.substr(0, a.load_balance.find(',')));
+  o.direction = parse_direction(a.direction.substr(0, a.direction.find(',')));
   o.exchange = parse_exchange(a.exchange.substr(0, a.exchange.find(',')));
   o.exchange_rounds = parse_rounds(a.exchange_rounds.substr(0, a.exchange_rounds.find(',')));
   o.in_memory = a.in_memory == "on";
@@ -283,17 +285,22 @@ struct Setting {
   TransferPolicy policy;
   bool priority;
   LoadBalance load_balance;
+  Direction direction;
   Exchange exchange;
   std::uint32_t exchange_rounds;
 };
 
-// Every (transfer policy, priority, load balance, exchange, rounds) asked for, policies outermost.
+// Every (transfer policy, priority, load balance, direction, exchange, rounds) asked for, policies
+// outermost.
 // The CPU backend has one mapping and one exchange: a list of them would run the same thing
 // again, so it takes the first; so does a run of one rank for the exchange and the rounds.
 std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   std::vector<LoadBalance> balances;
   for (const std::string& balance : split_list(a.load_balance))
     balances.push_back(parse_load_balance(balance));
+  std::vector<Direction> directions;
+  for (const std::string& direction : split_list(a.direction))
+    directions.push_back(parse_direction(direction));
   std::vector<Exchange> exchanges;
   for (const std::string& exchange : split_list(a.exchange))
     exchanges.push_back(parse_exchange(exchange));
@@ -309,9 +316,13 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
       if (priority != "on" && priority != "off")
         throw InvalidInput("--priority takes on, off or on,off");
       for (const LoadBalance balance : balances) {
-        for (const Exchange exchange : exchanges) {
-          for (const std::uint32_t r : rounds)
-            out.push_back({parse_transfer_policy(policy), priority == "on", balance, exchange, r});
+        for (const Direction direction : directions) {
+          for (const Exchange exchange : exchanges) {
+            for (const std::uint32_t r : rounds) {
+              out.push_back({parse_transfer_policy(policy), priority == "on", balance, direction,
+                             exchange, r});
+            }
+          }
         }
       }
     }
@@ -601,11 +612,12 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     Args one = a;
     one.algorithm = algorithm;
     std::vector<double> expected;  // the reference, computed once per algorithm
-    for (const auto& [policy, priority, balance, exchange, rounds] :
+    for (const auto& [policy, priority, balance, direction, exchange, rounds] :
          settings(a, engine.backend(), engine.ranks())) {
       engine.set_transfer(policy);
       engine.set_priority(priority);
       engine.set_load_balance(balance);
+      engine.set_direction(direction);
       engine.set_exchange(exchange);
       engine.set_exchange_rounds(rounds);
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
@@ -648,10 +660,13 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
           expected = reference_values(whole_graph(), algorithm, a, source, bc_sources);
         const reference::Comparison c = compare(algorithm, a, last.values, expected);
         std::printf(
-            "verify %s %s, priority %s%s%s: %s\n", algorithm.c_str(),
+            "verify %s %s, priority %s%s%s%s: %s\n", algorithm.c_str(),
             std::string(to_string(policy)).c_str(), priority ? "on" : "off",
             engine.backend() == Backend::cuda ? (", " + std::string(to_string(balance))).c_str()
                                               : "",
+            direction == Direction::push
+                ? ""
+                : (", direction " + std::string(to_string(direction))).c_str(),
             engine.backend() == Backend::cuda && engine.ranks() > 1
                 ? (", " + std::string(to_string(exchange)) + " exchange").c_str()
                 : "",
@@ -852,6 +867,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--load-balance", a.load_balance,
                  "CUDA advance mapping: tiled (SAGE) | warp | tiled,warp (both in turn)")
+      ->capture_default_str();
+  app.add_option("--direction", a.direction,
+                 "push | pull (vertices gather from their in-neighbours: a symmetric graph, one "
+                 "GPU or the CPU) | auto (per iteration, whichever reads fewer edges in GPU "
+                 "memory or moves fewer bytes out of core), or a list")
       ->capture_default_str();
   app.add_option("--exchange", a.exchange,
                  "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "

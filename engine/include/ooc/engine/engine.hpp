@@ -83,6 +83,7 @@ struct ProgramInfo {
   bool needs_weights;
   bool needs_symmetric;
   bool ordered;
+  bool pulls;  // PullProgram: it can run in the pull direction
   std::uint32_t value_bytes;
   std::uint64_t own_vertex_bytes;  // arrays the program keeps itself (bc), per vertex
 };
@@ -93,6 +94,7 @@ ProgramInfo info_of(const char* name) {
           P::needs_weights,
           P::needs_symmetric,
           is_ordered<P>(),
+          PullProgram<P>,
           sizeof(typename P::Value),
           0};
 }
@@ -151,6 +153,7 @@ class OocEngine {
   void set_load_balance(LoadBalance load_balance);
   void set_exchange(Exchange exchange);
   void set_exchange_rounds(std::uint32_t rounds);
+  void set_direction(Direction direction);
   Backend backend() const;  // the one chosen (never automatic)
   std::span<const Partition> partitions() const;
   // The user's id <-> the engine's internal id (hub sort permutes them). Throws InvalidInput for

@@ -19,6 +19,10 @@ inline constexpr std::uint64_t kHeavyItemBytes = 56;
 
 struct MemoryPlan {
   bool in_memory = false;
+  // The run may pull (options.direction is not push; the caller has set it to push where the
+  // program, the graph or the ranks rule pulling out): the vertices that gather, and an
+  // accumulative program's messages, are vertex data too.
+  bool pull = false;
   eid_t staging_edges = 0;           // per staging buffer
   std::size_t staging_vertices = 0;  // per compaction batch
   std::uint64_t vertex_bytes = 0;    // offsets, values (and deltas), frontiers, active lists

@@ -32,6 +32,17 @@ enum class LoadBalance { tiled, warp };
 //           than V/N vertices), else dense
 enum class Exchange { dense, sparse, automatic };
 
+// Which way an iteration moves values along the edges (docs/cost-model.md#direction).
+//   push  every active vertex sends along its out-edges (the frontier's lists cross the link)
+//   pull  every vertex that may still change gathers from its in-neighbours in the frontier:
+//         Beamer's bottom-up step for BFS (a vertex stops at its first frontier neighbour), a
+//         gather without atomics per edge for the others (GraphCage §3's pull direction)
+//   auto  per iteration, the direction that reads fewer edges (in GPU memory) or moves fewer
+//         bytes over the link (out of core); push where a run cannot pull
+// Pull reads in-edges: it needs a symmetric graph, whose out-lists are its in-lists, and a
+// program that declares offer() (programs.hpp); it runs on one GPU or the CPU, not across ranks.
+enum class Direction { push, pull, automatic };
+
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
 // Tiz = ceil(sum_v(lines(v))/MR)*RTT_zc, RTT_zc = (gamma + (1-gamma)*E_act/E_i)*RTT.
 // Compaction if Tec < alpha*Tef and Tec < beta*Tiz; else zero-copy if Tiz < Tef; else filter.
@@ -71,6 +82,7 @@ struct EngineOptions {
   TransferPolicy transfer = TransferPolicy::hybrid;
   LoadBalance load_balance = LoadBalance::tiled;
   Exchange exchange = Exchange::automatic;
+  Direction direction = Direction::push;
   // Distributed runs: in an iteration whose active edges (all ranks together) are at least a
   // quarter of the graph's, each rank runs its tasks in this many runs of equal active edges and
   // the ranks exchange after each, so a rank's later tasks start from what the others found in
@@ -121,10 +133,12 @@ std::string_view to_string(Backend b);
 std::string_view to_string(TransferPolicy p);
 std::string_view to_string(LoadBalance b);
 std::string_view to_string(Exchange e);
+std::string_view to_string(Direction d);
 // Throw InvalidInput listing the accepted names.
 Backend parse_backend(std::string_view name);
 TransferPolicy parse_transfer_policy(std::string_view name);
 LoadBalance parse_load_balance(std::string_view name);
 Exchange parse_exchange(std::string_view name);
+Direction parse_direction(std::string_view name);
 
 }  // namespace ooc

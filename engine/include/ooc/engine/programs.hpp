@@ -40,10 +40,26 @@
 // an accumulative one whether a delta d received from the other ranks activates v as
 // relax(d, 0, &zero, v, v).
 //
+// The pull direction (EngineOptions::direction) runs a program whose relax() is a pure combine,
+// declared by
+//   Value offer(Value message, std::uint32_t weight) const;
+// what relax() would combine into the target along the edge, with no other effect: monotone
+// programs combine offers with their reduction (min, or `combine`), and relax(m, w, dst) must be
+// that combine of offer(m, w) into *dst; accumulative ones add offers up, and relax(m, 0, dst)
+// must add exactly m (offer(m, 0) == m), which applies a vertex's gathered sum in one call.
+// A pulling vertex reads its in-neighbours' values (monotone) or the messages its active
+// in-neighbours send this iteration (accumulative), reduces their offers in registers, and
+// combines the result into its own value once. Optionally, a min-combining program declares
+//   Value pull_floor(Value least) const;
+// the least any edge can offer when every frontier vertex holds at least `least` (BFS: least + 1),
+// so that a pulling vertex that reaches it stops reading its list (Beamer's bottom-up step).
+// Programs that take the edge's ids do not pull.
+//
 // Under this contract any processing order gives the same answer (monotone programs) or the
 // same answer within the threshold (accumulative ones), which is what makes asynchronous,
 // prioritised, partition-by-partition scheduling safe. Weights reach relax() as their 32-bit
 // pattern; weight_as_float() reads an f32 weight.
+#include <concepts>
 #include <cstdint>
 #include <limits>
 
@@ -87,6 +103,17 @@ constexpr Reduction reduction_of() {
   }
 }
 
+// A program that can run in the pull direction, and one whose pulling vertices may stop early.
+template <class P>
+concept PullProgram =
+    !EdgeAwareProgram<P> && requires(const P& p, typename P::Value m, std::uint32_t w) {
+  { p.offer(m, w) } -> std::same_as<typename P::Value>;
+};
+template <class P>
+concept PullFloorProgram = PullProgram<P> && requires(const P& p, typename P::Value least) {
+  { p.pull_floor(least) } -> std::same_as<typename P::Value>;
+};
+
 // Lowers *dst to candidate when it is smaller; true when it did. The plain load first skips the
 // atomic for the common case of no improvement.
 template <class T>
@@ -106,7 +133,13 @@ struct Bfs {
 
   OOC_HD Value init(vid_t v) const { return v == source ? 0 : kUnreached; }
   OOC_HD bool active_at_start(vid_t v) const { return v == source; }
-  OOC_HD bool relax(Value src, std::uint32_t, Value* dst) const { return lower_to(dst, src + 1); }
+  OOC_HD Value offer(Value src, std::uint32_t) const {
+    return src == kUnreached ? kUnreached : src + 1;
+  }
+  OOC_HD Value pull_floor(Value least) const { return offer(least, 0); }
+  OOC_HD bool relax(Value src, std::uint32_t w, Value* dst) const {
+    return lower_to(dst, offer(src, w));
+  }
 };
 
 // Single-source shortest paths with non-negative integer weights: Bellman-Ford push with
@@ -122,9 +155,13 @@ struct SsspU32 {
 
   OOC_HD Value init(vid_t v) const { return v == source ? 0 : kUnreached; }
   OOC_HD bool active_at_start(vid_t v) const { return v == source; }
-  OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
+  OOC_HD Value offer(Value src, std::uint32_t weight) const {
+    if (src == kUnreached) return kUnreached;
     const std::uint64_t sum = std::uint64_t{src} + weight;
-    return lower_to(dst, sum < kUnreached ? static_cast<Value>(sum) : kUnreached - 1);
+    return sum < kUnreached ? static_cast<Value>(sum) : kUnreached - 1;
+  }
+  OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
+    return lower_to(dst, offer(src, weight));
   }
 };
 
@@ -140,8 +177,11 @@ struct SsspF32 {
 
   OOC_HD Value init(vid_t v) const { return v == source ? 0.0f : kUnreached; }
   OOC_HD bool active_at_start(vid_t v) const { return v == source; }
+  OOC_HD Value offer(Value src, std::uint32_t weight) const {
+    return src + weight_as_float(weight);  // +inf stays +inf
+  }
   OOC_HD bool relax(Value src, std::uint32_t weight, Value* dst) const {
-    return lower_to(dst, src + weight_as_float(weight));
+    return lower_to(dst, offer(src, weight));
   }
 };
 
@@ -155,6 +195,7 @@ struct Cc {
 
   OOC_HD Value init(vid_t v) const { return v; }
   OOC_HD bool active_at_start(vid_t) const { return true; }
+  OOC_HD Value offer(Value src, std::uint32_t) const { return src; }
   OOC_HD bool relax(Value src, std::uint32_t, Value* dst) const { return lower_to(dst, src); }
 };
 
@@ -177,6 +218,7 @@ struct PageRank {
   OOC_HD Value message(Value delta, eid_t out_degree) const {
     return damping * delta / static_cast<float>(out_degree);
   }
+  OOC_HD Value offer(Value message, std::uint32_t) const { return message; }
   OOC_HD bool relax(Value message, std::uint32_t, Value* dst) const {
     const float before = atomic_add(dst, message);
     return before < threshold && before + message >= threshold;

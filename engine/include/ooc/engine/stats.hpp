@@ -17,8 +17,14 @@ std::string_view to_string(Engine e);
 
 struct IterationStats {
   std::uint32_t iteration = 0;
+  // Whether the iteration pulled (EngineOptions::direction): its tasks then read the lists of the
+  // vertices that gathered, which active_vertices and active_edges count, instead of the
+  // frontier's (frontier_vertices and frontier_edges, sent either way).
+  bool pull = false;
   std::uint64_t active_vertices = 0;  // at the start of the iteration
   std::uint64_t active_edges = 0;
+  std::uint64_t frontier_vertices = 0;
+  std::uint64_t frontier_edges = 0;
   std::uint64_t edges_processed = 0;  // including loaded partitions processed once more
   std::array<std::uint32_t, kEngines> partitions{};  // active partitions per engine
   std::array<std::uint64_t, kEngines> bytes{};       // bytes over PCIe per engine
@@ -52,6 +58,7 @@ struct RunStats {
   std::string transfer;
   bool priority = true;
   std::string load_balance;           // the CUDA advance mapping
+  std::string direction;              // push, pull or auto, as asked (iterations say which ran)
   std::string exchange;               // distributed runs: dense, sparse or auto (empty: one rank)
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
   bool in_memory = false;             // all edges were resident on the device
@@ -80,6 +87,7 @@ struct RunStats {
   std::uint64_t bytes(Engine e) const;
   std::uint64_t total_bytes() const;
   std::uint64_t cached_bytes() const;
+  std::size_t pull_iterations() const;
   // One line: time, iterations, edges processed, bytes by engine.
   std::string summary() const;
 };

@@ -1,9 +1,10 @@
 #pragma once
 // The CPU backend's advance: for every active vertex of a task, run the program along each of
-// its out-edges, wherever those edges are (the CSR in place for zero-copy, a staged partition for
-// filter, a compacted batch for compaction). Parallel over vertices with oneTBB; a vertex with a
-// very long list is split over edge ranges so that one hub does not hold up a thread (the CPU
-// counterpart of the GPU kernels' load balancing).
+// its out-edges (push), or have every vertex that may change gather along its list (pull),
+// wherever those edges are (the CSR in place for zero-copy, a staged partition for filter, a
+// compacted batch for compaction). Parallel over vertices with oneTBB; a vertex with a very long
+// list is split over edge ranges so that one hub does not hold up a thread (the CPU counterpart
+// of the GPU kernels' load balancing).
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
@@ -89,6 +90,50 @@ eid_t advance_cpu(const P& program, ProgramArrays<P> arrays, Bitmap& next, std::
                               detail::relax_edges(program, arrays, next, message, e, edges.begin(),
                                                   edges.end());
                             });
+        }
+        return processed;
+      },
+      [](eid_t a, eid_t b) { return a + b; });
+}
+
+// The pull direction: each of `count` vertices gathers what `rule` offers along its list
+// (edges_of(i): on a symmetric graph its in-neighbours), then combines the result into its value
+// once; `rule` is the engine's PullRule (ooc/engine/pull.hpp). A vertex stops reading when
+// rule.done() says nothing more can change it; read(i, n) hears that the i-th read n edges of its
+// list. A very long list is split over edge ranges, each gathered and combined on its own.
+// Returns the edges read.
+template <class Rule, class EdgesOf, class Read>
+eid_t pull_cpu(const Rule& rule, Bitmap& next, std::size_t count, EdgesOf&& edges_of, Read&& read) {
+  using Value = decltype(rule.start(vid_t{0}));
+  const auto gather = [&](const VertexEdges& e, eid_t begin, eid_t end) {
+    const Value started = rule.start(e.vertex);
+    Value gathered = started;
+    eid_t j = begin;
+    for (; j < end && !rule.done(gathered); ++j)
+      gathered = Rule::combine(gathered,
+                               rule.offer(e.targets[j], e.weights == nullptr ? 0u : e.weights[j]));
+    if (rule.apply(e.vertex, gathered, started)) next.set_atomic(e.vertex);
+    return j - begin;
+  };
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, count, 64), eid_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, eid_t processed) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+          const VertexEdges e = edges_of(i);
+          if (e.count < detail::kSplitEdges) {
+            const eid_t n = gather(e, 0, e.count);
+            read(i, n);
+            processed += n;
+            continue;
+          }
+          const eid_t n = tbb::parallel_reduce(
+              tbb::blocked_range<eid_t>(0, e.count, detail::kSplitEdges / 4), eid_t{0},
+              [&](const tbb::blocked_range<eid_t>& edges, eid_t sum) {
+                return sum + gather(e, edges.begin(), edges.end());
+              },
+              [](eid_t a, eid_t b) { return a + b; });
+          read(i, n);
+          processed += n;
         }
         return processed;
       },

@@ -3,7 +3,9 @@
 // partitions into a staging buffer and process from there; compaction tasks gather the active
 // lists with the compaction engine into staging; zero-copy, unified and resident tasks read the
 // CSR in place. It is not a simulator of costs: the bytes it reports are what each engine would
-// move over PCIe, so that plans can be compared on machines without a GPU.
+// move over PCIe, so that plans can be compared on machines without a GPU. In an iteration that
+// pulls (direction.hpp), the same tasks bring the lists of the vertices that gather instead of
+// the frontier's, and those vertices gather along them (pull.hpp).
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
@@ -16,14 +18,18 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <span>
 #include <vector>
 
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/direction.hpp"
+#include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/programs.hpp"
+#include "ooc/engine/pull.hpp"
 #include "ooc/kernels/bitmap.hpp"
 #include "ooc/kernels/cpu_advance.hpp"
 #include "ooc/partitioner/compress.hpp"
@@ -176,19 +182,49 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
     return ooc::compressed_filter_bytes(g_.compressed.range_bytes(first, last), edges, edge_bytes_,
                                         g_.compressed.weight_bits());
   }
+  // Copies (or decodes) a filter task's partitions into staging; returns the first edge staged.
+  eid_t stage(const Task& task, IterationStats& stats);
+  VertexEdges staged_edges(vid_t v, eid_t base) const {
+    const eid_t at = g_.offsets[v] - base;
+    return {v, staging_.targets.data() + at, weighted_ ? staging_.weights.data() + at : nullptr,
+            g_.degree(v)};
+  }
+  VertexEdges edges_in_place(vid_t v) const {
+    const eid_t at = g_.offsets[v];
+    return {v, g_.targets.data() + at, weighted_ ? g_.weights.data() + at : nullptr, g_.degree(v)};
+  }
   void run_filter(const Task& task, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
-  // Gathers the lists of `active` into staging, batch by batch, and advances each batch;
-  // returns the edges gathered.
-  eid_t advance_batches(std::span<const vid_t> active, ListSource from, IterationStats& stats);
+  // Gathers the lists of `vertices` into staging, batch by batch, and hands each batch to
+  // process(count, edges_of), which returns the edges it processed; returns the edges gathered.
+  template <class Process>
+  eid_t over_batches(std::span<const vid_t> vertices, ListSource from, IterationStats& stats,
+                     Process&& process);
+  eid_t push(std::size_t count, const auto& edges_of) {
+    return advance_cpu(program_, arrays(), next_, count, edges_of);
+  }
   void run_in_place(const Task& task, IterationStats& stats);
-  eid_t advance_in_place(std::span<const vid_t> vertices);
+  // The bytes of a compaction task over `vertices` whose lists hold `edges` edges.
+  std::uint64_t compaction_bytes(std::span<const vid_t> vertices, eid_t edges) const;
+
+  // The pull direction (direction.hpp, pull.hpp).
+  static constexpr bool kCanPull = PullProgram<P>;
+  void survey_pull(std::vector<PartitionSurvey>& out);
+  PartitionSurvey survey_gathering(const Partition& p) const;
+  // The frontier the iteration sends: the admitted active vertices leave `current`; an
+  // accumulative program's deltas become this iteration's messages (sent_).
+  void take_sources();
+  void run_pull(const Task& task, IterationStats& stats);
   // The lines that reading v's list in place touches, as the GPU reads them: its targets
   // (compressed ones through a warp's line window, `held`: window_lines), and its weights (packed
   // with compressed lists, when the graph packs them) when the program reads them.
   std::uint64_t requests(vid_t v, std::uint64_t& held) const {
+    return read_lines(v, g_.degree(v), held);
+  }
+  // The same for the first `degree` edges of v's raw list (the whole list when compressed).
+  std::uint64_t read_lines(vid_t v, eid_t degree, std::uint64_t& held) const {
     const std::uint32_t line = options_.cost.request_bytes;
-    const eid_t first = g_.offsets[v], degree = g_.degree(v);
+    const eid_t first = g_.offsets[v];
     const std::uint64_t lists =
         plan_.compressed
             ? window_lines(g_.compressed.offsets[v],
@@ -220,6 +256,18 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   std::vector<PartitionSurvey> surveys_;
   PriorityWindow window_;
   Bitmap touched_pages_;
+  std::uint64_t frontier_vertices_ = 0, frontier_edges_ = 0;  // this iteration's, admitted
+  // The pull direction: whether this run may pull and this iteration does, the vertices that
+  // gather, what an accumulative program's frontier sends, and the floor (PullFloorProgram).
+  bool may_pull_ = kCanPull && plan_.pull;
+  bool pulling_ = false;
+  bool sources_taken_ = false;
+  DirectionState direction_;
+  Bitmap gathering_;
+  Buffer<Value> sent_;
+  Value floor_{};
+  bool has_floor_ = false;
+  std::vector<PartitionSurvey> pull_surveys_;
 };
 
 template <class P>
@@ -245,6 +293,11 @@ void CpuExecutor<P>::initialise() {
   }
   if (options_.transfer == TransferPolicy::unified) {
     touched_pages_ = Bitmap(static_cast<std::size_t>(plan_.edge_bytes / kUnifiedPageBytes + 1));
+  }
+  if (may_pull_) {
+    gathering_ = Bitmap(n);
+    pull_surveys_.resize(parts_.size());
+    if constexpr (kAccumulative) sent_ = Buffer<Value>::allocate(n);
   }
 }
 
@@ -341,13 +394,120 @@ void CpuExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   choose_priority_window();
   tbb::parallel_for(std::size_t{0}, parts_.size(),
                     [&](std::size_t i) { out[i] = survey_partition(parts_[i]); });
+  frontier_vertices_ = frontier_edges_ = 0;
+  for (const PartitionSurvey& s : out) {
+    frontier_vertices_ += s.activity.active_vertices;
+    frontier_edges_ += s.activity.active_edges;
+  }
+  pulling_ = false;
+  sources_taken_ = false;
+  if (may_pull_) survey_pull(out);
   surveys_ = out;
+}
+
+// The floor (programs that have one), the vertices that would gather, both directions' counts
+// and bytes, the choice; `out` becomes the pull survey when the iteration pulls.
+template <class P>
+void CpuExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
+  if constexpr (kCanPull) {
+    const vid_t n = g_.num_vertices();
+    has_floor_ = false;
+    if constexpr (PullFloorProgram<P>) {
+      // The least value in the frontier; every offer this iteration is at least its floor.
+      const Value none = std::numeric_limits<Value>::max();
+      const Value least = tbb::parallel_reduce(
+          tbb::blocked_range<std::size_t>(0, parts_.size()), none,
+          [&](const tbb::blocked_range<std::size_t>& r, Value acc) {
+            for (std::size_t i = r.begin(); i < r.end(); ++i) {
+              current_.for_each_set(parts_[i].first_vertex, parts_[i].last_vertex,
+                                    [&](std::size_t v) { acc = std::min(acc, values_[v]); });
+            }
+            return acc;
+          },
+          [](Value a, Value b) { return std::min(a, b); });
+      has_floor_ = least != none;
+      floor_ = program_.pull_floor(least);
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, gathering_.num_words(), 256),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t w = r.begin(); w < r.end(); ++w) {
+                          std::uint64_t bits = 0;
+                          for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
+                            const auto v = static_cast<vid_t>((w << 6) + b);
+                            if (g_.degree(v) > 0 && (!has_floor_ || floor_ < values_[v]))
+                              bits |= std::uint64_t{1} << b;
+                          }
+                          gathering_.words()[w] = bits;
+                        }
+                      });
+    tbb::parallel_for(std::size_t{0}, parts_.size(),
+                      [&](std::size_t i) { pull_surveys_[i] = survey_gathering(parts_[i]); });
+    DirectionSurvey d{frontier_vertices_, frontier_edges_};
+    const std::uint32_t line = options_.cost.request_bytes;
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      const PartitionActivity& push = out[i].activity;
+      const PartitionActivity& pull = pull_surveys_[i].activity;
+      if (push.active_vertices > 0)
+        d.push_bytes += link_bytes(out[i].engine, push, edge_bytes_, line);
+      if (pull.active_vertices == 0) continue;
+      d.pull_vertices += pull.active_vertices;
+      d.pull_edges += pull.active_edges;
+      d.pull_bytes += link_bytes(pull_surveys_[i].engine, pull, edge_bytes_, line);
+    }
+    pulling_ = options_.direction == Direction::pull
+                   ? d.frontier_vertices > 0 && d.pull_vertices > 0
+                   : choose_pull(d, PullFloorProgram<P>, plan_.in_memory, n, direction_);
+    if (pulling_) out = pull_surveys_;
+  }
+}
+
+// A partition's vertices that would gather: their lists, as survey_partition counts the
+// frontier's.
+template <class P>
+PartitionSurvey CpuExecutor<P>::survey_gathering(const Partition& p) const {
+  PartitionSurvey s;
+  s.activity.edges = p.num_edges();
+  if (plan_.compressed) {
+    s.activity.filter_bytes = compressed_filter_bytes(p.first_vertex, p.last_vertex, p.num_edges());
+  }
+  std::uint64_t word = ~std::uint64_t{0}, held = 0, list_bytes = 0;
+  gathering_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
+    const auto v = static_cast<vid_t>(i);
+    if (i / 64 != word) {
+      word = i / 64;
+      held = ~std::uint64_t{0};
+    }
+    ++s.activity.active_vertices;
+    s.activity.active_edges += g_.degree(v);
+    s.activity.requests += requests(v, held);
+    if (plan_.compressed) list_bytes += g_.compressed.offsets[v + 1] - g_.compressed.offsets[v];
+  });
+  if (plan_.compressed && s.activity.active_vertices > 0) {
+    s.activity.compacted_bytes =
+        compressed_compaction_bytes(list_bytes, s.activity.active_edges, s.activity.active_vertices,
+                                    edge_bytes_, g_.compressed.weight_bits());
+  }
+  if (s.activity.active_vertices > 0) {
+    s.engine =
+        engine_for(options_.transfer, plan_.in_memory, s.activity, edge_bytes_, options_.cost);
+  }
+  return s;
 }
 
 template <class P>
 void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats) {
   stats.link_bandwidth = options_.cost.link_bandwidth;  // the CPU backend never adapts them
   stats.zerocopy_round_trip = options_.cost.zerocopy_round_trip;
+  stats.frontier_vertices = frontier_vertices_;
+  stats.frontier_edges = frontier_edges_;
+  if (pulling_) {
+    stats.pull = true;
+    if (!sources_taken_) take_sources();
+    sources_taken_ = true;
+    for (const Task& task : tasks)
+      run_pull(task, stats);
+    return;
+  }
   for (const Task& task : tasks) {
     switch (task.engine) {
       case Engine::filter:
@@ -364,11 +524,11 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
 }
 
 template <class P>
-void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
+eid_t CpuExecutor<P>::stage(const Task& task, IterationStats& stats) {
   const Partition& first = parts_[task.partitions.front()];
   const Partition& last = parts_[task.partitions.back()];
   const eid_t base = first.first_edge, edges = last.last_edge - first.first_edge;
-  auto start = Clock::now();
+  const auto start = Clock::now();
   std::uint64_t bytes = edges * edge_bytes_;
   if (edges > 0) {  // an empty graph's arrays may be null
     if (plan_.compressed) {
@@ -385,19 +545,22 @@ void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
   }
   stats.transfer_seconds += since(start);
   stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
-  start = Clock::now();
+  return base;
+}
+
+template <class P>
+void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
+  const eid_t base = stage(task, stats);
+  const auto start = Clock::now();
   const auto staged = [&](std::span<const vid_t> vertices) {
-    return advance_cpu(program_, arrays(), next_, vertices.size(), [&](std::size_t i) {
-      const vid_t v = vertices[i];
-      const eid_t at = g_.offsets[v] - base;
-      return VertexEdges{v, staging_.targets.data() + at,
-                         weighted_ ? staging_.weights.data() + at : nullptr, g_.degree(v)};
-    });
+    return push(vertices.size(), [&](std::size_t i) { return staged_edges(vertices[i], base); });
   };
   const auto admit = [&](vid_t v) { return admitted(v); };
   stats.edges_processed += staged(take_current(task.partitions, admit));
-  if (task.reprocess)
-    stats.edges_processed += staged(take_next(first.first_vertex, last.last_vertex, admit));
+  if (task.reprocess) {
+    stats.edges_processed += staged(take_next(parts_[task.partitions.front()].first_vertex,
+                                              parts_[task.partitions.back()].last_vertex, admit));
+  }
   stats.compute_seconds += since(start);
 }
 
@@ -405,30 +568,34 @@ template <class P>
 void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   const std::span<const vid_t> active =
       take_current(task.partitions, [&](vid_t v) { return admitted(v); });
-  if (!plan_.compressed) {
-    const eid_t edges = advance_batches(active, ListSource::raw, stats);
-    stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
-        edges * edge_bytes_ + active.size() * kCompactionIndexBytes;
-    return;
-  }
-  // The GPU would receive the compressed lists and decode them; here the gather decodes.
-  const eid_t edges = advance_batches(active, ListSource::compressed, stats);
-  const CompressedTargets& c = g_.compressed;
-  const std::uint64_t list_bytes = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, active.size(), 4096), std::uint64_t{0},
-      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
-        for (std::size_t i = r.begin(); i < r.end(); ++i)
-          sum += c.offsets[active[i] + 1] - c.offsets[active[i]];
-        return sum;
-      },
-      std::plus<>());
-  stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
-      compressed_compaction_bytes(list_bytes, edges, active.size(), edge_bytes_, c.weight_bits());
+  // Over compressed lists the GPU would receive them compressed and decode them; here the
+  // gather decodes.
+  const eid_t edges =
+      over_batches(active, plan_.compressed ? ListSource::compressed : ListSource::raw, stats,
+                   [&](std::size_t count, const auto& edges_of) { return push(count, edges_of); });
+  stats.bytes[static_cast<std::size_t>(Engine::compaction)] += compaction_bytes(active, edges);
 }
 
 template <class P>
-eid_t CpuExecutor<P>::advance_batches(std::span<const vid_t> active, ListSource from,
-                                      IterationStats& stats) {
+std::uint64_t CpuExecutor<P>::compaction_bytes(std::span<const vid_t> vertices, eid_t edges) const {
+  if (!plan_.compressed) return edges * edge_bytes_ + vertices.size() * kCompactionIndexBytes;
+  const CompressedTargets& c = g_.compressed;
+  const std::uint64_t list_bytes = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, vertices.size(), 4096), std::uint64_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i)
+          sum += c.offsets[vertices[i] + 1] - c.offsets[vertices[i]];
+        return sum;
+      },
+      std::plus<>());
+  return compressed_compaction_bytes(list_bytes, edges, vertices.size(), edge_bytes_,
+                                     c.weight_bits());
+}
+
+template <class P>
+template <class Process>
+eid_t CpuExecutor<P>::over_batches(std::span<const vid_t> active, ListSource from,
+                                   IterationStats& stats, Process&& process) {
   CompactionBuffer buffer{staging_.vertices.data(), staging_.offsets.data(),
                           staging_.targets.data(),  weighted_ ? staging_.weights.data() : nullptr,
                           staging_.vertices.size(), staging_.targets.size()};
@@ -439,27 +606,16 @@ eid_t CpuExecutor<P>::advance_batches(std::span<const vid_t> active, ListSource 
     stats.transfer_seconds += since(start);
     edges += batch.edges;
     start = Clock::now();
-    stats.edges_processed +=
-        advance_cpu(program_, arrays(), next_, batch.vertices, [&](std::size_t i) {
-          const eid_t at = buffer.offsets[i];
-          return VertexEdges{buffer.vertices[i], buffer.targets + at,
-                             buffer.weights == nullptr ? nullptr : buffer.weights + at,
-                             buffer.offsets[i + 1] - at};
-        });
+    stats.edges_processed += process(batch.vertices, [&](std::size_t i) {
+      const eid_t at = buffer.offsets[i];
+      return VertexEdges{buffer.vertices[i], buffer.targets + at,
+                         buffer.weights == nullptr ? nullptr : buffer.weights + at,
+                         buffer.offsets[i + 1] - at};
+    });
     stats.compute_seconds += since(start);
     done += batch.vertices;
   }
   return edges;
-}
-
-template <class P>
-eid_t CpuExecutor<P>::advance_in_place(std::span<const vid_t> vertices) {
-  return advance_cpu(program_, arrays(), next_, vertices.size(), [&](std::size_t i) {
-    const vid_t v = vertices[i];
-    const eid_t at = g_.offsets[v];
-    return VertexEdges{v, g_.targets.data() + at, weighted_ ? g_.weights.data() + at : nullptr,
-                       g_.degree(v)};
-  });
 }
 
 // Pages of the edge arrays touched for the first time: what read-mostly managed memory migrates
@@ -491,12 +647,94 @@ void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
   stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
   if (task.engine == Engine::zerocopy && plan_.compressed) {
     // As the GPU reads compressed lists in place and decodes them: decoded here into staging.
-    advance_batches(active, ListSource::compressed, stats);
+    over_batches(active, ListSource::compressed, stats,
+                 [&](std::size_t count, const auto& edges_of) { return push(count, edges_of); });
     return;
   }
   const auto start = Clock::now();
-  stats.edges_processed += advance_in_place(active);
+  stats.edges_processed +=
+      push(active.size(), [&](std::size_t i) { return edges_in_place(active[i]); });
   stats.compute_seconds += since(start);
+}
+
+template <class P>
+void CpuExecutor<P>::take_sources() {
+  std::vector<std::uint32_t> all(parts_.size());
+  std::iota(all.begin(), all.end(), std::uint32_t{0});
+  const std::span<const vid_t> sources = take_current(all, [&](vid_t v) { return admitted(v); });
+  if constexpr (kAccumulative) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sent_.size(), 1 << 16),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        std::fill(sent_.begin() + r.begin(), sent_.begin() + r.end(), Value{0});
+                      });
+    tbb::parallel_for(std::size_t{0}, sources.size(), [&](std::size_t i) {
+      const vid_t u = sources[i];
+      const Value delta = atomic_exchange(deltas_.data() + u, Value{0});
+      if (delta == Value{0}) return;
+      atomic_add(values_.data() + u, delta);
+      if (g_.degree(u) > 0) sent_[u] = program_.message(delta, g_.degree(u));  // else absorbed
+    });
+  }
+}
+
+// A task of the pull direction: the lists of its partitions' gathering vertices, brought by its
+// engine as a push task brings the frontier's, and gathered along.
+template <class P>
+void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
+  if constexpr (kCanPull) {
+    PullRule<P> rule{program_, kAccumulative ? sent_.data() : values_.data(),
+                     kAccumulative ? deltas_.data() : values_.data(), floor_, has_floor_};
+    const auto gather = [&](std::size_t count, const auto& edges_of, auto&& read) {
+      return pull_cpu(rule, next_, count, edges_of, read);
+    };
+    const auto unread = [](std::size_t, eid_t) {};
+    std::vector<vid_t> vertices;
+    for (const std::uint32_t p : task.partitions) {
+      gathering_.for_each_set(parts_[p].first_vertex, parts_[p].last_vertex,
+                              [&](std::size_t v) { vertices.push_back(static_cast<vid_t>(v)); });
+    }
+    if (task.engine == Engine::filter) {
+      const eid_t base = stage(task, stats);
+      const auto start = Clock::now();
+      stats.edges_processed += gather(
+          vertices.size(), [&](std::size_t i) { return staged_edges(vertices[i], base); }, unread);
+      stats.compute_seconds += since(start);
+      return;
+    }
+    if (task.engine == Engine::compaction ||
+        (task.engine == Engine::zerocopy && plan_.compressed)) {
+      const auto from = plan_.compressed ? ListSource::compressed : ListSource::raw;
+      const eid_t edges = over_batches(vertices, from, stats, [&](std::size_t n, const auto& of) {
+        return gather(n, of, unread);
+      });
+      if (task.engine == Engine::compaction) {
+        stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+            compaction_bytes(vertices, edges);
+      } else {  // the survey's lines: the whole lists, which a stopping vertex may not read
+        for (const std::uint32_t p : task.partitions)
+          stats.bytes[static_cast<std::size_t>(Engine::zerocopy)] +=
+              surveys_[p].activity.requests * options_.cost.request_bytes;
+      }
+      return;
+    }
+    // In place: zero-copy counts the lines each vertex read, up to where it stopped.
+    std::atomic<std::uint64_t> lines{0};
+    const auto start = Clock::now();
+    stats.edges_processed += gather(
+        vertices.size(), [&](std::size_t i) { return edges_in_place(vertices[i]); },
+        [&](std::size_t i, eid_t read) {
+          if (task.engine != Engine::zerocopy) return;
+          std::uint64_t held = 0;
+          lines.fetch_add(read_lines(vertices[i], read, held), std::memory_order_relaxed);
+        });
+    stats.compute_seconds += since(start);
+    if (task.engine == Engine::zerocopy) {
+      stats.bytes[static_cast<std::size_t>(Engine::zerocopy)] +=
+          lines.load() * options_.cost.request_bytes;
+    } else if (task.engine == Engine::unified) {
+      stats.bytes[static_cast<std::size_t>(Engine::unified)] += unified_bytes(vertices);
+    }
+  }
 }
 
 // Monotone programs: the values reduce with the program's own direction (min unless it says),

@@ -1,0 +1,30 @@
+#include "ooc/engine/direction.hpp"
+
+namespace ooc {
+namespace {
+
+bool pull_pays(const DirectionSurvey& s, bool early_exit, bool on_device, std::uint64_t vertices,
+               const DirectionState& state) {
+  if (!on_device) return s.pull_bytes < s.push_bytes;
+  const auto frontier_edges = static_cast<double>(s.frontier_edges);
+  const auto pull_edges = static_cast<double>(s.pull_edges);
+  if (!early_exit) return frontier_edges >= kGatherShare * pull_edges;
+  if (!state.pulled) return frontier_edges > pull_edges / kBottomUpAlpha;
+  const bool shrinking = s.frontier_vertices < state.last_frontier;
+  const bool small =
+      static_cast<double>(s.frontier_vertices) < static_cast<double>(vertices) / kBottomUpBeta;
+  return !(shrinking && small);
+}
+
+}  // namespace
+
+bool choose_pull(const DirectionSurvey& s, bool early_exit, bool on_device, std::uint64_t vertices,
+                 DirectionState& state) {
+  const bool pull = s.frontier_vertices > 0 && s.pull_vertices > 0 &&
+                    pull_pays(s, early_exit, on_device, vertices, state);
+  state.pulled = pull;
+  state.last_frontier = s.frontier_vertices;
+  return pull;
+}
+
+}  // namespace ooc
