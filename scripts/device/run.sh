@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed bc)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed bc direction)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -28,9 +28,10 @@ by scripts/device/stage.sh here). Stages, in the order they run:
               on failure prints the first errors
   tests       ctest -L gpu (-j\$CTEST_GPU_JOBS, 300 s per test) and ctest -L unit (-j16)
   sanitizers  compute-sanitizer on ooc-run over a kron:12 graph (16 KiB partitions, edges in
-              host memory, --verify): memcheck of bfs,sssp,pagerank under each policy, memcheck
-              of cc with the edges in GPU memory, racecheck of bfs, sssp and pagerank,
-              synccheck of bfs; every run under both mappings (\$SAN_MAPPINGS)
+              host memory, --verify): memcheck of bfs,sssp,pagerank under each policy, and of
+              bfs,cc,pagerank pulling (--direction pull), memcheck of cc with the edges in GPU
+              memory, racecheck of bfs, sssp and pagerank pushing and pulling, synccheck of bfs;
+              every run under both mappings (\$SAN_MAPPINGS)
   pcie        pcie-bench --json --csv, with --plot (full) or --quick (\$PCIE)
   timings     generates Kronecker \$KRON_SCALE (edge factor 16, undirected, weights 1..64) once
               into \$GRAPH, timing it (/usr/bin/time -v), then one ooc-run per set in \$TIMINGS,
@@ -80,6 +81,9 @@ to that run:
                --compress, partition-tool info, deleted)
   bc           bc from $BC_SOURCES sampled sources (--sources, seed 1), then bfs from each of those
                sources: bc's time and bytes per phase, and its time over 2x the bfs times
+  direction    bfs,cc,pagerank,sssp with --direction push,pull,auto, the edges in GPU memory
+               (--repeat \$REPEAT), then out of core (hybrid) with push,auto and, for bfs and cc,
+               pull: time, iterations pulled, edges read, bytes; values against push
   cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
                data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
                edge bytes it reads, so out of core with the cache holding that share, \$CACHE_REPEAT
@@ -343,12 +347,14 @@ stage_sanitizers() {
   local t alg
   for t in $SAN_POLICIES; do
     san "memcheck-$t" memcheck "$OOC_RUN" bfs,sssp,pagerank "${small[@]}" --transfer "$t"
+    san "memcheck-pull-$t" memcheck "$OOC_RUN" bfs,cc,pagerank "${small[@]}" --transfer "$t" \
+      --direction pull
   done
   # The edges in GPU memory: the resident path.
   san memcheck-resident-cc memcheck "$OOC_RUN" cc --generate kron:12 --budget 1GiB \
     --load-balance "$SAN_MAPPINGS" --verify
   for alg in bfs sssp pagerank; do
-    san "racecheck-$alg" racecheck "$OOC_RUN" "$alg" "${small[@]}"
+    san "racecheck-$alg" racecheck "$OOC_RUN" "$alg" "${small[@]}" --direction push,pull
   done
   san synccheck-bfs synccheck "$OOC_RUN" bfs "${small[@]}"
   if [[ -n $SAN_TESTS ]]; then
@@ -477,6 +483,36 @@ for (algo, share), runs in sorted(rows.items()):
 EOF
 }
 
+# The direction set's runs: per algorithm, edges and direction, the best time, the iterations
+# that pulled, the edges read and the bytes moved, and whether the values equal push's.
+direction_table() {
+  python3 - "$@" <<'EOF'
+import json, os, sys
+print("%-9s %-10s %-5s %9s %7s %9s %9s %9s  %s" % (
+    "algo", "edges", "dir", "best ms", "pulled", "iters", "G edges", "GB moved", "values"))
+best = {}
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        print("%s: no results" % os.path.basename(path))
+        continue
+    for r in json.load(open(path))["runs"]:
+        key = (r["algorithm"], "in-memory" if r["in_memory"] else "host", r.get("direction", "push"))
+        if key not in best or r["seconds"] < best[key]["seconds"]:
+            best[key] = r
+for (algo, edges, direction), r in sorted(best.items()):
+    base = best.get((algo, edges, "push"))
+    if "l1_to_reference" in r:
+        same = "L1 %.2e" % r["l1_to_reference"]
+    elif base:
+        same = "same as push" if r["values_digest"] == base["values_digest"] else "DIFFER"
+    else:
+        same = ""
+    print("%-9s %-10s %-5s %9.1f %7d %9d %9.2f %9.2f  %s" % (
+        algo, edges, direction, r["seconds"] * 1e3, r.get("pull_iterations", 0),
+        r["iterations"], r["edges_processed"] / 1e9, r["total_bytes"] / 1e9, same))
+EOF
+}
+
 # The pinned H2D peak, for BFS's lower bound: from the pcie stage, else measured now (a few s).
 timing_peak() {
   local j=$RESULTS/pcie/pcie.json
@@ -493,9 +529,9 @@ timing_table() {
   python3 - "$@" <<'EOF'
 import json, os, sys
 peak = float(sys.argv[1]) if sys.argv[1] else None
-print("%-16s %-8s %-10s %-9s %-4s %-5s %9s %6s %9s %7s %8s  %s" % (
-    "set", "algo", "policy", "edges", "prio", "map", "best ms", "iters", "GB moved", "x bound",
-    "L1 1e-7", "every run (ms)"))
+print("%-16s %-8s %-10s %-9s %-4s %-13s %9s %6s %9s %7s %8s  %s" % (
+    "set", "algo", "policy", "edges", "prio", "map/pulled", "best ms", "iters", "GB moved",
+    "x bound", "L1 1e-7", "every run (ms)"))
 for path in sys.argv[2:]:
     name = os.path.basename(path)[:-5]
     try:
@@ -505,8 +541,11 @@ for path in sys.argv[2:]:
         continue
     groups = {}
     for r in runs:
+        mapping = r["load_balance"]
+        if r.get("direction", "push") != "push":
+            mapping += "/%s:%d" % (r["direction"], r.get("pull_iterations", 0))
         key = (r["algorithm"], r["transfer"], "in-memory" if r["in_memory"] else "host",
-               "on" if r["priority"] else "off", r["load_balance"])
+               "on" if r["priority"] else "off", mapping)
         groups.setdefault(key, []).append(r)
     for key, rs in groups.items():
         best = min(rs, key=lambda r: r["seconds"])
@@ -515,7 +554,7 @@ for path in sys.argv[2:]:
             bound = "%.2f" % (best["seconds"] / (4 * best["reached_edges"] / (peak * 1e9)))
         every = " ".join("%.1f" % (r["seconds"] * 1e3) for r in rs) if len(rs) > 1 else ""
         l1 = "%.2e" % best["l1_to_reference"] if "l1_to_reference" in best else ""
-        print("%-16s %-8s %-10s %-9s %-4s %-5s %9.1f %6d %9.2f %7s %8s  %s" % (
+        print("%-16s %-8s %-10s %-9s %-4s %-13s %9.1f %6d %9.2f %7s %8s  %s" % (
             name, *key, best["seconds"] * 1e3, best["iterations"], best["total_bytes"] / 1e9,
             bound, l1, every))
 EOF
@@ -548,7 +587,7 @@ stage_timings() {
     bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
     # PageRank is judged at a measured accuracy: the L1 distance of every run's ranks to a run at
     # tolerance 1e-7 (edges in GPU memory when they fit), which ooc-run prints and --json keeps.
-    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed)\  ]]; then
+    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed|direction)\  ]]; then
       local t=$SECONDS
       if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$PR_REFERENCE" \
         >"$d/pr-reference.log" 2>&1; then
@@ -688,6 +727,13 @@ print("bfs from the same sources: %.1f ms (%s ms); bc %.1f ms = %.2f x (2 x bfs)
     bc["seconds"] / (2 * sum(bfs)) if bfs else float("nan")))
 EOF
 )" ;;
+      direction)
+        local dirs=(--direction push,pull,auto --tolerance 1e-3)
+        timing "$k-direction-inmemory" 300 bfs,cc,pagerank,sssp "${g[@]}" "${dirs[@]}" --repeat "$REPEAT"
+        timing "$k-direction-host" 300 bfs,cc,pagerank,sssp "${g[@]}" "${host[@]}" --tolerance 1e-3 \
+          --direction push,auto
+        timing "$k-direction-host-pull" 200 bfs,cc "${g[@]}" "${host[@]}" --direction pull
+        note "$(direction_table "$d/$k-direction-"{inmemory,host,host-pull}.json 2>&1)" ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
         bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank --graph "$GRAPH" "${host[@]}" --max-iterations 1 \

@@ -265,6 +265,24 @@ inline EngineOptions direction_options(const std::string& policy, const std::str
   return o;
 }
 
+// A BFS that pulls over zero-copy stops reading a vertex's list at its first frontier neighbour:
+// it reads fewer edges than its gathering vertices' lists hold, and its bytes are the 128-byte
+// lines it read, within what those lists span (at most two lines more than their bytes each).
+inline void expect_zero_copy_gathers_count_lines(Backend backend) {
+  OocEngine engine(make_symmetric_shape("kron"),
+                   direction_options("zerocopy", "pull", false, backend));
+  const auto bfs = engine.bfs(engine.highest_degree_vertex());
+  std::uint64_t gathering_edges = 0, span_bound = 0;
+  for (const IterationStats& it : bfs.stats.iterations) {
+    EXPECT_TRUE(it.pull);
+    gathering_edges += it.active_edges;
+    span_bound += it.active_edges * sizeof(vid_t) + it.active_vertices * 2 * 128;
+  }
+  EXPECT_LT(bfs.stats.edges_processed(), gathering_edges);
+  EXPECT_GT(bfs.stats.bytes(Engine::zerocopy), 0u);
+  EXPECT_LE(bfs.stats.bytes(Engine::zerocopy), span_bound);
+}
+
 // User programs written only against the public contract (programs.hpp), one of each kind.
 // Widest path: monotone, values only grow (atomic_max; the ranks combine with max).
 struct WidestPath {

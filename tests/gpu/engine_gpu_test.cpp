@@ -35,6 +35,57 @@ INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend,
                                   std::get<1>(param.param);
                          });
 
+// The pull direction (advance_pull.cuh), forced and chosen per iteration, on the symmetric
+// shapes, in both mappings; the big star's hub gathers through the heavy queue.
+using DirectionGpuCase = std::tuple<test::DirectionCase, std::string>;  // the case, load balance
+
+class CudaDirection : public ::testing::TestWithParam<DirectionGpuCase> {};
+
+TEST_P(CudaDirection, MatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [program, shape, policy, direction, priority] = std::get<0>(GetParam());
+  EngineOptions o = test::direction_options(policy, direction, priority, Backend::cuda);
+  o.load_balance = parse_load_balance(std::get<1>(GetParam()));
+  OocEngine engine(test::make_symmetric_shape(shape), o);
+  ASSERT_EQ(engine.backend(), Backend::cuda);
+  test::expect_matches_reference(program, engine);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, CudaDirection,
+                         ::testing::Combine(test::direction_cases(),
+                                            ::testing::Values("tiled", "warp")),
+                         [](const ::testing::TestParamInfo<DirectionGpuCase>& param) {
+                           return test::direction_case_name(
+                                      {std::get<0>(param.param), param.index}) +
+                                  "_" + std::get<1>(param.param);
+                         });
+
+// Compressed lists gathered: decoded from staging (filter, compaction) or read in place
+// (zero-copy, pull_compressed_kernel; the big star's hub chunk by chunk).
+TEST(CudaDirectionRuns, CompressedListsGiveTheReference) {
+  OOC_REQUIRE_GPU();
+  for (const char* shape : {"kron", "big_star"}) {
+    for (const std::string& policy : test::moving_policy_names()) {
+      for (const LoadBalance balance : {LoadBalance::tiled, LoadBalance::warp}) {
+        Graph g = test::make_symmetric_shape(shape);
+        compress(g);
+        EngineOptions o = test::direction_options(policy, "pull", true, Backend::cuda);
+        o.load_balance = balance;
+        OocEngine engine(std::move(g), o);
+        for (const std::string& program : test::program_names()) {
+          SCOPED_TRACE(std::string(shape) + " " + policy + " " + program);
+          test::expect_matches_reference(program, engine);
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaDirectionRuns, ZeroCopyGathersCountTheLinesTheyRead) {
+  OOC_REQUIRE_GPU();
+  test::expect_zero_copy_gathers_count_lines(Backend::cuda);
+}
+
 class CudaBc : public ::testing::TestWithParam<test::BcCase> {};
 
 TEST_P(CudaBc, MatchesTheReference) {

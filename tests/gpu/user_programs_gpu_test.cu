@@ -4,6 +4,7 @@
 // and must give the CPU backend's values. SKIPPED where there is no GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <tuple>
 
@@ -40,6 +41,31 @@ INSTANTIATE_TEST_SUITE_P(EveryPolicy, CudaUserPrograms,
                          [](const ::testing::TestParamInfo<UserCase>& param) {
                            return std::get<0>(param.param) + "_" + std::get<1>(param.param);
                          });
+
+// User programs that declare offer() gather in the pull direction on a symmetric graph: widest
+// path (combined with max) and personalised PageRank (summed), the CPU backend's values.
+TEST(CudaUserProgramRuns, PullingProgramsGiveTheCpuValues) {
+  OOC_REQUIRE_GPU();
+  for (const char* shape : {"kron", "big_star"}) {
+    for (const std::string& policy : test::policy_names()) {
+      SCOPED_TRACE(std::string(shape) + " " + policy);
+      OocEngine cpu(test::make_symmetric_shape(shape),
+                    test::direction_options(policy, "pull", true, Backend::cpu));
+      OocEngine gpu(test::make_symmetric_shape(shape),
+                    test::direction_options(policy, "pull", true, Backend::cuda));
+      const vid_t s = cpu.internal_id(cpu.highest_degree_vertex());
+      const auto widest = gpu.run(test::WidestPath{s});
+      EXPECT_EQ(widest.values, test::in_user_ids(gpu, test::widest_reference(gpu.graph(), s)));
+      EXPECT_GT(widest.stats.pull_iterations(), 0u);
+      const auto expected = cpu.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
+      const auto ppr = gpu.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
+      double l1 = 0;
+      for (std::size_t v = 0; v < ppr.size(); ++v)
+        l1 += std::abs(static_cast<double>(ppr[v]) - expected[v]);
+      EXPECT_LT(l1, 1e-4);
+    }
+  }
+}
 
 // Compressed lists, and the big star's hub, which goes through the heavy-list queue (whose
 // items carry the source vertex for programs that take the edge's ids).

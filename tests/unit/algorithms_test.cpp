@@ -2,6 +2,8 @@
 // against the serial references.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "engine_cases.hpp"
 
 namespace ooc {
@@ -72,6 +74,31 @@ TEST(CpuDirectionRuns, CompressedListsGiveTheReference) {
       OocEngine engine(std::move(g), test::direction_options(policy, "pull", true, Backend::cpu));
       test::expect_matches_reference(program, engine);
     }
+  }
+}
+
+TEST(CpuDirectionRuns, ZeroCopyGathersCountTheLinesTheyRead) {
+  test::expect_zero_copy_gathers_count_lines(Backend::cpu);
+}
+
+// User programs that declare offer() pull too: widest path (combined with max) equals its
+// reference, personalised PageRank (summed) the push run's values.
+TEST(CpuDirectionRuns, PullingUserProgramsMatch) {
+  for (const std::string& policy : test::policy_names()) {
+    SCOPED_TRACE(policy);
+    OocEngine engine(test::make_symmetric_shape("kron"),
+                     test::direction_options(policy, "pull", true, Backend::cpu));
+    const vid_t s = engine.internal_id(engine.highest_degree_vertex());
+    const auto widest = engine.run(test::WidestPath{s});
+    EXPECT_EQ(widest.values, test::in_user_ids(engine, test::widest_reference(engine.graph(), s)));
+    EXPECT_GT(widest.stats.pull_iterations(), 0u);
+    const auto pulled = engine.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
+    engine.set_direction(Direction::push);
+    const auto pushed = engine.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
+    double l1 = 0;
+    for (std::size_t v = 0; v < pushed.size(); ++v)
+      l1 += std::abs(static_cast<double>(pulled[v]) - pushed[v]);
+    EXPECT_LT(l1, 1e-4);
   }
 }
 

@@ -369,11 +369,12 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
           Buffer<std::uint32_t>::allocate(raw_weights ? plan.staging_edges : 0, pinned);
     }
   }
-  const std::size_t slots = std::max<std::size_t>(partitions, 1);
+  // A run that may pull surveys both directions: a second set of counters.
+  const std::size_t slots = std::max<std::size_t>(partitions, 1) * (plan.pull ? 2 : 1);
   w->counters = DeviceArray<cuda::PartitionCounters>(slots, "partition counters");
   w->host_counters = Buffer<cuda::PartitionCounters>::allocate(slots, pinned);
-  w->scalars = DeviceArray<unsigned long long>(3 + kStreams, "counters");
-  w->host_scalars = Buffer<unsigned long long>::allocate(3 + kStreams, pinned);
+  w->scalars = DeviceArray<unsigned long long>(4 + kStreams, "counters");
+  w->host_scalars = Buffer<unsigned long long>::allocate(4 + kStreams, pinned);
   w->buckets = DeviceArray<cuda::DeviceBucket>(kPriorityBuckets, "priority buckets");
   w->host_buckets = Buffer<cuda::DeviceBucket>::allocate(kPriorityBuckets, pinned);
   w->range_first = DeviceArray<vid_t>(partitions + 1, "task ranges");

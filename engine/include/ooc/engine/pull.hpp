@@ -47,6 +47,16 @@ struct PullRule {
       return b < a ? b : a;
     }
   }
+  // combine() into *at, atomically (the GPU's per-vertex slots in shared memory).
+  OOC_HD static void combine_into(Value* at, Value x) {
+    if constexpr (kAccumulative) {
+      atomic_add(at, x);
+    } else if constexpr (kMax) {
+      atomic_max(at, x);
+    } else {
+      atomic_min(at, x);
+    }
+  }
   // Nothing left to gather: the vertex holds the floor.
   OOC_HD bool done(Value gathered) const { return has_floor && !(floor < gathered); }
   // Combines what v gathered into its value (monotone) or delta (accumulative); true when v joins

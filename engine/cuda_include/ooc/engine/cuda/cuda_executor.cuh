@@ -11,6 +11,9 @@
 //   merge      next joins current
 //   exchange   a rank of a distributed run: the ranks agree on the vertex arrays over NCCL
 //              (exchange.cuh), and only the rank's own vertices stay in its frontier
+// When the run may pull (direction.hpp), the survey also counts the vertices that would gather,
+// and an iteration that pulls runs the same tasks over their lists with the gather kernels
+// (advance_pull.cuh) instead of the frontier's with the advance.
 // Vertex values, deltas and bitmaps stay on the GPU for the whole run. Out of core, partitions
 // in the edge cache (edge_cache.hpp) run as resident tasks, straight from device memory.
 #include <cuda_runtime.h>
@@ -29,10 +32,13 @@
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/cuda/device_graph.hpp"
 #include "ooc/engine/cuda/exchange.cuh"
+#include "ooc/engine/direction.hpp"
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/programs.hpp"
+#include "ooc/engine/pull.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
+#include "ooc/kernels/cuda/advance_pull.cuh"
 #include "ooc/kernels/cuda/advance_tiled.cuh"
 #include "ooc/kernels/cuda/decode.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
@@ -92,6 +98,19 @@ struct VertexView {
   __device__ bool operator()(vid_t v) const { return window.admits(urgency(v)); }
 };
 
+// The pull direction's gathering vertices: those with a list that may still change (above the
+// floor, when the program has one).
+template <class Value>
+struct GatherTest {
+  const Value* values;
+  const eid_t* offsets;
+  Value floor;
+  bool has_floor;
+  __device__ bool operator()(vid_t v) const {
+    return offsets[v + 1] > offsets[v] && (!has_floor || floor < values[v]);
+  }
+};
+
 // Vertices whose bit is set in a host copy of the work bitmap, within the given ranges.
 void collect_vertices(const std::uint64_t* words, std::span<const vid_t> first,
                       std::span<const vid_t> last, std::vector<vid_t>& out);
@@ -105,10 +124,15 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   using Clock = std::chrono::steady_clock;
   static constexpr bool kAccumulative = P::kind == ProgramKind::accumulative;
   static constexpr unsigned kDirect = kStagingBuffers;  // the stream index of direct tasks
-  // Workspace scalars: [0] edges processed, [1..2] urgency bounds, [3..] heavy queue counters.
-  static constexpr unsigned kHeavyCounters = 3;
+  // Workspace scalars: [0] edges processed, [1..2] urgency bounds, [3] lines that gathering
+  // zero-copy tasks read, [4..] heavy queue counters.
+  static constexpr unsigned kLinesRead = 3;
+  static constexpr unsigned kHeavyCounters = 4;
   static_assert(sizeof(cuda::HeavyItem<Message<P>>) <= kHeavyItemBytes,
                 "the memory plan's queue size");
+  static_assert(sizeof(cuda::HeavyItem<vid_t>) <= sizeof(cuda::HeavyItem<Message<P>>),
+                "gathers queue their long lists in the same queues");
+  static constexpr bool kCanPull = PullProgram<P>;
 
  public:
   CudaExecutor(const P& program, const CudaRun& run);
@@ -135,11 +159,21 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
             window};
   }
   // `lists`: the compressed lists a kernel reads in place, if any (its heavy lists read them).
+  template <class Msg>
+  cuda::HeavyQueue<Msg> heavy_queue(unsigned stream, const cuda::CompressedEdges& lists) {
+    return {reinterpret_cast<cuda::HeavyItem<Msg>*>(ws_.heavy[stream].data()),
+            ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists};
+  }
   cuda::ProgramState<P> program_state(unsigned stream, const cuda::CompressedEdges& lists = {}) {
-    cuda::HeavyQueue<Message<P>> heavy{
-        reinterpret_cast<cuda::HeavyItem<Message<P>>*>(ws_.heavy[stream].data()),
-        ws_.scalars.data() + kHeavyCounters + stream, ws_.heavy_capacity, lists};
-    return {values_.data(), deltas_.data(), next_.data(), ws_.scalars.data(), heavy};
+    return {values_.data(), deltas_.data(), next_.data(), ws_.scalars.data(),
+            heavy_queue<Message<P>>(stream, lists)};
+  }
+  // The gathers' state on stream i; `count_lines`: a zero-copy task counts the lines it reads.
+  cuda::PullState pull_state(unsigned stream, bool count_lines,
+                             const cuda::CompressedEdges& lists = {}) {
+    return {next_.data(), ws_.scalars.data(),
+            count_lines ? ws_.scalars.data() + kLinesRead : nullptr,
+            heavy_queue<vid_t>(stream, lists)};
   }
   cudaStream_t stream(unsigned i) const { return ws_.streams[i].get(); }
   unsigned grid_for(std::uint64_t items) const {
@@ -171,19 +205,34 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
                                    p.num_edges(), edge_bytes_, weight_bits());
   }
   void choose_priority_window();
+  // Surveys from the counters read back (`pull`: of the gathering vertices).
+  void read_surveys(const cuda::PartitionCounters* counters, std::vector<PartitionSurvey>& out,
+                    bool pull) const;
+  // The pull direction: the floor, the gathering vertices, their survey, and the choice.
+  void survey_pull(std::vector<PartitionSurvey>& out);
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
   cuda::OffsetEdges edges_for(Engine engine) const;
   // The advance over a task's ranges on stream i, in the chosen load-balancing mapping, then
-  // the heavy vertices it queued.
+  // the heavy vertices it queued; in an iteration that pulls, the gather over the ranges'
+  // gathering vertices instead (`count_lines`: a zero-copy task's, always the warp mapping).
   template <class Source>
   void advance_ranges(unsigned i, const cuda::RangeSet& ranges, Source source,
-                      const cuda::OffsetEdges& edges, const char* doing);
+                      const cuda::OffsetEdges& edges, const char* doing, bool count_lines = false);
   void advance_compacted(unsigned i, const cuda::CompactedEdges& batch, std::uint64_t count,
                          const char* doing);
   // After an advance kernel on stream i: the heavy vertices it queued (their compressed lists,
   // if any, ending at lists_end), then an empty queue.
   void drain_heavy(unsigned i, const char* doing) { drain_heavy(i, {}, doing); }
   void drain_heavy(unsigned i, const cuda::CompressedEdges& lists, const char* doing);
+  void drain_gathers(unsigned i, const cuda::CompressedEdges& lists, bool count_lines,
+                     const char* doing);
+  // What a gather reads, combines and lands (pull.hpp).
+  auto pull_rule() const requires PullProgram<P> {
+    return PullRule<P>{program_, kAccumulative ? sent_.data() : values_.data(),
+                       kAccumulative ? deltas_.data() : values_.data(), floor_, has_floor_};
+  }
+  // The bitmap of this iteration's work: the frontier taken (push), or the gathering vertices.
+  std::uint64_t* work_bits() { return pulling_ ? gather_.data() : work_.data(); }
   void run_filter(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_direct(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
@@ -224,7 +273,18 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   bool taken_ = false;  // this iteration's work bitmap is taken (execute() may run several times)
   PriorityWindow window_;
   std::vector<PartitionSurvey> surveys_;
-  std::vector<std::uint32_t> task_range_start_;  // first range of each task
+  std::vector<std::uint32_t> task_range_start_;               // first range of each task
+  std::uint64_t frontier_vertices_ = 0, frontier_edges_ = 0;  // this iteration's, admitted
+  // The pull direction: whether this run may pull and this iteration does, the vertices that
+  // gather, an accumulative program's messages, the floor (PullFloorProgram), the surveys.
+  bool may_pull_ = kCanPull && plan_.pull;
+  bool pulling_ = false;
+  DirectionState direction_;
+  DeviceArray<std::uint64_t> gather_;
+  DeviceArray<Value> sent_;
+  Value floor_{};
+  bool has_floor_ = false;
+  std::vector<PartitionSurvey> pull_surveys_;
   // The constants the survey chooses with: options_.cost, moved by each iteration's timings when
   // EngineOptions::adapt_costs (calibration.hpp, adapted).
   CostConstants cost_ = options_.cost;
@@ -274,6 +334,11 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   }
   if (!plan_.in_memory) device_.moved.resize(parts_.size());
   if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) device_.make_managed();
+  if (may_pull_) {
+    gather_ = DeviceArray<std::uint64_t>(std::max<std::uint64_t>(words_, 1), "gathering vertices");
+    if constexpr (kAccumulative) sent_ = DeviceArray<Value>(g_.num_vertices(), "messages sent");
+    pull_surveys_.resize(parts_.size());
+  }
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(next_.data(), 0, next_.bytes(), s), doing);
   OOC_CUDA(cudaMemsetAsync(current_.data(), 0, current_.bytes(), s), doing);
@@ -355,16 +420,17 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
                         weight_bits(), cost_, grid_for(partitions), s);
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
-  for (std::uint32_t i = 0; i < partitions; ++i) {
-    const cuda::PartitionCounters& c = ws_.host_counters[i];
-    PartitionSurvey& survey = out[i];
-    survey.activity = {parts_[i].num_edges(),      c.active_vertices,    c.active_edges, c.requests,
-                       filter_bytes_of(parts_[i]), compacted_bytes_of(c)};
-    survey.engine = static_cast<Engine>(c.engine);
-    survey.priority = kAccumulative           ? c.delta
-                      : c.active_vertices > 0 ? -cuda::from_order_key(c.most_urgent)
-                                              : 0.0;
-    if (plan_.in_memory || c.active_vertices == 0) continue;
+  read_surveys(ws_.host_counters.data(), out, false);
+  frontier_vertices_ = frontier_edges_ = 0;
+  for (const PartitionSurvey& survey : out) {
+    frontier_vertices_ += survey.activity.active_vertices;
+    frontier_edges_ += survey.activity.active_edges;
+  }
+  pulling_ = false;
+  if (may_pull_) survey_pull(out);
+  for (std::uint32_t i = 0; i < partitions && !plan_.in_memory; ++i) {
+    const PartitionSurvey& survey = out[i];
+    if (survey.activity.active_vertices == 0) continue;
     // What the partition would move were it not cached: the cache's measure of reuse.
     const Engine moving =
         survey.engine == Engine::resident
@@ -373,6 +439,78 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
     device_.moved[i] += link_bytes(moving, survey.activity, edge_bytes_, cost_.request_bytes);
   }
   surveys_ = out;
+}
+
+template <class P>
+void CudaExecutor<P>::read_surveys(const cuda::PartitionCounters* counters,
+                                   std::vector<PartitionSurvey>& out, bool pull) const {
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const cuda::PartitionCounters& c = counters[i];
+    PartitionSurvey& survey = out[i];
+    survey.activity = {parts_[i].num_edges(),      c.active_vertices,    c.active_edges, c.requests,
+                       filter_bytes_of(parts_[i]), compacted_bytes_of(c)};
+    survey.engine = static_cast<Engine>(c.engine);
+    survey.priority = pull || c.active_vertices == 0 ? 0.0
+                      : kAccumulative                ? c.delta
+                                                     : -cuda::from_order_key(c.most_urgent);
+  }
+}
+
+// The floor (programs that have one: the least value in the frontier, from which no offer this
+// iteration can go lower), the gathering vertices, their counters and engines, both directions'
+// counts and bytes, and the choice; `out` becomes the gathering survey when the iteration pulls.
+template <class P>
+void CudaExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
+  const char* doing = "surveying the pull direction";
+  const cudaStream_t s = stream(kDirect);
+  const vid_t n = g_.num_vertices();
+  const auto partitions = static_cast<std::uint32_t>(parts_.size());
+  has_floor_ = false;
+  if constexpr (PullFloorProgram<P>) {
+    OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 1, 0xff, sizeof(unsigned long long), s), doing);
+    OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 2, 0, sizeof(unsigned long long), s), doing);
+    cuda::urgency_range_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+        current_.data(), n, view(PriorityWindow{}), ws_.scalars.data() + 1, ws_.scalars.data() + 2);
+    check_launch("urgency_range_kernel", doing);
+    d2h(ws_.host_scalars.data(), ws_.scalars.data() + 1, 2, s, doing);
+    ws_.streams[kDirect].synchronize(doing);
+    if (ws_.host_scalars[0] <= ws_.host_scalars[1]) {  // a frontier: its least value is exact
+      floor_ = program_.pull_floor(static_cast<Value>(cuda::from_order_key(ws_.host_scalars[0])));
+      has_floor_ = true;
+    }
+  }
+  cuda::mark_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+      gather_.data(), n,
+      GatherTest<Value>{values_.data(), device_.offsets.data(), floor_, has_floor_});
+  check_launch("mark_kernel", doing);
+  cuda::PartitionCounters* counters = ws_.counters.data() + partitions;
+  OOC_CUDA(cudaMemsetAsync(counters, 0, partitions * sizeof(cuda::PartitionCounters), s), doing);
+  cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+      gather_.data(), n, view(PriorityWindow{}), device_.partition_first.data(), partitions,
+      cost_.request_bytes, counters);
+  check_launch("survey_kernel", doing);
+  launch_choose_engines(counters, device_.partition_edges.data(), partitions, options_.transfer,
+                        plan_.in_memory, cached() ? device_.cache.cached.data() : nullptr,
+                        compressed() ? device_.partition_compressed.data() : nullptr, edge_bytes_,
+                        weight_bits(), cost_, grid_for(partitions), s);
+  d2h(ws_.host_counters.data() + partitions, counters, partitions, s, doing);
+  ws_.streams[kDirect].synchronize(doing);
+  read_surveys(ws_.host_counters.data() + partitions, pull_surveys_, true);
+  DirectionSurvey d{frontier_vertices_, frontier_edges_};
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const PartitionActivity& push = out[i].activity;
+    const PartitionActivity& pull = pull_surveys_[i].activity;
+    if (push.active_vertices > 0)
+      d.push_bytes += link_bytes(out[i].engine, push, edge_bytes_, cost_.request_bytes);
+    if (pull.active_vertices == 0) continue;
+    d.pull_vertices += pull.active_vertices;
+    d.pull_edges += pull.active_edges;
+    d.pull_bytes += link_bytes(pull_surveys_[i].engine, pull, edge_bytes_, cost_.request_bytes);
+  }
+  pulling_ = options_.direction == Direction::pull
+                 ? d.frontier_vertices > 0 && d.pull_vertices > 0
+                 : choose_pull(d, PullFloorProgram<P>, plan_.in_memory, n, direction_);
+  if (pulling_) out = pull_surveys_;
 }
 
 template <class P>
@@ -515,15 +653,26 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
   if (!taken_) {  // the iteration's first run of tasks (a rank may run them in several)
     stats.link_bandwidth = cost_.link_bandwidth;
     stats.zerocopy_round_trip = cost_.zerocopy_round_trip;
+    stats.frontier_vertices = frontier_vertices_;
+    stats.frontier_edges = frontier_edges_;
+    stats.pull = pulling_;
     cuda::take_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
         current_.data(), work_.data(), g_.num_vertices(), view(window_), window_.deferring);
     check_launch("take_kernel", doing);
+    if constexpr (kAccumulative && kCanPull) {
+      if (pulling_) {  // the frontier's messages, before any vertex gathers
+        cuda::send_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+            program_, values_.data(), deltas_.data(), sent_.data(), work_.data(),
+            device_.offsets.data(), g_.num_vertices());
+        check_launch("send_kernel", doing);
+      }
+    }
     taken_ = true;
   }
   const cuda::RangeSet all = upload_ranges(tasks);
   const bool compacting = std::any_of(tasks.begin(), tasks.end(),
                                       [](const Task& t) { return t.engine == Engine::compaction; });
-  if (compacting) d2h(ws_.host_work.data(), work_.data(), words_, s, doing);
+  if (compacting) d2h(ws_.host_work.data(), work_bits(), words_, s, doing);
   if (options_.adapt_costs) {
     if (timers_.empty()) timers_.emplace_back(true);
     timers_[0].record(s, doing);  // every task's stream waits for work_ready, recorded after it
@@ -549,11 +698,14 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
   }
   for (unsigned i = 0; i < kStreams; ++i)
     ws_.streams[i].synchronize(doing);
-  OOC_CUDA(cudaMemcpy(ws_.host_scalars.data(), ws_.scalars.data(), sizeof(unsigned long long),
-                      cudaMemcpyDeviceToHost),
+  OOC_CUDA(cudaMemcpy(ws_.host_scalars.data(), ws_.scalars.data(),
+                      (kLinesRead + 1) * sizeof(unsigned long long), cudaMemcpyDeviceToHost),
            doing);
   OOC_CUDA(cudaMemset(ws_.scalars.data(), 0, sizeof(unsigned long long)), doing);
+  OOC_CUDA(cudaMemset(ws_.scalars.data() + kLinesRead, 0, sizeof(unsigned long long)), doing);
   stats.edges_processed += ws_.host_scalars[0];
+  stats.bytes[static_cast<std::size_t>(Engine::zerocopy)] +=
+      ws_.host_scalars[kLinesRead] * cost_.request_bytes;
   if (options_.adapt_costs) adapt_costs(doing);
 }
 
@@ -620,7 +772,25 @@ void CudaExecutor<P>::adapt_costs(const char* doing) {
 template <class P>
 template <class Source>
 void CudaExecutor<P>::advance_ranges(unsigned i, const cuda::RangeSet& ranges, Source source,
-                                     const cuda::OffsetEdges& edges, const char* doing) {
+                                     const cuda::OffsetEdges& edges, const char* doing,
+                                     bool count_lines) {
+  if constexpr (kCanPull) {
+    if (pulling_) {
+      const auto rule = pull_rule();
+      const cuda::PullState state = pull_state(i, count_lines);
+      if (options_.load_balance == LoadBalance::tiled && !count_lines) {
+        cuda::pull_ranges_tiled_kernel<<<grid_for(task_words_ * 64), kBlockThreads, 0, stream(i)>>>(
+            rule, state, ranges, source, edges);
+        check_launch("pull_ranges_tiled_kernel", doing);
+      } else {
+        cuda::pull_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, stream(i)>>>(
+            rule, state, ranges, source, edges);
+        check_launch("pull_ranges_kernel", doing);
+      }
+      drain_gathers(i, {}, count_lines, doing);
+      return;
+    }
+  }
   if (options_.load_balance == LoadBalance::tiled) {
     cuda::advance_ranges_tiled_kernel<<<grid_for(task_words_ * 64), kBlockThreads, 0, stream(i)>>>(
         program_, program_state(i), ranges, source, edges);
@@ -636,6 +806,23 @@ void CudaExecutor<P>::advance_ranges(unsigned i, const cuda::RangeSet& ranges, S
 template <class P>
 void CudaExecutor<P>::advance_compacted(unsigned i, const cuda::CompactedEdges& batch,
                                         std::uint64_t count, const char* doing) {
+  if constexpr (kCanPull) {
+    if (pulling_) {
+      const auto rule = pull_rule();
+      const cuda::PullState state = pull_state(i, false);
+      if (options_.load_balance == LoadBalance::tiled) {
+        cuda::pull_compacted_tiled_kernel<<<grid_for(count), kBlockThreads, 0, stream(i)>>>(
+            rule, state, batch, count);
+        check_launch("pull_compacted_tiled_kernel", doing);
+      } else {
+        cuda::pull_compacted_kernel<<<warp_grid_for(count), kBlockThreads, 0, stream(i)>>>(
+            rule, state, batch, count);
+        check_launch("pull_compacted_kernel", doing);
+      }
+      drain_gathers(i, {}, false, doing);
+      return;
+    }
+  }
   if (options_.load_balance == LoadBalance::tiled) {
     cuda::advance_compacted_tiled_kernel<<<grid_for(count), kBlockThreads, 0, stream(i)>>>(
         program_, program_state(i), batch, count);
@@ -657,6 +844,20 @@ void CudaExecutor<P>::drain_heavy(unsigned i, const cuda::CompressedEdges& lists
   OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + kHeavyCounters + i, 0, sizeof(unsigned long long),
                            stream(i)),
            doing);
+}
+
+template <class P>
+void CudaExecutor<P>::drain_gathers(unsigned i, const cuda::CompressedEdges& lists,
+                                    bool count_lines, const char* doing) {
+  if constexpr (kCanPull) {
+    const auto rule = pull_rule();
+    cuda::pull_heavy_kernel<<<static_cast<unsigned>(max_blocks_), kBlockThreads, 0, stream(i)>>>(
+        rule, pull_state(i, count_lines, lists));
+    check_launch("pull_heavy_kernel", doing);
+    OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + kHeavyCounters + i, 0, sizeof(unsigned long long),
+                             stream(i)),
+             doing);
+  }
 }
 
 template <class P>
@@ -713,8 +914,8 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
   const cuda::OffsetEdges staged{device_.offsets.data(), st.targets.data(),
                                  weighted_ ? st.weights.data() : nullptr, base};
-  advance_ranges(i, ranges, cuda::FromWork{work_.data()}, staged, doing);
-  if (task.reprocess) {
+  advance_ranges(i, ranges, cuda::FromWork{work_bits()}, staged, doing);
+  if (task.reprocess && !pulling_) {
     const cuda::TakeAdmitted<VertexView<P>> newly_active{next_.data(), view(window_)};
     advance_ranges(i, ranges, newly_active, staged, "reprocessing a filter task");
   }
@@ -733,20 +934,35 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
       edges += surveys_[p].activity.edges;
     }
   }
-  stats.bytes[static_cast<std::size_t>(task.engine)] += requests * cost_.request_bytes;
+  // A gathering zero-copy task over raw lists counts the lines it reads (a vertex may stop early).
+  const bool count_lines = pulling_ && task.engine == Engine::zerocopy && !compressed();
+  if (!count_lines)
+    stats.bytes[static_cast<std::size_t>(task.engine)] += requests * cost_.request_bytes;
   if (task.engine == Engine::resident && cached()) {
     for (const std::uint32_t p : task.partitions)
       stats.cached_bytes += surveys_[p].activity.active_edges * edge_bytes_;
   }
   if (timed) time_from(stream(kDirect), doing);
+  const cuda::FromWork source{work_bits()};
   if (const auto lists = compressed_edges(task.engine)) {
-    cuda::advance_compressed_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0,
-                                      stream(kDirect)>>>(
-        program_, program_state(kDirect, *lists), ranges, cuda::FromWork{work_.data()}, *lists);
-    check_launch("advance_compressed_kernel", doing);
-    drain_heavy(kDirect, *lists, doing);
+    if (pulling_) {
+      if constexpr (kCanPull) {
+        const auto rule = pull_rule();
+        cuda::pull_compressed_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0,
+                                       stream(kDirect)>>>(rule, pull_state(kDirect, false, *lists),
+                                                          ranges, source, *lists);
+        check_launch("pull_compressed_kernel", doing);
+        drain_gathers(kDirect, *lists, false, doing);
+      }
+    } else {
+      cuda::advance_compressed_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0,
+                                        stream(kDirect)>>>(program_, program_state(kDirect, *lists),
+                                                           ranges, source, *lists);
+      check_launch("advance_compressed_kernel", doing);
+      drain_heavy(kDirect, *lists, doing);
+    }
   } else {
-    advance_ranges(kDirect, ranges, cuda::FromWork{work_.data()}, edges_for(task.engine), doing);
+    advance_ranges(kDirect, ranges, source, edges_for(task.engine), doing, count_lines);
   }
   if (timed) {
     const double share =

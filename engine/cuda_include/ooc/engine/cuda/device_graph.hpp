@@ -39,9 +39,10 @@ struct Workspace {
   std::array<Staging, kStagingBuffers> staging;
   std::array<Stream, kStreams> streams;  // staging 0, staging 1, direct
   Event work_ready;
-  DeviceArray<cuda::PartitionCounters> counters;
+  DeviceArray<cuda::PartitionCounters> counters;  // per partition; twice that when runs pull
   Buffer<cuda::PartitionCounters> host_counters;
-  DeviceArray<unsigned long long> scalars;  // edges processed, urgency bounds, heavy counters
+  // Edges processed, urgency bounds, lines read by gathers, heavy counters.
+  DeviceArray<unsigned long long> scalars;
   Buffer<unsigned long long> host_scalars;
   DeviceArray<cuda::DeviceBucket> buckets;
   Buffer<cuda::DeviceBucket> host_buckets;
@@ -59,7 +60,8 @@ struct Workspace {
   bool fits(const MemoryPlan& p, bool with_compaction) const {
     return p.staging_edges <= plan.staging_edges && p.staging_vertices <= plan.staging_vertices &&
            p.compressed == plan.compressed && p.compressed_staging <= plan.compressed_staging &&
-           p.packed_staging <= plan.packed_staging && (compaction || !with_compaction);
+           p.packed_staging <= plan.packed_staging && (plan.pull || !p.pull) &&
+           (compaction || !with_compaction);
   }
   std::uint64_t device_bytes() const;
 };

@@ -155,17 +155,42 @@ __device__ __forceinline__ bool take_message(const P& program, const ProgramStat
   }
 }
 
-// Hands a list of at least kHeavyDegree edges to heavy_kernel (one thread); its edges are
-// counted there.
+// Appends a list of at least kHeavyDegree edges to a heavy queue (one thread); its edges are
+// counted where the queue is drained.
+template <class Msg>
+__device__ __forceinline__ void queue_item(const HeavyQueue<Msg>& q, const vid_t* targets,
+                                           const std::uint32_t* weights, eid_t degree, Msg message,
+                                           const std::uint8_t* list, eid_t first_edge) {
+  const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
+  const unsigned long long at = atomicAdd(q.counter, (1ull << kChunkBits) + chunks);
+  q.items[at >> kChunkBits] = {targets,    list,   weights, degree, at & ((1ull << kChunkBits) - 1),
+                               first_edge, message};
+}
+
+// The item that global chunk g of a queue belongs to: the one whose first_chunk is the largest
+// not above g.
+template <class Msg>
+__device__ __forceinline__ HeavyItem<Msg> item_of_chunk(const HeavyQueue<Msg>& q,
+                                                        std::uint64_t items, std::uint64_t g) {
+  std::uint64_t lo = 0, hi = items;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = (lo + hi) / 2;
+    if (q.items[mid].first_chunk <= g) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return q.items[lo];
+}
+
+// Hands a list of at least kHeavyDegree edges to heavy_kernel (one thread).
 template <class P>
 __device__ __forceinline__ void queue_heavy(const ProgramState<P>& s, const vid_t* targets,
                                             const std::uint32_t* weights, eid_t degree,
                                             Message<P> message, const std::uint8_t* list = nullptr,
                                             eid_t first_edge = 0) {
-  const unsigned long long chunks = (degree + kHeavyChunk - 1) / kHeavyChunk;
-  const unsigned long long at = atomicAdd(s.heavy.counter, (1ull << kChunkBits) + chunks);
-  s.heavy.items[at >> kChunkBits] = {
-      targets, list, weights, degree, at & ((1ull << kChunkBits) - 1), first_edge, message};
+  queue_item(s.heavy, targets, weights, degree, message, list, first_edge);
 }
 
 template <class P>
@@ -298,15 +323,16 @@ struct ListWindows {
 };
 
 // Edges [begin, end) of a compressed list (a multiple of codec::kBlock apart, or end at the
-// degree), the block holding edge `begin` starting at address `at`. Its weights: `weights`, the
-// list's raw ones, or the packed ones from edge `first_edge` on (`packed`), or none.
-template <class P>
-__device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst,
-                                             std::uint64_t* next, Message<P> message,
-                                             ListWindows& windows, const PackedWeights& packed,
-                                             std::uintptr_t at, eid_t begin, eid_t end,
-                                             const std::uint32_t* weights, eid_t first_edge,
-                                             unsigned lane) {
+// degree), the block holding edge `begin` starting at address `at`, a block at a time: lane i
+// gets the block's i-th target and its weight, and every lane calls f(target, weight, i < n).
+// Weights: `weights`, the list's raw ones, or the packed ones from edge `first_edge` on
+// (`packed`), or none. f returns true (the same on every lane) to stop; returns the edges of the
+// blocks walked.
+template <class F>
+__device__ __forceinline__ eid_t for_each_block(ListWindows& windows, const PackedWeights& packed,
+                                                std::uintptr_t at, eid_t begin, eid_t end,
+                                                const std::uint32_t* weights, eid_t first_edge,
+                                                unsigned lane, F&& f) {
   for (eid_t e = begin; e < end; e += codec::kBlock) {
     const auto n =
         static_cast<std::uint32_t>(end - e < codec::kBlock ? end - e : eid_t{codec::kBlock});
@@ -319,26 +345,50 @@ __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value
     } else if (weights != nullptr && lane < n) {
       weight = weights[e + lane];
     }
-    if (lane < n && relax_edge_to(program, message, weight, dst, t)) bit_set(next, t);
+    if (f(t, weight, lane < n)) return e + n - begin;
     at += bytes;
   }
+  return end - begin;
 }
 
-// Chunk c (kHeavyChunk edges) of a queued compressed list, reached through the list's table.
+template <class P>
+__device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst,
+                                             std::uint64_t* next, Message<P> message,
+                                             ListWindows& windows, const PackedWeights& packed,
+                                             std::uintptr_t at, eid_t begin, eid_t end,
+                                             const std::uint32_t* weights, eid_t first_edge,
+                                             unsigned lane) {
+  for_each_block(windows, packed, at, begin, end, weights, first_edge, lane,
+                 [&](vid_t t, std::uint32_t weight, bool mine) {
+                   if (mine && relax_edge_to(program, message, weight, dst, t)) bit_set(next, t);
+                   return false;
+                 });
+}
+
+// Where chunk c (kHeavyChunk edges) of a queued compressed list starts, through the list's table:
+// the address of its first block, and its edges [begin, end).
+template <class Msg>
+__device__ __forceinline__ std::uintptr_t compressed_chunk(const HeavyItem<Msg>& item, eid_t c,
+                                                           eid_t& begin, eid_t& end) {
+  const std::uint64_t offset =
+      c == 0 ? codec::table_bytes(item.degree) : codec::read_bits(item.list + 4 * (c - 1), 0, 32);
+  begin = c * kHeavyChunk;
+  end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
+  return reinterpret_cast<std::uintptr_t>(item.list) + offset;
+}
+
+// Chunk c of a queued compressed list, relaxed.
 template <class P>
 __device__ __forceinline__ void relax_compressed_chunk(const P& program, typename P::Value* dst,
                                                        std::uint64_t* next,
                                                        const HeavyItem<Message<P>>& item,
                                                        const CompressedEdges& lists, eid_t c,
                                                        unsigned lane) {
-  const std::uint64_t offset =
-      c == 0 ? codec::table_bytes(item.degree) : codec::read_bits(item.list + 4 * (c - 1), 0, 32);
-  const eid_t begin = c * kHeavyChunk;
-  const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
+  eid_t begin = 0, end = 0;
+  const std::uintptr_t at = compressed_chunk(item, c, begin, end);
   ListWindows windows(lane, lists);
-  relax_blocks(program, dst, next, item.message, windows, lists.packed,
-               reinterpret_cast<std::uintptr_t>(item.list) + offset, begin, end, item.weights,
-               item.first_edge, lane);
+  relax_blocks(program, dst, next, item.message, windows, lists.packed, at, begin, end,
+               item.weights, item.first_edge, lane);
 }
 
 // Compressed lists read in place (zero-copy, or the edge cache): a warp per 64-vertex word of the
@@ -392,16 +442,7 @@ __global__ void heavy_kernel(P program, ProgramState<P> s) {
   typename P::Value* dst = relax_target(s);
   unsigned long long processed = 0;
   for (std::uint64_t g = global_warp(); g < chunks; g += warp_count()) {
-    std::uint64_t lo = 0, hi = items;
-    while (hi - lo > 1) {
-      const std::uint64_t mid = (lo + hi) / 2;
-      if (s.heavy.items[mid].first_chunk <= g) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    const HeavyItem<Message<P>> item = s.heavy.items[lo];
+    const HeavyItem<Message<P>> item = item_of_chunk(s.heavy, items, g);
     const eid_t begin = (g - item.first_chunk) * kHeavyChunk;
     const eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
     if (item.list != nullptr) {

@@ -168,6 +168,19 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
   }
 }
 
+// words[w] = the bits of word w's vertices that pick(v) chooses (the pull direction's
+// gathering vertices).
+template <class Pick>
+__global__ void mark_kernel(std::uint64_t* words, vid_t n, Pick pick) {
+  for (std::uint64_t w = grid_thread(); w < (std::uint64_t{n} + 63) / 64; w += grid_threads()) {
+    std::uint64_t bits = 0;
+    for (unsigned b = 0; b < 64 && (w << 6) + b < n; ++b) {
+      if (pick(static_cast<vid_t>((w << 6) + b))) bits |= 1ull << b;
+    }
+    words[w] = bits;
+  }
+}
+
 // work = admitted(current); current -= work. Every admitted active vertex is processed this
 // iteration; the deferred ones stay in current.
 template <class View>
