@@ -43,12 +43,15 @@ class CudaDirection : public ::testing::TestWithParam<DirectionGpuCase> {};
 
 TEST_P(CudaDirection, MatchesTheReference) {
   OOC_REQUIRE_GPU();
-  const auto& [program, shape, policy, direction, priority] = std::get<0>(GetParam());
+  const auto& [shape, policy, direction, priority] = std::get<0>(GetParam());
   EngineOptions o = test::direction_options(policy, direction, priority, Backend::cuda);
   o.load_balance = parse_load_balance(std::get<1>(GetParam()));
   OocEngine engine(test::make_symmetric_shape(shape), o);
   ASSERT_EQ(engine.backend(), Backend::cuda);
-  test::expect_matches_reference(program, engine);
+  for (const std::string& program : test::program_names()) {
+    SCOPED_TRACE(program);
+    test::expect_matches_reference(program, engine);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, CudaDirection,
