@@ -38,7 +38,9 @@ struct PullRule {
   OOC_HD Value offer(vid_t source, std::uint32_t weight) const {
     return program.offer(atomic_load(sent + source), weight);
   }
-  OOC_HD static Value combine(Value a, Value b) {
+  // Also in a wider type than Value (the CPU loop sums floats in double).
+  template <class T>
+  OOC_HD static T combine(T a, T b) {
     if constexpr (kAccumulative) {
       return a + b;
     } else if constexpr (kMax) {
