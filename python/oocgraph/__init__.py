@@ -17,6 +17,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
 ``backend``          ``"auto"`` (the GPU when there is one), ``"cpu"`` or ``"cuda"``
 ``transfer``         ``"hybrid"``, ``"filter"``, ``"compaction"``, ``"zerocopy"``, ``"unified"``
 ``load_balance``     ``"tiled"`` or ``"warp"`` (the CUDA advance mapping)
+``direction``        ``"push"``, ``"pull"`` or ``"auto"`` (pull: vertices gather from their
+                     in-neighbours; a symmetric graph; auto chooses per iteration)
 ``priority``         bool: urgency-ordered scheduling
 ``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``
 ``in_memory``        bool: keep all edges on the GPU when they fit the budget
@@ -104,13 +106,15 @@ def _vertex(value: Any, name: str) -> int:
 
 
 def _settings(max_iterations: int, transfer: Optional[str], priority: Optional[bool],
-              load_balance: Optional[str]) -> "_core.RunSettings":
+              load_balance: Optional[str], direction: Optional[str]) -> "_core.RunSettings":
     s = _core.RunSettings()
     s.max_iterations = _vertex(max_iterations, "max_iterations")
     if transfer is not None:
         s.transfer = _text(transfer, "transfer")
     if load_balance is not None:
         s.load_balance = _text(load_balance, "load_balance")
+    if direction is not None:
+        s.direction = _text(direction, "direction")
     if priority is not None:
         if not isinstance(priority, bool):
             raise TypeError(f"priority must be a bool, not {type(priority).__name__}")
@@ -139,7 +143,7 @@ class Graph:
     :func:`from_edges`, :func:`from_scipy` or :func:`from_networkx`.
 
     Every run takes ``max_iterations`` (0: until no vertex is active) and, for that run only,
-    ``transfer``, ``priority`` and ``load_balance`` (see the module's help).
+    ``transfer``, ``priority``, ``load_balance`` and ``direction`` (see the module's help).
     """
 
     def __init__(self, core: "_core.Engine", nodes: Optional[list] = None) -> None:
@@ -189,29 +193,34 @@ class Graph:
 
     def bfs(self, source: Optional[int] = None, *, max_iterations: int = 0,
             transfer: Optional[str] = None, priority: Optional[bool] = None,
-            load_balance: Optional[str] = None) -> Result:
+            load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
         """Breadth-first search levels from ``source`` (default: the highest-degree vertex),
         uint32; unreached vertices hold 4294967295."""
         return _result(self._core.bfs(self._source(source),
-                                      _settings(max_iterations, transfer, priority, load_balance)))
+                                      _settings(max_iterations, transfer, priority, load_balance,
+                                                direction)))
 
     def sssp(self, source: Optional[int] = None, *, max_iterations: int = 0,
              transfer: Optional[str] = None, priority: Optional[bool] = None,
-             load_balance: Optional[str] = None) -> Result:
+             load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
         """Shortest-path distances from ``source`` over the edge weights (1 each when the graph
         has none), float64; unreached vertices hold inf."""
         return _result(self._core.sssp(self._source(source),
-                                       _settings(max_iterations, transfer, priority, load_balance)))
+                                       _settings(max_iterations, transfer, priority, load_balance,
+                                                 direction)))
 
     def cc(self, *, max_iterations: int = 0, transfer: Optional[str] = None,
-           priority: Optional[bool] = None, load_balance: Optional[str] = None) -> Result:
+           priority: Optional[bool] = None, load_balance: Optional[str] = None,
+           direction: Optional[str] = None) -> Result:
         """Connected components: each vertex's smallest vertex id in its component, uint32.
         Needs a symmetric graph (``undirected=True``)."""
-        return _result(self._core.cc(_settings(max_iterations, transfer, priority, load_balance)))
+        return _result(self._core.cc(_settings(max_iterations, transfer, priority, load_balance,
+                                               direction)))
 
     def pagerank(self, *, damping: float = 0.85, tolerance: float = 1e-6,
                  max_iterations: int = 0, transfer: Optional[str] = None,
-                 priority: Optional[bool] = None, load_balance: Optional[str] = None) -> Result:
+                 priority: Optional[bool] = None, load_balance: Optional[str] = None,
+                 direction: Optional[str] = None) -> Result:
         """PageRank (delta-based), float32, summing to 1. A vertex stays active while its
         pending delta is at least ``tolerance`` in unnormalised rank units (a typical rank is
         about 1)."""
@@ -224,11 +233,12 @@ class Graph:
             raise ValueError(f"tolerance must be positive (got {tolerance})")
         return _result(self._core.pagerank(float(damping), float(tolerance),
                                            _settings(max_iterations, transfer, priority,
-                                                     load_balance)))
+                                                     load_balance, direction)))
 
     def bc(self, sources: Optional[Iterable[int]] = None, *, samples: Optional[int] = None,
            seed: int = 1, max_iterations: int = 0, transfer: Optional[str] = None,
-           priority: Optional[bool] = None, load_balance: Optional[str] = None) -> Result:
+           priority: Optional[bool] = None, load_balance: Optional[str] = None,
+           direction: Optional[str] = None) -> Result:
         """Betweenness centrality (Brandes, unweighted), float64: for each vertex the sum over
         the sources s of its dependency on s, the share of shortest paths from s through it.
         ``sources``: vertex ids; or ``samples=k`` distinct vertices with out-edges drawn with
@@ -245,7 +255,7 @@ class Graph:
         else:
             chosen = [self._core.highest_degree_vertex()]
         return _result(self._core.bc(chosen, _settings(max_iterations, transfer, priority,
-                                                      load_balance)))
+                                                      load_balance, direction)))
 
     def __repr__(self) -> str:
         kind = "symmetric" if self.symmetric else "directed"

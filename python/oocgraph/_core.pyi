@@ -11,6 +11,7 @@ class Stats:
 class RunSettings:
     transfer: Optional[str]
     load_balance: Optional[str]
+    direction: Optional[str]
     priority: Optional[bool]
     max_iterations: int
     def __init__(self) -> None: ...

@@ -84,6 +84,8 @@ EngineOptions engine_options(const py::dict& kw) {
       o.transfer = parse_transfer_policy(cast_option<std::string>(v, name, "a str"));
     } else if (key == "load_balance") {
       o.load_balance = parse_load_balance(cast_option<std::string>(v, name, "a str"));
+    } else if (key == "direction") {
+      o.direction = parse_direction(cast_option<std::string>(v, name, "a str"));
     } else if (key == "exchange") {
       o.exchange = parse_exchange(cast_option<std::string>(v, name, "a str"));
     } else if (key == "exchange_rounds") {
@@ -175,7 +177,7 @@ py::tuple to_python(Result<T>&& r, double call_seconds) {
 
 // Per-run settings (None: the engine's own), put back after the run.
 struct RunSettings {
-  std::optional<std::string> transfer, load_balance;
+  std::optional<std::string> transfer, load_balance, direction;
   std::optional<bool> priority;
   std::uint32_t max_iterations = 0;
 };
@@ -205,8 +207,10 @@ class PyEngine {
         s.transfer ? parse_transfer_policy(*s.transfer) : before.transfer;
     const LoadBalance load_balance =
         s.load_balance ? parse_load_balance(*s.load_balance) : before.load_balance;
+    const Direction direction = s.direction ? parse_direction(*s.direction) : before.direction;
     engine_.set_transfer(transfer);
     engine_.set_load_balance(load_balance);
+    engine_.set_direction(direction);
     engine_.set_priority(s.priority.value_or(before.priority));
     RunOptions run;
     run.max_iterations = s.max_iterations;
@@ -214,6 +218,7 @@ class PyEngine {
     const auto restore = [&] {
       engine_.set_transfer(before.transfer);
       engine_.set_load_balance(before.load_balance);
+      engine_.set_direction(before.direction);
       engine_.set_priority(before.priority);
     };
     std::optional<decltype(f(engine_, run))> result;
@@ -358,6 +363,7 @@ PYBIND11_MODULE(_core, m) {
       .def(py::init<>())
       .def_readwrite("transfer", &RunSettings::transfer)
       .def_readwrite("load_balance", &RunSettings::load_balance)
+      .def_readwrite("direction", &RunSettings::direction)
       .def_readwrite("priority", &RunSettings::priority)
       .def_readwrite("max_iterations", &RunSettings::max_iterations);
 

@@ -194,6 +194,22 @@ def test_compressed_graphs_give_the_same_values(backend):
         np.testing.assert_array_equal(packed.sssp(0, transfer=transfer), raw.sssp(0))
 
 
+@pytest.mark.parametrize("direction", ["pull", "auto"])
+def test_pulling_gives_the_pushed_values(backend, direction):
+    g = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
+                          backend=backend, partition_bytes=4096, in_memory=False)
+    levels = g.bfs(0, direction=direction)
+    np.testing.assert_array_equal(levels, g.bfs(0))
+    assert levels.stats["direction"] == direction
+    if direction == "pull":  # every iteration with vertices left to gather pulls
+        assert 0 < levels.stats["pull_iterations"] <= levels.stats["iterations"]
+    np.testing.assert_array_equal(g.cc(direction=direction), g.cc())
+    np.testing.assert_array_equal(g.sssp(0, direction=direction), g.sssp(0))
+    pulled = g.pagerank(tolerance=1e-9, direction=direction)
+    assert np.abs(pulled - g.pagerank(tolerance=1e-9)).sum() < 1e-4
+    assert g.bfs(0).stats["direction"] == "push"  # the engine's own setting is put back
+
+
 # --- bad input -------------------------------------------------------------------------------
 
 def test_bad_arguments_raise_clear_errors(tmp_path, backend):
@@ -224,6 +240,10 @@ def test_bad_arguments_raise_clear_errors(tmp_path, backend):
     directed = oocgraph.from_edges([0, 1], [1, 2], backend=backend)
     with pytest.raises(ValueError, match="symmetric"):
         directed.cc()
+    with pytest.raises(ValueError, match="the pull direction reads in-edges"):
+        directed.bfs(0, direction="pull")
+    with pytest.raises(ValueError, match="unknown direction 'up'"):
+        g.bfs(0, direction="up")
     np.testing.assert_array_equal(g.bfs(0), [0, 1, 2, 3, 4])  # still usable, settings restored
 
 

@@ -95,7 +95,7 @@ TEST(Engine, PullingIterationsAreCountedAndGiveThePushValues) {
   const auto pulled = engine.bfs(source);
   EXPECT_EQ(pulled.values, pushed.values);
   ASSERT_FALSE(pulled.stats.iterations.empty());
-  // Every iteration with a frontier pulls; the last survey finds none and ends the run.
+  // Every iteration with a frontier and vertices left to gather pulls (here, all of them).
   EXPECT_EQ(pulled.stats.pull_iterations(), pulled.stats.iterations.size());
   for (const IterationStats& it : pulled.stats.iterations) {
     EXPECT_TRUE(it.pull);
