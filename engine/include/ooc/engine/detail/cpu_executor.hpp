@@ -177,7 +177,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   }
   bool admitted(vid_t v) const { return window_.admits(urgency(v)); }
   void choose_priority_window();
-  PartitionSurvey survey_partition(const Partition& p) const;
+  PartitionSurvey survey_partition(const Partition& p, const Bitmap& bits, bool gathering) const;
   std::uint64_t compressed_filter_bytes(vid_t first, vid_t last, eid_t edges) const {
     return ooc::compressed_filter_bytes(g_.compressed.range_bytes(first, last), edges, edge_bytes_,
                                         g_.compressed.weight_bits());
@@ -210,7 +210,6 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   // The pull direction (direction.hpp, pull.hpp).
   static constexpr bool kCanPull = PullProgram<P>;
   void survey_pull(std::vector<PartitionSurvey>& out);
-  PartitionSurvey survey_gathering(const Partition& p) const;
   // The frontier the iteration sends: the admitted active vertices leave `current`; an
   // accumulative program's deltas become this iteration's messages (sent_).
   void take_sources();
@@ -301,8 +300,11 @@ void CpuExecutor<P>::initialise() {
   }
 }
 
+// The partition's vertices set in `bits`: the admitted frontier (push), or the gathering vertices
+// (`gathering`: all of them count, at no priority).
 template <class P>
-PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
+PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p, const Bitmap& bits,
+                                                 bool gathering) const {
   PartitionSurvey s;
   s.activity.edges = p.num_edges();
   if (plan_.compressed) {
@@ -311,24 +313,25 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p) const {
   double most_urgent = std::numeric_limits<double>::infinity();
   std::uint64_t word = ~std::uint64_t{0}, held = 0;  // the GPU's warp per 64-vertex word
   std::uint64_t list_bytes = 0;                      // of the active compressed lists
-  current_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
+  bits.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
     const auto v = static_cast<vid_t>(i);
     if (i / 64 != word) {
       word = i / 64;
       held = ~std::uint64_t{0};
     }
-    if (!admitted(v)) return;
-    most_urgent = std::min(most_urgent, urgency(v));
+    if (!gathering && !admitted(v)) return;
     const eid_t degree = g_.degree(v);
     ++s.activity.active_vertices;
     s.activity.active_edges += degree;
     s.activity.requests += requests(v, held);
     if (plan_.compressed) list_bytes += g_.compressed.offsets[v + 1] - g_.compressed.offsets[v];
+    if (gathering) return;
+    most_urgent = std::min(most_urgent, urgency(v));
     if constexpr (P::kind == ProgramKind::accumulative)
       s.priority += static_cast<double>(deltas_[v]);
   });
   // Larger priority runs first: the largest pending delta, or the most urgent value.
-  if constexpr (P::kind == ProgramKind::monotone) s.priority = -most_urgent;
+  if (P::kind == ProgramKind::monotone && !gathering) s.priority = -most_urgent;
   if (plan_.compressed && s.activity.active_vertices > 0) {
     s.activity.compacted_bytes =
         compressed_compaction_bytes(list_bytes, s.activity.active_edges, s.activity.active_vertices,
@@ -393,7 +396,7 @@ template <class P>
 void CpuExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   choose_priority_window();
   tbb::parallel_for(std::size_t{0}, parts_.size(),
-                    [&](std::size_t i) { out[i] = survey_partition(parts_[i]); });
+                    [&](std::size_t i) { out[i] = survey_partition(parts_[i], current_, false); });
   frontier_vertices_ = frontier_edges_ = 0;
   for (const PartitionSurvey& s : out) {
     frontier_vertices_ += s.activity.active_vertices;
@@ -440,8 +443,9 @@ void CpuExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
                           gathering_.words()[w] = bits;
                         }
                       });
-    tbb::parallel_for(std::size_t{0}, parts_.size(),
-                      [&](std::size_t i) { pull_surveys_[i] = survey_gathering(parts_[i]); });
+    tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
+      pull_surveys_[i] = survey_partition(parts_[i], gathering_, true);
+    });
     DirectionSurvey d{frontier_vertices_, frontier_edges_};
     const std::uint32_t line = options_.cost.request_bytes;
     for (std::size_t i = 0; i < parts_.size(); ++i) {
@@ -459,39 +463,6 @@ void CpuExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
                    : choose_pull(d, PullFloorProgram<P>, plan_.in_memory, n, direction_);
     if (pulling_) out = pull_surveys_;
   }
-}
-
-// A partition's vertices that would gather: their lists, as survey_partition counts the
-// frontier's.
-template <class P>
-PartitionSurvey CpuExecutor<P>::survey_gathering(const Partition& p) const {
-  PartitionSurvey s;
-  s.activity.edges = p.num_edges();
-  if (plan_.compressed) {
-    s.activity.filter_bytes = compressed_filter_bytes(p.first_vertex, p.last_vertex, p.num_edges());
-  }
-  std::uint64_t word = ~std::uint64_t{0}, held = 0, list_bytes = 0;
-  gathering_.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
-    const auto v = static_cast<vid_t>(i);
-    if (i / 64 != word) {
-      word = i / 64;
-      held = ~std::uint64_t{0};
-    }
-    ++s.activity.active_vertices;
-    s.activity.active_edges += g_.degree(v);
-    s.activity.requests += requests(v, held);
-    if (plan_.compressed) list_bytes += g_.compressed.offsets[v + 1] - g_.compressed.offsets[v];
-  });
-  if (plan_.compressed && s.activity.active_vertices > 0) {
-    s.activity.compacted_bytes =
-        compressed_compaction_bytes(list_bytes, s.activity.active_edges, s.activity.active_vertices,
-                                    edge_bytes_, g_.compressed.weight_bits());
-  }
-  if (s.activity.active_vertices > 0) {
-    s.engine =
-        engine_for(options_.transfer, plan_.in_memory, s.activity, edge_bytes_, options_.cost);
-  }
-  return s;
 }
 
 template <class P>
