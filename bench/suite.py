@@ -13,7 +13,8 @@ every policy on a second; then hybrid with priority off (sssp, pagerank), hybrid
 load-balancing mapping instead of the tiled one, and bfs with the graph in GPU memory; on a GPU,
 hybrid with half of the edge bytes each algorithm reads in the edge cache, and hybrid with the
 cost model calibrated by a probe of the link (listed as the policies "hybrid, cache 50%" and
-"hybrid, calibrated"). The graph is deleted after. PageRank runs first once at tolerance 1e-7;
+"hybrid, calibrated"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
+memory: the policy "hybrid, direction auto"). The graph is deleted after. PageRank runs first once at tolerance 1e-7;
 every PageRank run then reports the L1 distance of its ranks to that one (ooc-run
 --pagerank-reference), beside its time. Results are checked two ways: every run of bfs, sssp
 and cc must give the same values (a digest), and the grid is verified against the serial
@@ -227,6 +228,12 @@ def bench_graph(args, clock, name, spec, verify):
             continue
         result["runs"] += doc["runs"]
         result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
+    # The pull direction where it pays (docs/cost-model.md#direction): every algorithm out of
+    # core, and bfs in memory, with --direction auto.
+    run_variants(args, clock, name, "direction", result,
+                 [("hybrid, direction auto", ",".join(ALGORITHMS),
+                   out_of_core + ["--transfer", "hybrid", "--direction", "auto"]),
+                  ("hybrid, direction auto", "bfs", graph + ["--direction", "auto"])])
     on_gpu = any(r["backend"] == "cuda" for r in result["runs"])
     if on_gpu:
         run_variants(args, clock, name, "variant", result,
