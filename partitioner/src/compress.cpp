@@ -170,10 +170,8 @@ void decode_lists(const Graph& g, vid_t first, vid_t last, vid_t* out) {
                     });
 }
 
-void compress(Graph& g, HostMemory& memory) {
+void sort_lists(Graph& g, ProgressStep* progress) {
   const vid_t n = g.num_vertices();
-  ProgressStep progress("compressing the lists", std::uint64_t{n} * 2);
-  // Sort each list, carrying its weights.
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
     std::vector<std::pair<vid_t, std::uint32_t>> pairs;
     for (vid_t v = r.begin(); v < r.end(); ++v) {
@@ -191,8 +189,14 @@ void compress(Graph& g, HostMemory& memory) {
       for (eid_t i = 0; i < d; ++i)
         std::tie(t[i], w[i]) = pairs[i];
     }
-    progress.advance(r.size());
+    if (progress != nullptr) progress->advance(r.size());
   });
+}
+
+void compress(Graph& g, HostMemory& memory) {
+  const vid_t n = g.num_vertices();
+  ProgressStep progress("compressing the lists", std::uint64_t{n} * 2);
+  sort_lists(g, &progress);
   CompressedTargets c;
   c.offsets = Buffer<eid_t>::allocate(std::uint64_t{n} + 1, memory);
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
