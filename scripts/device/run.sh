@@ -78,7 +78,7 @@ distance to that run:
                each with --compressed off then on, no cache (--in-memory off); then the bytes
                per edge of each of \$COMPRESSED_OTHERS at scale \$KRON_SCALE (generated with
                --compress, partition-tool info, deleted)
-  bc           bc from $BC_SOURCES sampled sources (--sources, seed 1), then bfs from each of those
+  bc           bc from \$BC_SOURCES sampled sources (--sources, seed 1), then bfs from each of those
                sources: bc's time and bytes per phase, and its time over 2x the bfs times
   reorder      hub order against SAGE's (partition-tool --reorder sage): for each graph of
                \$REORDER_GRAPHS — kron and urand at scale \$REORDER_SCALE (edge factor 16), a
