@@ -18,7 +18,6 @@
 #include "relabel.hpp"
 
 namespace ooc {
-namespace {
 
 Buffer<eid_t> in_degrees(const Graph& g) {
   const vid_t n = g.num_vertices();
@@ -37,8 +36,6 @@ Buffer<eid_t> in_degrees(const Graph& g) {
       });
   return din;
 }
-
-}  // namespace
 
 vid_t hubs_for_fraction(vid_t vertices, double fraction) {
   if (!(fraction >= 0.0 && fraction <= 1.0)) {
@@ -88,7 +85,7 @@ Graph hub_sort(Graph&& input, double fraction) {
   progress.advance(n);
   // Lists move to their new place with targets relabelled; their order is kept (the builder
   // sorted them by old id), which is deterministic and all that the engine needs.
-  return detail::relabel(g, order.span(), hubs, progress);
+  return detail::relabel(g, order.span(), hubs, /*sort=*/false, progress);
 }
 
 }  // namespace ooc

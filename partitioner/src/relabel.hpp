@@ -11,9 +11,9 @@
 namespace ooc::detail {
 
 // order[i] is the old id of new vertex i (a permutation of the vertices). Lists keep their
-// order, renamed; weights move with them; a compressed copy is not carried over. Advances
-// `progress` by twice the edges.
-Graph relabel(const Graph& graph, std::span<const vid_t> order, std::uint32_t hub_count,
+// order, renamed, or with `sort` are sorted by their new targets while still in cache; weights
+// move with them; a compressed copy is not carried over. Advances `progress` by twice the edges.
+Graph relabel(const Graph& graph, std::span<const vid_t> order, std::uint32_t hub_count, bool sort,
               ProgressStep& progress);
 
 }  // namespace ooc::detail

@@ -7,8 +7,9 @@
 //   - A stage samples each tile with the same probability (a hash of its first edge below a
 //     threshold): about `sample` x |E| edges in one parallel pass. The paper reads |E| (1.0).
 //   - A vertex keeps kComembers co-member samples (per slot the offer with the smallest hash
-//     wins), so that a hub met in a million tiles costs Stage 2 what a leaf does. Stage 1 of
-//     a round after the first rides on the previous Stage 3's pass over its tiles.
+//     wins) out of about kOffersPerRound offers, so that a hub met in a million tiles costs
+//     what a leaf does. Stage 1 of a round after the first rides on the previous Stage 3's
+//     pass over its tiles.
 //   - Stage 3 counts what a move changes in the objective, the tiles' distinct sectors: per
 //     sampled tile, whether the vertex has a sector-mate now (kept) and whether the target
 //     sector holds a member (gained); both on Stage 3's sample, a paired comparison (Stage 2
@@ -45,6 +46,10 @@ namespace {
 // Co-member samples per vertex: 8 and 16 found no better order than 4 on Kronecker and grid
 // graphs (scale 16-18), and each costs 8 bytes per vertex.
 constexpr unsigned kComembers = 4;
+// Offers a vertex takes a round, about: one met in more sampled tiles takes each offer with the
+// odds that leave it this many. Hubs are members of most tiles, and their offers (a random
+// read-modify-write each) were half of a round's work on a Kronecker graph.
+constexpr double kOffersPerRound = 4.0 * kComembers;
 constexpr std::uint64_t kNoSample = ~std::uint64_t{0};
 
 // What a hash of the seed and the round is for: each use draws from its own stream.
@@ -60,10 +65,12 @@ void insertion_sort(T* first, T* last) {
   }
 }
 
-// A vertex's index and the sector Stage 2 found for it, side by side: Stage 3 reads both.
+// What a pass over the tiles reads of a member, in one place: its index, the sector Stage 2
+// found for it, and the odds that it takes an offer.
 struct Place {
   vid_t index;
-  vid_t target;  // kNoVertex: none
+  vid_t target;        // kNoVertex: none
+  std::uint32_t odds;  // takes an offer when 32 bits of its hash are below this
 };
 
 // Stage 3's counts of a vertex, kept << 32 | gained, so that one atomic add updates both.
@@ -131,7 +138,14 @@ class Rounds {
         place_(Buffer<Place>::allocate(n_)),
         counts_(Buffer<std::uint64_t>::allocate(n_)),
         samples_(Buffer<std::uint64_t>::allocate(std::size_t{n_} * kComembers)) {
-    tbb::parallel_for(vid_t{0}, n_, [&](vid_t i) { place_[at_[i]] = {i, kNoVertex}; });
+    const Buffer<eid_t> met = in_degrees(g);  // the tiles a vertex is a member of
+    tbb::parallel_for(vid_t{0}, n_, [&](vid_t i) {
+      // Sampled tiles meet a vertex about sample x in-degree times a round (none: inf odds).
+      const double odds = kOffersPerRound / (options.sample * static_cast<double>(met[at_[i]]));
+      place_[at_[i]] = {
+          i, kNoVertex,
+          odds >= 1.0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(std::ldexp(odds, 32))};
+    });
   }
 
   // Round 0's Stage 1 has a pass of its own; later ones ride on the previous Stage 3's pass.
@@ -139,7 +153,7 @@ class Rounds {
     if (round == 0) {
       detail::parallel_fill(samples_.data(), samples_.size(), kNoSample);
       for_sampled_tiles(key(0, kTiles), [&](const vid_t* members, eid_t count, eid_t e) {
-        offer(members, count, e, key(0, kOffers));
+        offer(members, load(members, count), e, key(0, kOffers));
       });
     }
     search();
@@ -175,11 +189,23 @@ class Rounds {
                       });
   }
 
-  // Stage 1: each member of a sampled tile offers another member, drawn by hash, to one of
-  // its sample slots; per slot the smallest hash wins, whatever the timing.
-  void offer(const vid_t* members, eid_t count, eid_t e, std::uint64_t offers) {
+  // The places of a tile's members, in a buffer of the calling thread's.
+  const std::vector<Place>& load(const vid_t* members, eid_t count) const {
+    thread_local std::vector<Place> places;
+    places.resize(count);
+    for (eid_t i = 0; i < count; ++i)
+      places[i] = place_[members[i]];
+    return places;
+  }
+
+  // Stage 1: each member of a sampled tile, at its odds, takes another member, drawn by hash,
+  // into one of its sample slots; per slot the smallest hash wins, whatever the timing.
+  void offer(const vid_t* members, const std::vector<Place>& places, eid_t e,
+             std::uint64_t offers) {
+    const eid_t count = places.size();
     for (eid_t i = 0; i < count; ++i) {
       const std::uint64_t h = detail::hash2(offers, e + i);
+      if ((h & 0xffffffff) >= places[i].odds) continue;
       const vid_t m = members[i], w = members[(i + 1 + detail::mix64(h) % (count - 1)) % count];
       if (w == m) continue;  // a repeated edge
       const std::uint64_t offer = (h >> 32) << 32 | w;
@@ -235,15 +261,12 @@ class Rounds {
     if (collect) detail::parallel_fill(samples_.data(), samples_.size(), kNoSample);
     const std::uint64_t offers = key(round + 1, kOffers);
     for_sampled_tiles(key(round + 1, kTiles), [&](const vid_t* members, eid_t count, eid_t e) {
-      if (collect) offer(members, count, e, offers);
+      const std::vector<Place>& places = load(members, count);
+      if (collect) offer(members, places, e, offers);
       thread_local SectorCounts in;
-      thread_local std::vector<Place> places;
-      places.resize(count);
       in.reset(count);
-      for (eid_t i = 0; i < count; ++i) {
-        places[i] = place_[members[i]];
-        in.add(places[i].index / kSectorVertices);
-      }
+      for (const Place& p : places)
+        in.add(p.index / kSectorVertices);
       for (eid_t i = 0; i < count; ++i) {
         const Place p = places[i];
         const std::uint64_t add = (in.count(p.index / kSectorVertices) > 1 ? kKept : 0) +
@@ -356,13 +379,9 @@ Graph sage_reorder(Graph&& input, const SageOptions& options) {
     }
     order = rounds.take_order();
   }
-  Graph out = detail::relabel(g, order.span(), bound, progress);
+  Graph out = detail::relabel(g, order.span(), bound, sorted, progress);
   out.sage_ordered = true;
-  if (compressed) {
-    compress(out);
-  } else if (sorted) {
-    sort_lists(out);
-  }
+  if (compressed) compress(out);
   return out;
 }
 

@@ -125,7 +125,7 @@ Variables (default):
   BC_SOURCES     the bc set's sampled sources (4)
   REORDER_GRAPHS the reorder set's graphs ("kron urand grid");  REORDER_SCALE  their scale (26)
   REORDER_GRID   its grid, ROWSxCOLS (8192x8192);  REORDER_ROUNDS  --reorder-rounds (the
-                 tool's default, 4);  REORDER_LOCALITY  1 runs info --locality (1)
+                 tool's default, 2);  REORDER_LOCALITY  1 runs info --locality (1)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   PY_SCALE       the python stage's Kronecker scale (22)
   BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
@@ -599,7 +599,7 @@ timing_reorder() {
         rm -f "$file"
         continue
       fi
-      # The summary line gives the order and the time it took ("sage order (4 rounds) in 31.20 s").
+      # The summary line gives the order and the time it took ("sage order (2 rounds) in 21.30 s").
       note "$name: generated in $((SECONDS - t)) s: $(tail -n 1 "$d/$name-generate.log")" \
         "  $(grep -hE 'Elapsed|Maximum resident' "$d/$name-time.log" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ';')"
       if [[ $REORDER_LOCALITY == 1 ]]; then

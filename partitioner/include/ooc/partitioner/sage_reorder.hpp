@@ -31,10 +31,12 @@
 namespace ooc {
 
 // Measured here (docs/reordering.md): on a 1024 x 1024 grid the value sectors per tile fall by
-// 4.8, 7.3, 9.0 and 9.3% after 1, 2, 4 and 8 rounds at a quarter of the tiles per stage, which
-// costs about 1.3 hub sorts a round; all of them (the paper's |E|) fall further, 17% after 4
-// rounds, at about 4 hub sorts a round.
-inline constexpr unsigned kDefaultSageRounds = 4;
+// 4.8, 7.3, 9.0 and 9.3% after 1, 2, 4 and 8 rounds at a quarter of the tiles per stage (all
+// of them, the paper's |E|, fall 17% after 4 rounds at three times the cost). On Kronecker
+// graphs of scale 22 a round costs about half a hub sort, and the rounds' setup (the sort of
+// the relabelled lists above all) one and a half: 2 rounds keep most of the gain and the
+// reordering well under the time the graph takes to generate.
+inline constexpr unsigned kDefaultSageRounds = 2;
 inline constexpr double kDefaultSageSample = 0.25;  // SAGE §7.1 samples |E| edges: 1.0
 
 struct SageOptions {
