@@ -17,7 +17,7 @@
 //   - A move is a swap with the vertex of the target sector that keeps least there, made only
 //     when the mover gains more than that vertex keeps. Sorting expected indices, as the paper
 //     does, shifts every index after an insertion by one and so splits the sectors that earlier
-//     rounds had filled; measured here, it made Kronecker graphs worse than hub sort.
+//     rounds had filled; measured here, each round left a Kronecker graph worse than before.
 #include "ooc/partitioner/sage_reorder.hpp"
 
 #include <tbb/enumerable_thread_specific.h>
