@@ -174,7 +174,7 @@ void decode_lists(const Graph& g, vid_t first, vid_t last, vid_t* out) {
 void sort_lists(Graph& g, ProgressStep* progress) {
   const vid_t n = g.num_vertices();
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
-    std::vector<std::uint64_t> scratch;
+    detail::ListSortScratch scratch;
     for (vid_t v = r.begin(); v < r.end(); ++v) {
       detail::sort_list(g.targets.data() + g.offsets[v],
                         g.weighted() ? g.weights.data() + g.offsets[v] : nullptr, g.degree(v),

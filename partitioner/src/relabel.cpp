@@ -27,7 +27,7 @@ Graph relabel(const Graph& g, std::span<const vid_t> order, std::uint32_t hub_co
   out.targets = Buffer<vid_t>::allocate(g.num_edges());
   out.weights = Buffer<std::uint32_t>::allocate(g.weights.size());
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 256), [&](const tbb::blocked_range<vid_t>& r) {
-    std::vector<std::uint64_t> scratch;
+    ListSortScratch scratch;
     for (vid_t i = r.begin(); i < r.end(); ++i) {
       const vid_t old = order[i];
       const eid_t from = g.offsets[old], to = out.offsets[i];
