@@ -41,7 +41,7 @@ by scripts/device/stage.sh here). Stages, in the order they run:
               bench/python_overhead.py on Kronecker \$PY_SCALE with the CUDA backend: a Python
               call's cost beyond the engine's against the run time, and ooc-run's time
   microbench  ooc-bench (Google Benchmark) on the host code: generation, CSR build, hub sort,
-              .oocg I/O, compaction, parsing, at OOC_BENCH_SCALE=\$BENCH_SCALE
+              SAGE's reordering, .oocg I/O, compaction, parsing, at OOC_BENCH_SCALE=\$BENCH_SCALE
 
 Timing sets (\$TIMINGS; its default is under Variables). Edges in host memory (--in-memory
 off), tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwise. A set
@@ -128,7 +128,8 @@ Variables (default):
                  tool's default, 2);  REORDER_LOCALITY  1 runs info --locality (1)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   PY_SCALE       the python stage's Kronecker scale (22)
-  BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
+  BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|SageReorder|Oocg|Compaction|
+                 ParseText)
   DRY_RUN        1: print the commands into the logs instead of running them
 
 Examples:
@@ -200,7 +201,7 @@ REORDER_LOCALITY=${REORDER_LOCALITY:-1}
 UNIT_TESTS=${UNIT_TESTS:-}
 BENCH_SCALE=${BENCH_SCALE:-24}
 PY_SCALE=${PY_SCALE:-22}
-BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText}
+BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|SageReorder|Oocg|Compaction|ParseText}
 DRY_RUN=${DRY_RUN:-0}
 
 for t in $TIMINGS; do
