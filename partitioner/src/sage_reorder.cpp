@@ -44,11 +44,11 @@ namespace ooc {
 namespace {
 
 // Co-member samples per vertex: 8 and 16 found no better order than 4 on Kronecker and grid
-// graphs (scale 16-18), and each costs 8 bytes per vertex.
+// graphs of scale 16 and 18, and each costs 8 bytes per vertex.
 constexpr unsigned kComembers = 4;
 // Offers a vertex takes a round, about: one met in more sampled tiles takes each offer with the
-// odds that leave it this many. Hubs are members of most tiles, and their offers (a random
-// read-modify-write each) were half of a round's work on a Kronecker graph.
+// odds that leave it this many. Hubs are members of most tiles, and would otherwise make most
+// of a pass's random read-modify-writes for samples they mostly throw away.
 constexpr double kOffersPerRound = 4.0 * kComembers;
 constexpr std::uint64_t kNoSample = ~std::uint64_t{0};
 
