@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "list_sort.hpp"
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
@@ -170,29 +171,23 @@ void decode_lists(const Graph& g, vid_t first, vid_t last, vid_t* out) {
                     });
 }
 
+void sort_lists(Graph& g, ProgressStep* progress) {
+  const vid_t n = g.num_vertices();
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
+    detail::ListSortScratch scratch;
+    for (vid_t v = r.begin(); v < r.end(); ++v) {
+      detail::sort_list(g.targets.data() + g.offsets[v],
+                        g.weighted() ? g.weights.data() + g.offsets[v] : nullptr, g.degree(v),
+                        scratch);
+    }
+    if (progress != nullptr) progress->advance(r.size());
+  });
+}
+
 void compress(Graph& g, HostMemory& memory) {
   const vid_t n = g.num_vertices();
   ProgressStep progress("compressing the lists", std::uint64_t{n} * 2);
-  // Sort each list, carrying its weights.
-  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
-    std::vector<std::pair<vid_t, std::uint32_t>> pairs;
-    for (vid_t v = r.begin(); v < r.end(); ++v) {
-      vid_t* t = g.targets.data() + g.offsets[v];
-      const eid_t d = g.degree(v);
-      if (!g.weighted()) {
-        std::sort(t, t + d);
-        continue;
-      }
-      std::uint32_t* w = g.weights.data() + g.offsets[v];
-      pairs.resize(d);
-      for (eid_t i = 0; i < d; ++i)
-        pairs[i] = {t[i], w[i]};
-      std::sort(pairs.begin(), pairs.end());
-      for (eid_t i = 0; i < d; ++i)
-        std::tie(t[i], w[i]) = pairs[i];
-    }
-    progress.advance(r.size());
-  });
+  sort_lists(g, &progress);
   CompressedTargets c;
   c.offsets = Buffer<eid_t>::allocate(std::uint64_t{n} + 1, memory);
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {

@@ -6,7 +6,6 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -16,9 +15,9 @@
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 #include "parallel.hpp"
+#include "relabel.hpp"
 
 namespace ooc {
-namespace {
 
 Buffer<eid_t> in_degrees(const Graph& g) {
   const vid_t n = g.num_vertices();
@@ -38,7 +37,13 @@ Buffer<eid_t> in_degrees(const Graph& g) {
   return din;
 }
 
-// Internal new -> old order: the top `hubs` vertices by (score desc, id asc), then the rest.
+vid_t hubs_for_fraction(vid_t vertices, double fraction) {
+  if (!(fraction >= 0.0 && fraction <= 1.0)) {
+    throw InvalidInput("hub fraction " + std::to_string(fraction) + " must be between 0 and 1");
+  }
+  return static_cast<vid_t>(std::llround(fraction * vertices));
+}
+
 Buffer<vid_t> hub_order(const Graph& g, vid_t hubs) {
   const vid_t n = g.num_vertices();
   const Buffer<eid_t> din = in_degrees(g);
@@ -70,50 +75,17 @@ Buffer<vid_t> hub_order(const Graph& g, vid_t hubs) {
   return order;
 }
 
-}  // namespace
-
 Graph hub_sort(Graph&& input, double fraction) {
   Graph g = std::move(input);
-  if (!(fraction >= 0.0 && fraction <= 1.0)) {
-    throw InvalidInput("hub fraction " + std::to_string(fraction) + " must be between 0 and 1");
-  }
   const vid_t n = g.num_vertices();
-  const auto hubs = static_cast<vid_t>(std::llround(fraction * n));
+  const vid_t hubs = hubs_for_fraction(n, fraction);
   if (hubs == 0) return g;
   ProgressStep progress("hub sorting", 2 * g.num_edges() + n);
   const Buffer<vid_t> order = hub_order(g, hubs);
   progress.advance(n);
-  auto new_id = Buffer<vid_t>::allocate(n);
-  tbb::parallel_for(vid_t{0}, n, [&](vid_t i) { new_id[order[i]] = i; });
-
-  Graph out;
-  out.symmetric = g.symmetric;
-  out.weight_type = g.weight_type;
-  out.hub_count = hubs;
-  out.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
-  tbb::parallel_for(vid_t{0}, n, [&](vid_t i) { out.offsets[i] = g.degree(order[i]); });
-  out.offsets[n] = 0;
-  detail::exclusive_scan(out.offsets.data(), out.offsets.size());
-  out.targets = Buffer<vid_t>::allocate(g.num_edges());
-  out.weights = Buffer<std::uint32_t>::allocate(g.weights.size());
   // Lists move to their new place with targets relabelled; their order is kept (the builder
   // sorted them by old id), which is deterministic and all that the engine needs.
-  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 256), [&](const tbb::blocked_range<vid_t>& r) {
-    for (vid_t i = r.begin(); i < r.end(); ++i) {
-      const vid_t old = order[i];
-      const eid_t from = g.offsets[old], to = out.offsets[i];
-      const eid_t length = g.degree(old);
-      for (eid_t k = 0; k < length; ++k)
-        out.targets[to + k] = new_id[g.targets[from + k]];
-      if (!out.weights.empty())
-        std::copy_n(g.weights.data() + from, length, out.weights.data() + to);
-    }
-    progress.advance(2 * (out.offsets[r.end()] - out.offsets[r.begin()]));
-  });
-  // Users keep their ids: compose with an earlier renumbering (compacted ids) when there is one.
-  out.original_ids = Buffer<vid_t>::allocate(n);
-  tbb::parallel_for(vid_t{0}, n, [&](vid_t i) { out.original_ids[i] = g.original_id(order[i]); });
-  return out;
+  return detail::relabel(g, order.span(), hubs, /*sort=*/false, progress);
 }
 
 }  // namespace ooc

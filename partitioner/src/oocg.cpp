@@ -30,7 +30,7 @@ constexpr std::uint64_t kHeaderBytes = 256;
 constexpr std::uint64_t kAlign = 4096;
 constexpr std::uint64_t kBlock = std::uint64_t{1} << 20;
 constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2, kFlagCompressed = 4,
-                        kFlagPackedWeights = 8;
+                        kFlagPackedWeights = 8, kFlagSageOrdered = 16;
 constexpr std::uint32_t kOldestVersion = 1;  // version 1 has no compressed sections
 constexpr std::uint32_t kPackedVersion = 3;  // the first with packed weights
 enum SectionId {
@@ -342,7 +342,8 @@ void write_oocg(const Graph& g, const std::filesystem::path& path) {
   h.version = packed ? kPackedVersion : compressed ? 2 : kOldestVersion;
   h.header_bytes = kHeaderBytes;
   h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted) |
-            (compressed ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0);
+            (compressed ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0) |
+            (g.sage_ordered ? kFlagSageOrdered : 0);
   if (packed) {
     h.weight_width = g.compressed.weight_width;
     h.weight_base = g.compressed.weight_base;
@@ -404,6 +405,7 @@ OocgInfo read_oocg_info(const std::filesystem::path& path) {
   info.hub_count = o.header.hub_count;
   info.symmetric = (o.header.flags & kFlagSymmetric) != 0;
   info.permuted = (o.header.flags & kFlagPermuted) != 0;
+  info.sage_ordered = (o.header.flags & kFlagSageOrdered) != 0;
   info.compressed_bytes = o.header.sections[kCompressedLists].bytes;
   info.compressed = (o.header.flags & kFlagCompressed) != 0;
   info.packed_weights = (o.header.flags & kFlagPackedWeights) != 0;
@@ -480,6 +482,7 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   g.weight_type = static_cast<WeightType>(h.weight_type);
   g.hub_count = h.hub_count;
   g.symmetric = (h.flags & kFlagSymmetric) != 0;
+  g.sage_ordered = (h.flags & kFlagSageOrdered) != 0;
   if (g.offsets[0] != 0 || g.offsets[g.num_vertices()] != g.num_edges()) {
     bad(path, "counts do not add up: the offsets do not span the " + std::to_string(g.num_edges()) +
                   " edges");

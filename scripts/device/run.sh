@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed bc direction)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed bc direction reorder)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -42,12 +42,12 @@ by scripts/device/stage.sh here). Stages, in the order they run:
               bench/python_overhead.py on Kronecker \$PY_SCALE with the CUDA backend: a Python
               call's cost beyond the engine's against the run time, and ooc-run's time
   microbench  ooc-bench (Google Benchmark) on the host code: generation, CSR build, hub sort,
-              .oocg I/O, compaction, parsing, at OOC_BENCH_SCALE=\$BENCH_SCALE
+              SAGE's reordering, .oocg I/O, compaction, parsing, at OOC_BENCH_SCALE=\$BENCH_SCALE
 
-Timing sets (\$TIMINGS; default: every one but partsize and k22). Edges in host memory (--in-memory off),
-tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwise. A set with
-PageRank first runs it at tolerance 1e-7 (once), and every PageRank run reports its L1 distance
-to that run:
+Timing sets (\$TIMINGS; its default is under Variables). Edges in host memory (--in-memory
+off), tiled mapping, priority on, PageRank tolerance 1e-3, unless the set says otherwise. A set
+with PageRank first runs it at tolerance 1e-7 (once), and every PageRank run reports its L1
+distance to that run:
   policies     bfs,sssp,cc   hybrid,filter,compaction,zerocopy     --repeat \$REPEAT
   unified      bfs,sssp,cc   unified (its setup copies the graph into managed memory)
   mappings     bfs,sssp,cc   hybrid,zerocopy  --load-balance tiled,warp  --repeat \$REPEAT
@@ -79,11 +79,23 @@ to that run:
                each with --compressed off then on, no cache (--in-memory off); then the bytes
                per edge of each of \$COMPRESSED_OTHERS at scale \$KRON_SCALE (generated with
                --compress, partition-tool info, deleted)
-  bc           bc from $BC_SOURCES sampled sources (--sources, seed 1), then bfs from each of those
+  bc           bc from \$BC_SOURCES sampled sources (--sources, seed 1), then bfs from each of those
                sources: bc's time and bytes per phase, and its time over 2x the bfs times
   direction    bfs,cc,pagerank,sssp with --direction push,pull,auto, the edges in GPU memory
                (--repeat \$REPEAT), then out of core (hybrid) with push,auto and, for bfs and cc,
                pull: time, iterations pulled, edges read, bytes; values against push
+  reorder      hub order against SAGE's (partition-tool --reorder sage): for each graph of
+               \$REORDER_GRAPHS — kron and urand at scale \$REORDER_SCALE (edge factor 16), a
+               \$REORDER_GRID grid — generated (undirected, weights 1..64) once per order under
+               /usr/bin/time -v, the summary line giving the reorder's own time; partition-tool
+               info --locality on each (with \$REORDER_LOCALITY=1); then bfs,sssp,cc,pagerank
+               --transfer zerocopy,hybrid --in-memory off on each (bfs and sssp in SAGE's order
+               from the hub run's source); a table per graph of time, iterations, zero-copy GB
+               and all GB, hub against sage, and whether the values are the same. Zero-copy GB
+               count each list's lines on its own, as the engine does, so the order shows in
+               the time more than in them. The set makes its own graphs (not \$GRAPH) and
+               deletes them. About 4-5 minutes a scale-26 graph: run one graph a call
+               (REORDER_GRAPHS=kron, then urand, then grid)
   cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
                data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
                edge bytes it reads, so out of core with the cache holding that share, \$CACHE_REPEAT
@@ -115,9 +127,13 @@ Variables (default):
   ROUNDS         the rounds set's --exchange-rounds list (1,2,4,8)
   COMPRESSED_OTHERS  the compressed set's other graphs ("urand grid"; empty: none)
   BC_SOURCES     the bc set's sampled sources (4)
+  REORDER_GRAPHS the reorder set's graphs ("kron urand grid");  REORDER_SCALE  their scale (26)
+  REORDER_GRID   its grid, ROWSxCOLS (8192x8192);  REORDER_ROUNDS  --reorder-rounds (the
+                 tool's default, 2);  REORDER_LOCALITY  1 runs info --locality (1)
   SUITE_GPUS     the suite's --gpus: 2 adds 2-GPU runs, one process and mpirun (1)
   PY_SCALE       the python stage's Kronecker scale (22)
-  BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText)
+  BENCH_SCALE    (24);  BENCH_FILTER  (Generate|BuildCsr|HubSort|SageReorder|Oocg|Compaction|
+                 ParseText)
   DRY_RUN        1: print the commands into the logs instead of running them
 
 Examples:
@@ -125,6 +141,7 @@ Examples:
   bash scripts/device/run.sh build pcie timings                # the Kronecker-26 figures
   SUITE=full BUILD_TARGETS="partition-tool ooc-run pcie-bench" bash scripts/device/run.sh build suite
   PR_POLICIES=hybrid,filter PR_REPEAT=3 TIMINGS=pagerank bash scripts/device/run.sh build timings
+  REORDER_GRAPHS=kron TIMINGS=reorder bash scripts/device/run.sh build timings   # hub vs sage
 One device call runs at most 10 minutes, and BUDGET_S cuts what does not fit. From earlier
 runs on an H200: build about 40 s, generating kron-26 about 57 s, pcie-bench 28 s (5 s quick),
 the quick suite 62 s, the full suite 522 s (so run it alone; SUITE_SECONDS bounds it).
@@ -180,10 +197,15 @@ SUITE_GPUS=${SUITE_GPUS:-1}
 ROUNDS=${ROUNDS:-1,2,4,8}
 COMPRESSED_OTHERS=${COMPRESSED_OTHERS-urand grid}
 BC_SOURCES=${BC_SOURCES:-4}
+REORDER_GRAPHS=${REORDER_GRAPHS:-kron urand grid}
+REORDER_SCALE=${REORDER_SCALE:-26}
+REORDER_GRID=${REORDER_GRID:-8192x8192}
+REORDER_ROUNDS=${REORDER_ROUNDS:-}
+REORDER_LOCALITY=${REORDER_LOCALITY:-1}
 UNIT_TESTS=${UNIT_TESTS:-}
 BENCH_SCALE=${BENCH_SCALE:-24}
 PY_SCALE=${PY_SCALE:-22}
-BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|Oocg|Compaction|ParseText}
+BENCH_FILTER=${BENCH_FILTER:-Generate|BuildCsr|HubSort|SageReorder|Oocg|Compaction|ParseText}
 DRY_RUN=${DRY_RUN:-0}
 
 for t in $TIMINGS; do
@@ -560,12 +582,90 @@ for path in sys.argv[2:]:
 EOF
 }
 
+# The reorder set's table: per graph, algorithm and policy, hub order against SAGE's.
+reorder_table() {
+  python3 - "$@" <<'EOF'
+import json, os, re, sys
+runs = {}
+for path in sys.argv[1:]:
+    m = re.search(r"reorder-(\w+)-(hub|sage)\.json$", path)
+    if not m or not os.path.exists(path):
+        continue
+    for r in json.load(open(path))["runs"]:
+        runs.setdefault((m.group(1), r["algorithm"], r["transfer"]), {})[m.group(2)] = r
+print("%-6s %-9s %-9s %9s %9s %6s %6s %7s %8s %8s %8s %8s  %s" % (
+    "graph", "algo", "policy", "hub ms", "sage ms", "x", "it hub", "it sage", "zc GB h", "zc GB s",
+    "GB hub", "GB sage", "values"))
+for (graph, algo, policy), o in sorted(runs.items()):
+    h, s = o.get("hub"), o.get("sage")
+    if not h or not s:
+        print("%-6s %-9s %-9s  missing: %s" % (graph, algo, policy, "hub" if not h else "sage"))
+        continue
+    same = ""
+    if algo != "pagerank":
+        same = "same" if h.get("values_digest") == s.get("values_digest") else "DIFFER"
+    print("%-6s %-9s %-9s %9.1f %9.1f %6.2f %6d %7d %8.2f %8.2f %8.2f %8.2f  %s" % (
+        graph, algo, policy, h["seconds"] * 1e3, s["seconds"] * 1e3, s["seconds"] / h["seconds"],
+        h["iterations"], s["iterations"], h["bytes"]["zerocopy"] / 1e9, s["bytes"]["zerocopy"] / 1e9,
+        h["total_bytes"] / 1e9, s["total_bytes"] / 1e9, same))
+EOF
+}
+
+# The reorder set: each graph of $REORDER_GRAPHS in hub order and in SAGE's, generated, measured
+# (info --locality) and run, one after the other so that one graph's file is on disk at a time.
+timing_reorder() {
+  local d=$RESULTS/timings kind order name file shape rounds=() t timev source
+  [[ -n $REORDER_ROUNDS ]] && rounds=(--reorder-rounds "$REORDER_ROUNDS")
+  for kind in $REORDER_GRAPHS; do
+    source=()
+    case $kind in
+      kron | urand) shape=(--scale "$REORDER_SCALE" --edge-factor 16) ;;
+      grid) shape=(--rows "${REORDER_GRID%x*}" --cols "${REORDER_GRID#*x}") ;;
+      *)
+        note "reorder: unknown graph '$kind' in REORDER_GRAPHS (kron, urand, grid)"
+        TIMING_FAILED+=("reorder-$kind")
+        continue ;;
+    esac
+    for order in hub sage; do
+      name=reorder-$kind-$order
+      file=/tmp/ooc-$name.oocg
+      t=$SECONDS
+      timev=()
+      [[ -x /usr/bin/time ]] && timev=(/usr/bin/time -v -o "$d/$name-time.log")
+      if ! bounded 400 "${timev[@]}" "$PARTITION_TOOL" generate "$kind" "${shape[@]}" --undirected \
+        --weights random:1-64 --reorder "$order" "${rounds[@]}" -o "$file" >"$d/$name-generate.log" 2>&1; then
+        note "$name: generating failed: timings/$name-generate.log"
+        TIMING_FAILED+=("$name-generate")
+        rm -f "$file"
+        continue
+      fi
+      # The summary line gives the order and the time it took ("sage order (2 rounds) in 21.30 s").
+      note "$name: generated in $((SECONDS - t)) s: $(tail -n 1 "$d/$name-generate.log")" \
+        "  $(grep -hE 'Elapsed|Maximum resident' "$d/$name-time.log" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ';')"
+      if [[ $REORDER_LOCALITY == 1 ]]; then
+        bounded 300 "$PARTITION_TOOL" info "$file" --locality --json >"$d/$name-info.json" 2>&1
+        note "  locality: $(python3 -c 'import json, sys
+l = json.load(open(sys.argv[1]))["locality"]
+print("%.3f value sectors per tile; %d BFS: %d target lines read together, %d list by list" % (
+    l["sectors_per_tile"], l["traversals"], l["shared_lines"], l["list_lines"]))' "$d/$name-info.json" 2>/dev/null)"
+      fi
+      # BFS and SSSP start from the hub run's source (the highest out-degree, a users' id; ties
+      # go to the smallest internal id, which differs between orders), so that values compare.
+      timing "$name" 300 bfs,sssp,cc,pagerank --graph "$file" --in-memory off --transfer zerocopy,hybrid \
+        --tolerance 1e-3 "${source[@]}"
+      [[ $order == hub ]] && read -ra source < <(sed -nE 's/^source: ([0-9]+).*/--source \1/p' "$d/$name.log" | head -n 1)
+      rm -f "$file"
+    done
+  done
+  note "" "$(reorder_table "$d"/reorder-*.json 2>&1)"
+}
+
 stage_timings() {
   need "$OOC_RUN" "$PARTITION_TOOL" || return 1
   local d=$RESULTS/timings k=k$KRON_SCALE ts g=(--graph "$GRAPH") host=(--in-memory off)
   TIMING_FAILED=()
   local file_sets=0
-  for ts in $TIMINGS; do [[ $ts != k22 ]] && file_sets=1; done
+  for ts in $TIMINGS; do [[ $ts != k22 && $ts != reorder ]] && file_sets=1; done
   if ((file_sets)); then
     if [[ $KEEP_GRAPH == 1 && -s $GRAPH ]]; then
       note "graph: reusing $GRAPH (KEEP_GRAPH=1)"
@@ -734,6 +834,7 @@ EOF
           --direction push,auto
         timing "$k-direction-host-pull" 200 bfs,cc "${g[@]}" "${host[@]}" --direction pull
         note "$(direction_table "$d/$k-direction-"{inmemory,host,host-pull}.json 2>&1)" ;;
+      reorder) timing_reorder ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
         bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank --graph "$GRAPH" "${host[@]}" --max-iterations 1 \
@@ -767,6 +868,7 @@ for r in json.load(open(sys.argv[1]))["runs"]:
   rm -f "$PR_REFERENCE"
   local jsons=() j
   for ts in $TIMINGS; do
+    [[ $ts == reorder ]] && continue  # its own table
     for j in "$d/$([[ $ts == k22 ]] && echo k22 || echo "$k-$ts")"{,-*}.json; do
       [[ -e $j ]] && jsons+=("$j")
     done

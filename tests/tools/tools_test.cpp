@@ -181,6 +181,65 @@ TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
   EXPECT_NE(in_place.out.find("(compressed lists)"), std::string::npos) << in_place.out;
 }
 
+// --reorder sage: the summary line names the order and its time, info says it (and measures its
+// locality), and every transfer policy gives the answers it gives in hub order, in users' ids.
+TEST_F(Tools, SageOrderIsDescribedAndGivesTheSameAnswersOnEveryPolicy) {
+  const fs::path hub = path("hub.oocg"), sage = path("sage.oocg");
+  const std::vector<std::string> kron{"generate",     "kron",      "--scale",     "10",
+                                      "--undirected", "--weights", "random:1-64", "--compress"};
+  auto args = kron;
+  args.insert(args.end(), {"-o", hub.string()});
+  const Ran by_hub = partition_tool(args);
+  ASSERT_EQ(by_hub.exit_code, 0) << by_hub.err;
+  EXPECT_NE(by_hub.out.find(" hubs, hub order in "), std::string::npos) << by_hub.out;
+  args = kron;
+  args.insert(args.end(), {"-o", sage.string(), "--reorder", "sage", "--reorder-rounds", "3"});
+  const Ran by_sage = partition_tool(args);
+  ASSERT_EQ(by_sage.exit_code, 0) << by_sage.err;
+  EXPECT_NE(by_sage.out.find(" hubs, sage order (3 rounds) in "), std::string::npos) << by_sage.out;
+  EXPECT_EQ(partition_tool({"verify", sage.string()}).exit_code, 0);  // compressed lists decode
+
+  const auto locality = [&](const fs::path& graph) {
+    const Ran r = partition_tool({"info", graph.string(), "--json", "--locality"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  const nlohmann::json hub_info = locality(hub), sage_info = locality(sage);
+  EXPECT_EQ(hub_info["order"], "hub");
+  EXPECT_EQ(sage_info["order"], "sage");
+  EXPECT_EQ(sage_info["hubs"]["count"], hub_info["hubs"]["count"]);
+  EXPECT_LT(sage_info["locality"]["sectors_per_tile"].get<double>(),
+            hub_info["locality"]["sectors_per_tile"].get<double>());
+  EXPECT_TRUE(info(hub)["locality"].is_null());  // measured only when asked
+  EXPECT_NE(partition_tool({"info", sage.string()}).out.find("\norder       sage: "),
+            std::string::npos);
+
+  const Ran all = ooc_run({"bfs,sssp,cc,pagerank", "--graph", sage.string(), "--backend", "cpu",
+                           "--transfer", "hybrid,filter,compaction,zerocopy,unified", "--in-memory",
+                           "off", "--partition-bytes", "16KiB", "--verify", "-q"});
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  std::size_t verified = 0;
+  for (auto at = all.out.find("ok, matches the serial reference"); at != std::string::npos;
+       at = all.out.find("ok, matches the serial reference", at + 1))
+    ++verified;
+  EXPECT_EQ(verified, 4u * 5u) << all.out;
+  EXPECT_EQ(sssp(sage, "5"), sssp(hub, "5"));
+}
+
+TEST_F(Tools, ReorderNoneTakesNoHubFraction) {
+  const Ran r = partition_tool({"generate", "grid", "--rows", "3", "--cols", "3", "-o",
+                                path("g.oocg").string(), "--reorder", "none", "--hub-sort", "0.1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "partition-tool: --reorder none keeps the input's order and moves no hubs: leave out "
+            "--hub-sort 0.1 or use --reorder hub\n");
+  const Ran off = partition_tool({"generate", "grid", "--rows", "3", "--cols", "3", "-o",
+                                  path("g.oocg").string(), "--reorder", "none"});
+  EXPECT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_NE(off.out.find(" 0 hubs, natural order)"), std::string::npos) << off.out;
+  EXPECT_EQ(info(path("g.oocg"))["order"], "none");
+}
+
 TEST_F(Tools, VersionSaysWhatWasBuilt) {
   std::vector<std::string> tools{OOC_PARTITION_TOOL, OOC_RUN};
 #ifdef OOC_PCIE_BENCH
@@ -218,6 +277,9 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "--help)");
   expect_usage(partition_tool({"convert", "-o", "x.oocg"}),
                "partition-tool: INPUT is required (see partition-tool --help)");
+  expect_usage(partition_tool({"generate", "kron", "-o", "x.oocg", "--reorder", "fast"}),
+               "partition-tool: --reorder: fast not in {hub,sage,none} (see partition-tool "
+               "--help)");
   expect_usage(partition_tool({"generate", "kron", "-o", "x.oocg", "--scale", "-3"}),
                "partition-tool: --scale: '-3' is not a non-negative integer (see "
                "partition-tool --help)");

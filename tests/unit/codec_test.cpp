@@ -117,6 +117,40 @@ TEST(Compress, SortsListsWithTheirWeightsAndDecodesToThem) {
   EXPECT_LT(g.compressed.size_bytes(), g.targets.size_bytes());
 }
 
+// Lists long enough for the radix sort (and short ones), with and without weights, with
+// repeated targets: sorted by target, each weight with its target, repeats in their order.
+TEST(Compress, SortListsSortsShortAndLongListsStably) {
+  std::mt19937_64 rng(3);
+  for (const bool weighted : {false, true}) {
+    for (const std::size_t length : {std::size_t{5}, std::size_t{300}, std::size_t{5000}}) {
+      Graph g;
+      g.offsets = Buffer<eid_t>::copy_of(std::vector<eid_t>{0, length});
+      g.targets = Buffer<vid_t>::allocate(length);
+      std::vector<std::pair<vid_t, std::uint32_t>> expected(length);
+      for (std::size_t i = 0; i < length; ++i)
+        expected[i] = {static_cast<vid_t>(rng() % (length / 2 + 1)) * 70001u,
+                       weighted ? static_cast<std::uint32_t>(i) : 0u};
+      for (std::size_t i = 0; i < length; ++i)
+        g.targets[i] = expected[i].first;
+      if (weighted) {
+        g.weight_type = WeightType::u32;
+        g.weights = Buffer<std::uint32_t>::allocate(length);
+        for (std::size_t i = 0; i < length; ++i)
+          g.weights[i] = expected[i].second;
+      }
+      std::stable_sort(expected.begin(), expected.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      sort_lists(g);
+      for (std::size_t i = 0; i < length; ++i) {
+        ASSERT_EQ(g.targets[i], expected[i].first) << length << " at " << i;
+        if (weighted) {
+          ASSERT_EQ(g.weights[i], expected[i].second) << length << " at " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(Compress, ShapesWithEmptyAndSingleLists) {
   for (EdgeList (*make)() :
        {+[] { return generate_star(50); }, +[] { return generate_chain(70); },

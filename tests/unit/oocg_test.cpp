@@ -15,6 +15,7 @@
 #include "ooc/partitioner/builder.hpp"
 #include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
+#include "ooc/partitioner/sage_reorder.hpp"
 
 namespace ooc {
 namespace {
@@ -69,6 +70,7 @@ TEST_F(Oocg, RoundTripKeepsEverything) {
     EXPECT_EQ(test::edge_set(back), test::edge_set(g));
     EXPECT_EQ(back.hub_count, g.hub_count);
     EXPECT_TRUE(back.symmetric);
+    EXPECT_FALSE(back.sage_ordered);
     EXPECT_EQ(back.weight_type, WeightType::u32);
     ASSERT_EQ(back.original_ids.size(), g.original_ids.size());
     EXPECT_TRUE(
@@ -78,6 +80,16 @@ TEST_F(Oocg, RoundTripKeepsEverything) {
   EXPECT_EQ(info.num_vertices, g.num_vertices());
   EXPECT_EQ(info.num_edges, g.num_edges());
   EXPECT_TRUE(info.permuted);
+}
+
+TEST_F(Oocg, TheSageOrderIsAFlagBit) {
+  const Graph g = sage_reorder(build_graph(generate_kronecker(9, 8, 2), {}));
+  write_oocg(g, path("sage.oocg"));
+  EXPECT_TRUE(read_oocg(path("sage.oocg")).sage_ordered);
+  const OocgInfo info = verify_oocg(path("sage.oocg"));
+  EXPECT_TRUE(info.sage_ordered);
+  EXPECT_EQ(info.version, 1u);  // a flag in the header, no new version
+  EXPECT_EQ(info.hub_count, g.hub_count);
 }
 
 TEST_F(Oocg, EmptyGraphRoundTrips) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ooc/core/units.hpp"
+#include "ooc/partitioner/locality.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/partitioner/partition.hpp"
 #include "tool_main.hpp"
@@ -73,14 +74,38 @@ json partitions_json(const Graph& g, std::uint64_t partition_bytes) {
           {"with_hubs", hub_partitions}};
 }
 
+// Hub sort puts the top hubs first; SAGE's reordering then moves them among the hubs, so the
+// top ones by out-degree are picked out of the hub range.
+std::vector<vid_t> top_hubs(const Graph& g) {
+  std::vector<vid_t> hubs(g.sage_ordered ? g.hub_count : std::min(g.hub_count, kTopHubs));
+  std::iota(hubs.begin(), hubs.end(), vid_t{0});
+  if (!g.sage_ordered) return hubs;  // hub sort's score order
+  const auto top = hubs.begin() + std::min<std::ptrdiff_t>(kTopHubs, std::ssize(hubs));
+  std::partial_sort(hubs.begin(), top, hubs.end(), [&](vid_t a, vid_t b) {
+    return g.degree(a) != g.degree(b) ? g.degree(a) > g.degree(b) : a < b;
+  });
+  hubs.erase(top, hubs.end());
+  return hubs;
+}
+
 json hubs_json(const Graph& g) {
   json top = json::array();
-  for (vid_t v = 0; v < std::min(g.hub_count, kTopHubs); ++v) {
+  for (const vid_t v : top_hubs(g))
     top.push_back({{"vertex", g.original_id(v)}, {"out_degree", g.degree(v)}});
-  }
   const double fraction =
       g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.hub_count) / g.num_vertices();
   return {{"count", g.hub_count}, {"fraction", fraction}, {"top", top}};
+}
+
+json locality_json(const Graph& g) {
+  const Locality l = measure_locality(g);
+  return {{"tiles", l.tiles},
+          {"value_sectors", l.value_sectors},
+          {"sectors_per_tile", l.sectors_per_tile()},
+          {"traversals", l.traversals},
+          {"lists_read", l.lists_read},
+          {"list_lines", l.list_lines},
+          {"shared_lines", l.shared_lines}};
 }
 
 std::string line(const char* label, const std::string& value) {
@@ -91,8 +116,8 @@ std::string line(const char* label, const std::string& value) {
 
 }  // namespace
 
-nlohmann::json describe_graph_file(const std::filesystem::path& path,
-                                   std::uint64_t partition_bytes) {
+nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint64_t partition_bytes,
+                                   bool locality) {
   const OocgInfo info = read_oocg_info(path);
   OocgReadOptions options;
   options.verify_checksums = false;  // `verify` checks everything; info stays quick
@@ -112,6 +137,9 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path,
           {"symmetric", g.symmetric},
           {"weights", std::string(to_string(g.weight_type))},
           {"permuted", info.permuted},
+          {"order", info.sage_ordered ? "sage"
+                    : g.hub_count > 0 ? "hub"
+                                      : "none"},
           {"compressed",
            info.compressed
                ? json{{"bytes", info.compressed_bytes},
@@ -129,7 +157,8 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path,
             {"isolated", stats.isolated},
             {"histogram", histogram_json(stats)}}},
           {"partitions", partitions_json(g, partition_bytes)},
-          {"hubs", hubs_json(g)}};
+          {"hubs", hubs_json(g)},
+          {"locality", locality ? locality_json(g) : json(nullptr)}};
 }
 
 std::string format_description(const nlohmann::json& j) {
@@ -176,6 +205,11 @@ std::string format_description(const nlohmann::json& j) {
                 with_commas(p["min_edges"]).c_str(), p["mean_edges"].get<double>(),
                 with_commas(p["max_edges"]).c_str(), with_commas(p["with_hubs"]).c_str());
   out += line("partitions", buf);
+  const std::string order = j["order"];
+  out += line("order", order == "sage"  ? "sage: hub sort, then SAGE's sampled reordering inside "
+                                          "the hubs and inside the rest"
+                       : order == "hub" ? "hub: hub sort"
+                                        : "none: the input's");
   const json& h = j["hubs"];
   std::snprintf(buf, sizeof buf, "%s (%.1f%% of vertices) first in the order",
                 with_commas(h["count"]).c_str(), 100.0 * h["fraction"].get<double>());
@@ -186,6 +220,16 @@ std::string format_description(const nlohmann::json& j) {
            with_commas(hub["out_degree"]) + ")";
   }
   if (!top.empty()) out += line("top hubs", top);
+  if (const json& l = j["locality"]; !l.is_null()) {
+    std::snprintf(buf, sizeof buf, "%.3f value sectors per tile (up to %u targets)",
+                  l["sectors_per_tile"].get<double>(), kTileWidth);
+    out += line("locality", buf);
+    std::snprintf(buf, sizeof buf,
+                  "%u BFS: %s target lines, each level's lists read together; %s list by list",
+                  l["traversals"].get<unsigned>(), with_commas(l["shared_lines"]).c_str(),
+                  with_commas(l["list_lines"]).c_str());
+    out += line("", buf);
+  }
   return out;
 }
 

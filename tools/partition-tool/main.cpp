@@ -14,6 +14,7 @@
 #include "ooc/partitioner/hub_sort.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/partitioner/readers.hpp"
+#include "ooc/partitioner/sage_reorder.hpp"
 #include "tool_main.hpp"
 
 namespace ooc::tools {
@@ -31,6 +32,9 @@ struct BuildArgs {
   std::string weights;
   std::uint64_t seed = 1;
   std::string hub_sort = "0.08";
+  std::string reorder = "hub";
+  unsigned reorder_rounds = kDefaultSageRounds;
+  const CLI::Option* hub_sort_option = nullptr;
   bool keep_self_loops = false;
   bool keep_duplicates = false;
   bool compact_ids = false;
@@ -51,9 +55,19 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
                  "file (the input's own, if it has any) | none | random:LO-HI (uniform integers, "
                  "symmetric)")
       ->capture_default_str();
-  cmd.add_option("--seed", b.seed, "Seed for generated edges and random weights")
+  cmd.add_option("--seed", b.seed, "Seed for generated edges, random weights and SAGE's sampling")
       ->capture_default_str();
-  cmd.add_option("--hub-sort", b.hub_sort, "Fraction of vertices moved first as hubs, or 'off'")
+  b.hub_sort_option =
+      cmd.add_option("--hub-sort", b.hub_sort, "Fraction of vertices moved first as hubs, or 'off'")
+          ->capture_default_str();
+  cmd.add_option("--reorder", b.reorder,
+                 "hub (hub sort) | sage (hub sort, then SAGE's sampled reordering inside the hubs "
+                 "and inside the rest) | none (the input's order, as --hub-sort off)")
+      ->check(CLI::IsMember({"hub", "sage", "none"}))
+      ->capture_default_str();
+  cmd.add_option("--reorder-rounds", b.reorder_rounds,
+                 "Rounds of SAGE's reordering (--reorder sage)")
+      ->check(CLI::Range(1u, 1000u))
       ->capture_default_str();
   cmd.add_flag("--keep-self-loops", b.keep_self_loops, "Keep edges (v, v)");
   cmd.add_flag("--keep-duplicates", b.keep_duplicates, "Keep repeated edges");
@@ -77,10 +91,45 @@ double hub_fraction(const std::string& text) {
                      "': expected a fraction between 0 and 1, or off");
 }
 
-// Builds, hub-sorts and writes; prints a summary line unless quiet.
-void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, const Common& c) {
-  const auto start = std::chrono::steady_clock::now();
+using Clock = std::chrono::steady_clock;
+
+// The hub fraction, once --reorder and --hub-sort are known to agree.
+double checked_hub_fraction(const BuildArgs& b) {
   const double fraction = hub_fraction(b.hub_sort);
+  if (b.reorder == "none" && fraction > 0.0 && b.hub_sort_option->count() > 0) {
+    throw InvalidInput(
+        "--reorder none keeps the input's order and moves no hubs: leave out "
+        "--hub-sort " +
+        b.hub_sort + " or use --reorder hub");
+  }
+  return fraction;
+}
+
+// The order --reorder asks for; returns how the summary line describes it.
+std::string reorder(Graph& g, const BuildArgs& b, double fraction) {
+  if (b.reorder == "none" || (b.reorder == "hub" && fraction == 0.0)) return "natural order";
+  const auto start = Clock::now();
+  std::string order = "hub order";
+  if (b.reorder == "hub") {
+    g = hub_sort(std::move(g), fraction);
+  } else {
+    SageOptions options;
+    options.hub_fraction = fraction;
+    options.rounds = b.reorder_rounds;
+    options.seed = b.seed;
+    g = sage_reorder(std::move(g), options);
+    order = "sage order (" + std::to_string(b.reorder_rounds) + " rounds)";
+  }
+  char took[32];
+  std::snprintf(took, sizeof took, " in %.2f s",
+                std::chrono::duration<double>(Clock::now() - start).count());
+  return order + took;
+}
+
+// Builds, reorders and writes; prints a summary line unless quiet.
+void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, const Common& c) {
+  const auto start = Clock::now();
+  const double fraction = checked_hub_fraction(b);
   BuildOptions options;
   options.undirected = b.undirected;
   options.remove_self_loops = !b.keep_self_loops;
@@ -88,11 +137,11 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
   options.compact_ids = b.compact_ids;
   options.weights = parse_weight_spec(b.weights, b.seed);
   Graph g = build_graph(std::move(edges), options);
-  if (fraction > 0.0) g = hub_sort(std::move(g), fraction);
+  const std::string order = reorder(g, b, fraction);
   if (b.compress) compress(g);
   write_oocg(g, out);
   if (c.quiet) return;
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  const std::chrono::duration<double> took = Clock::now() - start;
   char compressed[96] = "";
   if (b.compress && g.num_edges() > 0) {
     const int n = std::snprintf(
@@ -103,11 +152,12 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
                     ", weights packed at %u bits", g.compressed.weight_width);
     }
   }
-  std::printf("wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs%s), %s, built in %.1f s\n",
-              out.c_str(), with_commas(g.num_vertices()).c_str(),
-              with_commas(g.num_edges()).c_str(), g.symmetric ? "symmetric" : "directed",
-              std::string(to_string(g.weight_type)).c_str(), with_commas(g.hub_count).c_str(),
-              compressed, format_bytes(fs::file_size(out)).c_str(), took.count());
+  std::printf(
+      "wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs, %s%s), %s, built in %.1f s\n",
+      out.c_str(), with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
+      g.symmetric ? "symmetric" : "directed", std::string(to_string(g.weight_type)).c_str(),
+      with_commas(g.hub_count).c_str(), order.c_str(), compressed,
+      format_bytes(fs::file_size(out)).c_str(), took.count());
 }
 
 }  // namespace
@@ -158,6 +208,10 @@ int main(int argc, char** argv) {
       ->check(size_validator())
       ->capture_default_str();
   info->add_flag("--json", as_json, "Print JSON instead of text");
+  bool locality = false;
+  info->add_flag("--locality", locality,
+                 "Also measure the order's locality: value sectors per tile, and the target lines "
+                 "that 4 BFS runs read (a pass over the edges per run)");
 
   auto* verify =
       app.add_subcommand("verify", "Check a .oocg file's integrity; exit 0 only if it is sound");
@@ -184,7 +238,7 @@ int main(int argc, char** argv) {
       gen.seed = generate_build.seed;
       build_and_write(generate(gen), generate_build, output, common);
     } else if (*info) {
-      const auto description = describe_graph_file(file, parse_size(partition_bytes));
+      const auto description = describe_graph_file(file, parse_size(partition_bytes), locality);
       std::fputs(
           as_json ? (description.dump(2) + "\n").c_str() : format_description(description).c_str(),
           stdout);

@@ -4,6 +4,7 @@
 #include <functional>
 #include <span>
 
+#include "ooc/core/progress.hpp"
 #include "ooc/partitioner/graph.hpp"
 
 namespace ooc {
@@ -13,6 +14,10 @@ namespace ooc {
 // one; u32 weights are packed too when their range takes fewer than 32 bits (float weights stay
 // raw). Parallel (oneTBB); the result does not depend on the thread count.
 void compress(Graph& graph, HostMemory& memory = default_host_memory());
+
+// Sorts every list by target, weights moving with their targets (compress's first step);
+// advances `progress`, when given, by one per vertex.
+void sort_lists(Graph& graph, ProgressStep* progress = nullptr);
 
 // The weights of edges [first, first + count) from the packed copy into `out`.
 void unpack_weights(const CompressedTargets& compressed, eid_t first, eid_t count,

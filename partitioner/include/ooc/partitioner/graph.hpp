@@ -1,7 +1,8 @@
 #pragma once
 // The graph model: compressed sparse rows of out-edges, 32-bit vertex ids, 64-bit edge offsets,
 // optional 32-bit weights in their own array. Internal ids may differ from the user's (hub sort
-// permutes them); `original_ids` maps back so that everything users see is in their own ids.
+// and SAGE's reordering permute them); `original_ids` maps back so that everything users see is
+// in their own ids.
 #include <cstdint>
 #include <span>
 
@@ -39,6 +40,7 @@ struct Graph {
   WeightType weight_type = WeightType::none;
   Buffer<vid_t> original_ids;    // internal id -> user's id; empty means identity
   std::uint32_t hub_count = 0;   // internal ids [0, hub_count) are the hubs (hub sort)
+  bool sage_ordered = false;     // sage_reorder placed co-accessed lists together
   bool symmetric = false;        // every edge (u, v) has its reverse (v, u)
   CompressedTargets compressed;  // optional (partition-tool --compress); lists are then sorted
 

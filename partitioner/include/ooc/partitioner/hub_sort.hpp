@@ -14,4 +14,13 @@ inline constexpr double kDefaultHubFraction = 0.08;  // HyTGraph §VI-A: "top 8%
 
 Graph hub_sort(Graph&& graph, double fraction = kDefaultHubFraction);
 
+// The hubs that a fraction of the vertices makes, rounded; InvalidInput outside [0, 1].
+vid_t hubs_for_fraction(vid_t vertices, double fraction);
+
+// Each vertex's in-degree (its out-degree when the graph is symmetric).
+Buffer<eid_t> in_degrees(const Graph& graph);
+
+// hub_sort's order, new -> old ids, for reorderings that start from it (sage_reorder).
+Buffer<vid_t> hub_order(const Graph& graph, vid_t hubs);
+
 }  // namespace ooc

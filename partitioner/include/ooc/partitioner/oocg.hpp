@@ -23,8 +23,9 @@ struct OocgInfo {
   WeightType weight_type = WeightType::none;
   std::uint32_t hub_count = 0;
   bool symmetric = false;
-  bool permuted = false;    // holds a new -> old id permutation (hub sorted or compacted)
-  bool compressed = false;  // holds compressed lists (partition-tool --compress)
+  bool permuted = false;      // holds a new -> old id permutation (hub sorted or compacted)
+  bool sage_ordered = false;  // reordered by sage_reorder (flag bit 4; older files: false)
+  bool compressed = false;    // holds compressed lists (partition-tool --compress)
   std::uint64_t compressed_bytes = 0;  // their size
   bool packed_weights = false;         // holds the weights packed (version 3)
   std::uint32_t weight_width = 0;      // bits per packed weight
