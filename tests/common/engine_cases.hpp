@@ -372,6 +372,14 @@ inline std::vector<std::uint32_t> uphill_reference(const Graph& g, vid_t source)
   return hops;
 }
 
+// The L1 distance between two runs' values.
+inline double l1_distance(const std::vector<float>& a, const std::vector<float>& b) {
+  double l1 = 0;
+  for (std::size_t v = 0; v < a.size(); ++v)
+    l1 += std::abs(static_cast<double>(a[v]) - b[v]);
+  return l1;
+}
+
 template <class T>
 std::vector<T> in_user_ids(const OocEngine& engine, const std::vector<T>& internal) {
   std::vector<T> out(internal.size());
@@ -399,10 +407,7 @@ inline std::vector<float> expect_user_programs(OocEngine& engine,
   EXPECT_LE(sum, 1.0 / (1.0 - 0.85) * (1 + 1e-3));  // float rounding over many additions
   EXPECT_GE(ppr[source], 1.0f);
   if (!expected_ppr.empty()) {
-    double l1 = 0;
-    for (std::size_t v = 0; v < ppr.size(); ++v)
-      l1 += std::abs(static_cast<double>(ppr[v]) - expected_ppr[v]);
-    EXPECT_LT(l1, 1e-4);
+    EXPECT_LT(l1_distance(ppr, expected_ppr), 1e-4);
   }
   return ppr;
 }

@@ -4,7 +4,6 @@
 // and must give the CPU backend's values. SKIPPED where there is no GPU.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 #include <tuple>
 
@@ -59,10 +58,7 @@ TEST(CudaUserProgramRuns, PullingProgramsGiveTheCpuValues) {
       EXPECT_GT(widest.stats.pull_iterations(), 0u);
       const auto expected = cpu.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
       const auto ppr = gpu.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
-      double l1 = 0;
-      for (std::size_t v = 0; v < ppr.size(); ++v)
-        l1 += std::abs(static_cast<double>(ppr[v]) - expected[v]);
-      EXPECT_LT(l1, 1e-4);
+      EXPECT_LT(test::l1_distance(ppr, expected), 1e-4);
     }
   }
 }

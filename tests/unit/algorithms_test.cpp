@@ -2,8 +2,6 @@
 // against the serial references.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include "engine_cases.hpp"
 
 namespace ooc {
@@ -98,10 +96,7 @@ TEST(CpuDirectionRuns, PullingUserProgramsMatch) {
     const auto pulled = engine.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
     engine.set_direction(Direction::push);
     const auto pushed = engine.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
-    double l1 = 0;
-    for (std::size_t v = 0; v < pushed.size(); ++v)
-      l1 += std::abs(static_cast<double>(pulled[v]) - pushed[v]);
-    EXPECT_LT(l1, 1e-4);
+    EXPECT_LT(test::l1_distance(pulled, pushed), 1e-4);
   }
 }
 

@@ -50,7 +50,9 @@ class CpuFrontier {
   // Takes the admitted active vertices of the given partitions, in ascending order (parallel
   // over partitions).
   template <class Admit>
-  std::span<const vid_t> take_current(std::span<const std::uint32_t> partitions, Admit&& admit);
+  std::span<const vid_t> take_current(std::span<const std::uint32_t> partitions, Admit&& admit) {
+    return take_set(current_, partitions, admit);
+  }
   // Takes the admitted vertices of [first, last) activated since the iteration began.
   template <class Admit>
   std::span<const vid_t> take_next(vid_t first, vid_t last, Admit&& admit);
@@ -64,6 +66,11 @@ class CpuFrontier {
   // partitions may share a word).
   template <class Admit>
   static void take(Bitmap& bits, vid_t first, vid_t last, Admit&& admit, std::vector<vid_t>& out);
+  // The same over the given partitions of `bits`, in parallel; the result is valid until the
+  // next take.
+  template <class Admit>
+  std::span<const vid_t> take_set(Bitmap& bits, std::span<const std::uint32_t> partitions,
+                                  Admit&& admit);
 
   const Graph& g_;
   std::span<const Partition> parts_;
@@ -95,12 +102,13 @@ void CpuFrontier::take(Bitmap& bits, vid_t first, vid_t last, Admit&& admit,
 }
 
 template <class Admit>
-std::span<const vid_t> CpuFrontier::take_current(std::span<const std::uint32_t> partitions,
-                                                 Admit&& admit) {
+std::span<const vid_t> CpuFrontier::take_set(Bitmap& bits,
+                                             std::span<const std::uint32_t> partitions,
+                                             Admit&& admit) {
   per_partition_.resize(partitions.size());
   tbb::parallel_for(std::size_t{0}, partitions.size(), [&](std::size_t i) {
     per_partition_[i].clear();
-    take(current_, parts_[partitions[i]].first_vertex, parts_[partitions[i]].last_vertex, admit,
+    take(bits, parts_[partitions[i]].first_vertex, parts_[partitions[i]].last_vertex, admit,
          per_partition_[i]);
   });
   active_.clear();
@@ -653,17 +661,14 @@ void CpuExecutor<P>::take_sources() {
 template <class P>
 void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
   if constexpr (kCanPull) {
-    PullRule<P> rule{program_, kAccumulative ? sent_.data() : values_.data(),
-                     kAccumulative ? deltas_.data() : values_.data(), floor_, has_floor_};
+    const PullRule<P> rule{program_, kAccumulative ? sent_.data() : values_.data(),
+                           kAccumulative ? deltas_.data() : values_.data(), floor_, has_floor_};
     const auto gather = [&](std::size_t count, const auto& edges_of, auto&& read) {
       return pull_cpu(rule, next_, count, edges_of, read);
     };
     const auto unread = [](std::size_t, eid_t) {};
-    std::vector<vid_t> vertices;
-    for (const std::uint32_t p : task.partitions) {
-      gathering_.for_each_set(parts_[p].first_vertex, parts_[p].last_vertex,
-                              [&](std::size_t v) { vertices.push_back(static_cast<vid_t>(v)); });
-    }
+    const std::span<const vid_t> vertices =
+        take_set(gathering_, task.partitions, [](vid_t) { return true; });
     if (task.engine == Engine::filter) {
       const eid_t base = stage(task, stats);
       const auto start = Clock::now();
