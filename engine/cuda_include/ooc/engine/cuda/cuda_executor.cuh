@@ -78,6 +78,10 @@ struct VertexView {
             : window_lines(coffsets[v], coffsets[v + 1] - coffsets[v], line, held);
     return lists + (weight_bits == 0 ? 0 : weight_lines(offsets[v], degree(v), weight_bits, line));
   }
+  __device__ std::uint64_t last_line(vid_t v, std::uint32_t line) const {
+    if (coffsets == nullptr || coffsets[v + 1] == coffsets[v]) return 0;
+    return (coffsets[v + 1] - 1) / line + 1;
+  }
   __device__ double delta(vid_t v) const {
     if constexpr (P::kind == ProgramKind::accumulative) {
       return static_cast<double>(deltas[v]);
@@ -284,6 +288,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   DeviceArray<Value> sent_;
   Value floor_{};
   bool has_floor_ = false;
+  bool gathering_counted_ = false;  // the gathering counters hold this run's (no floor)
   std::vector<PartitionSurvey> pull_surveys_;
   // The constants the survey chooses with: options_.cost, moved by each iteration's timings when
   // EngineOptions::adapt_costs (calibration.hpp, adapted).
@@ -342,7 +347,7 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(next_.data(), 0, next_.bytes(), s), doing);
   OOC_CUDA(cudaMemsetAsync(current_.data(), 0, current_.bytes(), s), doing);
-  cuda::init_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+  cuda::init_kernel<<<warp_grid_for(words_), kBlockThreads, 0, s>>>(
       program_, values_.data(), deltas_.data(), current_.data(), g_.num_vertices());
   check_launch("init_kernel", doing);
   if (ranked_) {
@@ -405,7 +410,9 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   const cudaStream_t s = stream(kDirect);
   const auto partitions = static_cast<std::uint32_t>(parts_.size());
   if (partitions == 0) return;
-  OOC_CUDA(cudaMemsetAsync(ws_.counters.data(), 0, ws_.counters.bytes(), s), doing);
+  // The push half only: the pull half may hold a gathering set that does not change.
+  OOC_CUDA(cudaMemsetAsync(ws_.counters.data(), 0, partitions * sizeof(cuda::PartitionCounters), s),
+           doing);
   OOC_CUDA(cudaMemset2DAsync(&ws_.counters.data()->most_urgent, sizeof(cuda::PartitionCounters),
                              0xff, sizeof(unsigned long long), partitions, s),
            doing);
@@ -459,36 +466,41 @@ void CudaExecutor<P>::read_surveys(const cuda::PartitionCounters* counters,
 // The floor (programs that have one: the least value in the frontier, from which no offer this
 // iteration can go lower), the gathering vertices, their counters and engines, both directions'
 // counts and bytes, and the choice; `out` becomes the gathering survey when the iteration pulls.
+// Without a floor the gathering vertices are those with a list, in every iteration: they are
+// marked and counted once per run, and only their engines are chosen again (the costs move).
 template <class P>
 void CudaExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
   const char* doing = "surveying the pull direction";
   const cudaStream_t s = stream(kDirect);
   const vid_t n = g_.num_vertices();
   const auto partitions = static_cast<std::uint32_t>(parts_.size());
+  cuda::PartitionCounters* counters = ws_.counters.data() + partitions;
   has_floor_ = false;
   if constexpr (PullFloorProgram<P>) {
-    OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 1, 0xff, sizeof(unsigned long long), s), doing);
-    OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 2, 0, sizeof(unsigned long long), s), doing);
-    cuda::urgency_range_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-        current_.data(), n, view(PriorityWindow{}), ws_.scalars.data() + 1, ws_.scalars.data() + 2);
-    check_launch("urgency_range_kernel", doing);
-    d2h(ws_.host_scalars.data(), ws_.scalars.data() + 1, 2, s, doing);
-    ws_.streams[kDirect].synchronize(doing);
-    if (ws_.host_scalars[0] <= ws_.host_scalars[1]) {  // a frontier: its least value is exact
-      floor_ = program_.pull_floor(static_cast<Value>(cuda::from_order_key(ws_.host_scalars[0])));
+    // The push survey's most urgent admitted vertex is the frontier's least value: the priority
+    // window admits the most urgent bucket first, and a monotone program's urgency is its value.
+    unsigned long long least = ~0ull;
+    for (std::uint32_t i = 0; i < partitions; ++i) {
+      if (ws_.host_counters[i].active_vertices > 0)
+        least = std::min(least, ws_.host_counters[i].most_urgent);
+    }
+    if (least != ~0ull) {
+      floor_ = program_.pull_floor(static_cast<Value>(cuda::from_order_key(least)));
       has_floor_ = true;
     }
   }
-  cuda::mark_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-      gather_.data(), n,
-      GatherTest<Value>{values_.data(), device_.offsets.data(), floor_, has_floor_});
-  check_launch("mark_kernel", doing);
-  cuda::PartitionCounters* counters = ws_.counters.data() + partitions;
-  OOC_CUDA(cudaMemsetAsync(counters, 0, partitions * sizeof(cuda::PartitionCounters), s), doing);
-  cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-      gather_.data(), n, view(PriorityWindow{}), device_.partition_first.data(), partitions,
-      cost_.request_bytes, counters);
-  check_launch("survey_kernel", doing);
+  if (PullFloorProgram<P> || !gathering_counted_) {
+    cuda::mark_kernel<<<warp_grid_for(words_), kBlockThreads, 0, s>>>(
+        gather_.data(), n,
+        GatherTest<Value>{values_.data(), device_.offsets.data(), floor_, has_floor_});
+    check_launch("mark_kernel", doing);
+    OOC_CUDA(cudaMemsetAsync(counters, 0, partitions * sizeof(cuda::PartitionCounters), s), doing);
+    cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+        gather_.data(), n, view(PriorityWindow{}), device_.partition_first.data(), partitions,
+        cost_.request_bytes, counters);
+    check_launch("survey_kernel", doing);
+    gathering_counted_ = true;
+  }
   launch_choose_engines(counters, device_.partition_edges.data(), partitions, options_.transfer,
                         plan_.in_memory, cached() ? device_.cache.cached.data() : nullptr,
                         compressed() ? device_.partition_compressed.data() : nullptr, edge_bytes_,
@@ -661,7 +673,7 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
     check_launch("take_kernel", doing);
     if constexpr (kAccumulative && kCanPull) {
       if (pulling_) {  // the frontier's messages, before any vertex gathers
-        cuda::send_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
+        cuda::send_kernel<<<grid_for(g_.num_vertices()), kBlockThreads, 0, s>>>(
             program_, values_.data(), deltas_.data(), sent_.data(), work_.data(),
             device_.offsets.data(), g_.num_vertices());
         check_launch("send_kernel", doing);

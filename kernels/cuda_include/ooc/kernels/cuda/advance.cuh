@@ -32,8 +32,6 @@
 
 namespace ooc::cuda {
 
-inline constexpr unsigned kWarp = 32;
-inline constexpr unsigned kFullMask = 0xffffffffu;
 inline constexpr unsigned kLineElements = 128 / sizeof(vid_t);
 inline constexpr eid_t kHeavyDegree = 4096;
 inline constexpr eid_t kHeavyChunk = 1024;  // edges per warp in heavy_kernel
@@ -455,21 +453,27 @@ __global__ void heavy_kernel(P program, ProgramState<P> s) {
   count_edges(s.edges_processed, processed, lane);
 }
 
-// Initial values, deltas and frontier, computed on the GPU: a thread per 64-vertex word.
+// Initial values, deltas and frontier, computed on the GPU: a warp per 64-vertex word, a lane
+// per vertex of each half, so that the values are written coalesced.
 template <class P>
 __global__ void init_kernel(P program, typename P::Value* values, typename P::Value* deltas,
                             std::uint64_t* current, vid_t n) {
+  const unsigned lane = threadIdx.x % kWarp;
   const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
-  for (std::uint64_t w = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       w < words; w += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+  for (std::uint64_t w = global_warp(); w < words; w += warp_count()) {
     std::uint64_t bits = 0;
-    for (unsigned b = 0; b < 64 && (w << 6) + b < n; ++b) {
-      const auto v = static_cast<vid_t>((w << 6) + b);
-      values[v] = program.init(v);
-      if constexpr (P::kind == ProgramKind::accumulative) deltas[v] = program.init_delta(v);
-      if (program.active_at_start(v)) bits |= 1ull << b;
+    for (unsigned half = 0; half < 2; ++half) {
+      const std::uint64_t at = (w << 6) + 32 * half + lane;
+      bool active = false;
+      if (at < n) {
+        const auto v = static_cast<vid_t>(at);
+        values[v] = program.init(v);
+        if constexpr (P::kind == ProgramKind::accumulative) deltas[v] = program.init_delta(v);
+        active = program.active_at_start(v);
+      }
+      bits |= std::uint64_t{__ballot_sync(kFullMask, active)} << (32 * half);
     }
-    current[w] = bits;
+    if (lane == 0) current[w] = bits;
   }
 }
 

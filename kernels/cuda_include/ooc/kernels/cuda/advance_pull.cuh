@@ -358,30 +358,24 @@ __global__ void pull_heavy_kernel(Rule rule, PullState s) {
 
 // An accumulative program's frontier sends this iteration's messages before any vertex gathers:
 // every vertex of `work` moves its delta into its value and, unless it has no out-edges (then
-// the delta is absorbed), its message into `sent`; the others send nothing. A thread per 64-vertex
-// word.
+// the delta is absorbed), its message into `sent`; the others send nothing. A thread per vertex.
 template <class P>
 __global__ void send_kernel(P program, typename P::Value* values, typename P::Value* deltas,
                             typename P::Value* sent, const std::uint64_t* work,
                             const eid_t* offsets, vid_t n) {
   using Value = typename P::Value;
-  const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
-  for (std::uint64_t w = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       w < words; w += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
-    const std::uint64_t bits = work[w];
-    for (unsigned b = 0; b < 64 && (w << 6) + b < n; ++b) {
-      const auto v = static_cast<vid_t>((w << 6) + b);
-      Value message{0};
-      if ((bits >> b) & 1u) {
-        const Value delta = atomic_exchange(deltas + v, Value{0});
-        const eid_t degree = offsets[v + 1] - offsets[v];
-        if (delta != Value{0}) {
-          atomic_add(values + v, delta);
-          if (degree > 0) message = program.message(delta, degree);
-        }
+  for (std::uint64_t at = grid_thread(); at < n; at += grid_threads()) {
+    const auto v = static_cast<vid_t>(at);
+    Value message{0};
+    if (bit_test(work, v)) {
+      const Value delta = atomic_exchange(deltas + v, Value{0});
+      const eid_t degree = offsets[v + 1] - offsets[v];
+      if (delta != Value{0}) {
+        atomic_add(values + v, delta);
+        if (degree > 0) message = program.message(delta, degree);
       }
-      sent[v] = message;
     }
+    sent[v] = message;
   }
 }
 

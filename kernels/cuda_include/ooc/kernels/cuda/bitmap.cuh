@@ -1,10 +1,14 @@
 #pragma once
-// Device-side frontier bitmaps: one bit per vertex in 64-bit words, set with atomicOr.
+// Device-side frontier bitmaps: one bit per vertex in 64-bit words, set with atomicOr, and the
+// warp walk over their set bits that the survey kernels share.
 #include <cstdint>
 
 #include "ooc/core/types.hpp"
 
 namespace ooc::cuda {
+
+inline constexpr unsigned kWarp = 32;
+inline constexpr unsigned kFullMask = 0xffffffffu;
 
 __device__ __forceinline__ bool bit_test(const std::uint64_t* words, vid_t v) {
   return (words[v >> 6] >> (v & 63)) & 1u;
@@ -65,5 +69,59 @@ struct RangeSet {
     lists_shift = list_shift == nullptr ? 0 : list_shift[lo];
   }
 };
+
+__device__ __forceinline__ std::uint64_t grid_thread() {
+  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ std::uint64_t grid_threads() {
+  return static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+}
+
+// Word w's bits below the vertex count.
+__device__ __forceinline__ std::uint64_t live_bits(const std::uint64_t* words, std::uint64_t w,
+                                                   vid_t n) {
+  return words[w] & range_mask(w, 0, n);
+}
+
+// Each warp of the grid takes 32 words at a time, from its own first word on and a grid's worth
+// apart, so the words a warp sees only grow. f(chunk, lane) runs on every lane of the warp for
+// each chunk: lane l's word is chunk + l. Needs blocks of whole warps.
+template <class F>
+__device__ __forceinline__ void for_each_chunk(vid_t n, F&& f) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
+  for (std::uint64_t chunk = grid_thread() - lane; chunk < words; chunk += grid_threads())
+    f(chunk, lane);
+}
+
+// The warp walks the words of a chunk that have set bits (`mine`: the lane's word), in order,
+// half a word at a time: f(w, fresh, v, on) runs on every lane, where v is the lane's vertex of
+// the half, `on` says whether its bit is set, and `fresh` that the half is the first of word w to
+// be walked. A lane's vertices are 32 apart, so the warp reads its vertices' data coalesced, where
+// a thread per word would read 64 scattered ones.
+template <class F>
+__device__ __forceinline__ void walk_chunk(std::uint64_t chunk, std::uint64_t mine, F&& f) {
+  const unsigned lane = threadIdx.x % kWarp;
+  for (unsigned busy = __ballot_sync(kFullMask, mine != 0); busy != 0; busy &= busy - 1) {
+    const int from = __ffs(static_cast<int>(busy)) - 1;
+    const std::uint64_t bits = __shfl_sync(kFullMask, mine, from);
+    const std::uint64_t w = chunk + static_cast<std::uint64_t>(from);
+    for (unsigned half = 0; half < 2; ++half) {
+      const auto h = static_cast<std::uint32_t>(bits >> (32 * half));
+      if (h == 0) continue;
+      const bool fresh = half == 0 || static_cast<std::uint32_t>(bits) == 0;
+      f(w, fresh, static_cast<vid_t>((w << 6) + 32 * half + lane), ((h >> lane) & 1u) != 0);
+    }
+  }
+}
+
+// walk_chunk over every chunk of `words` below n.
+template <class F>
+__device__ __forceinline__ void walk_bits(const std::uint64_t* words, vid_t n, F&& f) {
+  for_each_chunk(n, [&](std::uint64_t chunk, unsigned lane) {
+    const std::uint64_t w = chunk + lane;
+    walk_chunk(chunk, w < (std::uint64_t{n} + 63) / 64 ? live_bits(words, w, n) : 0, f);
+  });
+}
 
 }  // namespace ooc::cuda

@@ -14,6 +14,8 @@
 //   std::uint64_t requests(vid_t v, std::uint32_t line, std::uint64_t& held)   the lines of
 //                             `line` bytes that reading v's list in place touches
 //                             (ooc/kernels/requests.hpp); `held` is ~0 at each word's start
+//   std::uint64_t last_line(vid_t v, std::uint32_t line)   1 + the last line of v's compressed
+//                             list (0 when v has none, or the lists are raw)
 //   std::uint64_t list_bytes(vid_t v)   the bytes of v's compressed list (0 when none)
 // so that nothing here depends on the engine's cost model or priority rules.
 #include <cstdint>
@@ -49,40 +51,46 @@ __host__ __device__ inline double from_order_key(unsigned long long k) {
   return x;
 }
 
-// Calls f(v) for every set bit v of `bits` (a word of vertices starting at base).
-template <class F>
-__device__ __forceinline__ void for_each_bit(std::uint64_t bits, std::uint64_t base, F&& f) {
-  while (bits != 0) {
-    const int b = __ffsll(static_cast<long long>(bits)) - 1;
-    f(static_cast<vid_t>(base + static_cast<std::uint64_t>(b)));
-    bits &= bits - 1;
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce(T x, Op op) {
+  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2)
+    x = op(x, __shfl_xor_sync(kFullMask, x, offset));
+  return x;
+}
+__device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
+  return warp_reduce(x, [](unsigned long long a, unsigned long long b) { return a < b ? a : b; });
+}
+__device__ __forceinline__ unsigned long long warp_max(unsigned long long x) {
+  return warp_reduce(x, [](unsigned long long a, unsigned long long b) { return a > b ? a : b; });
+}
+template <class T>
+__device__ __forceinline__ T warp_sum(T x) {
+  return warp_reduce(x, [](T a, T b) { return a + b; });
+}
+// The largest x of the lanes below this one (0 on lane 0).
+__device__ __forceinline__ unsigned long long warp_max_below(unsigned long long x) {
+  const unsigned lane = threadIdx.x % kWarp;
+  for (unsigned offset = 1; offset < kWarp; offset *= 2) {
+    const unsigned long long y = __shfl_up_sync(kFullMask, x, offset);
+    if (lane >= offset) x = x > y ? x : y;
   }
-}
-
-__device__ __forceinline__ std::uint64_t grid_thread() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ std::uint64_t grid_threads() {
-  return static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-}
-
-// Word w's bits below the vertex count.
-__device__ __forceinline__ std::uint64_t live_bits(const std::uint64_t* words, std::uint64_t w,
-                                                   vid_t n) {
-  return words[w] & range_mask(w, 0, n);
+  const unsigned long long below = __shfl_up_sync(kFullMask, x, 1);
+  return lane == 0 ? 0 : below;
 }
 
 template <class View>
 __global__ void urgency_range_kernel(const std::uint64_t* current, vid_t n, View view,
                                      unsigned long long* most, unsigned long long* least) {
   unsigned long long lo = ~0ull, hi = 0;
-  for (std::uint64_t w = grid_thread(); w < (std::uint64_t{n} + 63) / 64; w += grid_threads()) {
-    for_each_bit(live_bits(current, w, n), w << 6, [&](vid_t v) {
-      const unsigned long long k = order_key(view.urgency(v));
-      lo = k < lo ? k : lo;
-      hi = k > hi ? k : hi;
-    });
-  }
+  walk_bits(current, n, [&](std::uint64_t, bool, vid_t v, bool on) {
+    if (!on) return;
+    const unsigned long long k = order_key(view.urgency(v));
+    lo = k < lo ? k : lo;
+    hi = k > hi ? k : hi;
+  });
+  lo = warp_min(lo);
+  hi = warp_max(hi);
+  if (threadIdx.x % kWarp != 0) return;
   if (lo != ~0ull) atomicMin(most, lo);
   if (hi != 0) atomicMax(least, hi);
 }
@@ -99,14 +107,13 @@ __global__ void urgency_histogram_kernel(const std::uint64_t* current, vid_t n, 
   for (int b = threadIdx.x; b < Buckets; b += blockDim.x)
     local[b] = {0, 0.0};
   __syncthreads();
-  for (std::uint64_t w = grid_thread(); w < (std::uint64_t{n} + 63) / 64; w += grid_threads()) {
-    for_each_bit(live_bits(current, w, n), w << 6, [&](vid_t v) {
-      DeviceBucket& b = local[view.bucket(view.urgency(v))];
-      atomicAdd(&b.edges, static_cast<unsigned long long>(view.degree(v)));
-      const double mass = view.delta(v);
-      if (mass != 0.0) atomicAdd(&b.mass, mass);
-    });
-  }
+  walk_bits(current, n, [&](std::uint64_t, bool, vid_t v, bool on) {
+    if (!on) return;
+    DeviceBucket& b = local[view.bucket(view.urgency(v))];
+    atomicAdd(&b.edges, static_cast<unsigned long long>(view.degree(v)));
+    const double mass = view.delta(v);
+    if (mass != 0.0) atomicAdd(&b.mass, mass);
+  });
   __syncthreads();
   for (int b = threadIdx.x; b < Buckets; b += blockDim.x) {
     if (local[b].edges != 0) atomicAdd(&buckets[b].edges, local[b].edges);
@@ -114,70 +121,115 @@ __global__ void urgency_histogram_kernel(const std::uint64_t* current, vid_t n, 
   }
 }
 
-// Per partition counters of admitted active vertices. A thread walks words; consecutive words
-// mostly share a partition, so it accumulates and flushes with atomics when the partition
-// changes. partition_first has partitions + 1 entries (the last is n).
+// What one partition's counters gain from some admitted vertices.
+struct SurveyCounts {
+  unsigned long long vertices = 0, edges = 0, requests = 0, list_bytes = 0;
+  unsigned long long most_urgent = ~0ull;
+  double delta = 0;
+
+  __device__ void add(unsigned long long e, unsigned long long r, unsigned long long b,
+                      unsigned long long urgent, double d) {
+    ++vertices;
+    edges += e;
+    requests += r;
+    list_bytes += b;
+    most_urgent = urgent < most_urgent ? urgent : most_urgent;
+    delta += d;
+  }
+  __device__ void add_to(PartitionCounters& c) const {
+    atomicAdd(&c.active_vertices, vertices);
+    atomicAdd(&c.active_edges, edges);
+    atomicAdd(&c.requests, requests);
+    if (list_bytes != 0) atomicAdd(&c.list_bytes, list_bytes);
+    if (delta != 0.0) atomicAdd(&c.delta, delta);
+    atomicMin(&c.most_urgent, most_urgent);
+  }
+};
+
+// The partition after `p` that holds vertex v (partition_first[p + 1] <= v).
+__device__ __forceinline__ std::uint32_t partition_after(const vid_t* partition_first,
+                                                         std::uint32_t p, std::uint32_t partitions,
+                                                         vid_t v) {
+  std::uint32_t lo = p + 1, hi = partitions;
+  while (hi - lo > 1) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    if (partition_first[mid] <= v) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+// Per partition counters of admitted active vertices. The warp walks the bitmap (walk_bits) and
+// keeps each lane's sums for the partition it is in; they meet in one atomic per counter when
+// the warp leaves the partition. A half word that crosses a partition's end (rare: partitions
+// hold thousands of vertices) adds its later lanes with their own atomics. partition_first has
+// partitions + 1 entries (the last is n).
+//
+// A compressed list's requests depend on the list before it in the same word (the line window
+// still holds its last line): a lane learns it from the lanes below, whose lists lie before its
+// own, as the largest last line among them (View::last_line).
 template <class View>
 __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
                               const vid_t* partition_first, std::uint32_t partitions,
                               std::uint32_t line_bytes, PartitionCounters* out) {
-  for (std::uint64_t w = grid_thread(); w < (std::uint64_t{n} + 63) / 64; w += grid_threads()) {
-    const std::uint64_t bits = live_bits(current, w, n);
-    if (bits == 0) continue;
-    std::uint32_t lo = 0, hi = partitions;  // partition holding vertex w * 64
-    while (hi - lo > 1) {
-      const std::uint32_t mid = (lo + hi) / 2;
-      if (partition_first[mid] <= (w << 6)) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
+  std::uint32_t p = 0;
+  SurveyCounts mine;
+  const auto flush = [&] {
+    if (__ballot_sync(kFullMask, mine.vertices != 0) == 0) return;
+    SurveyCounts all;
+    all.vertices = warp_sum(mine.vertices);
+    all.edges = warp_sum(mine.edges);
+    all.requests = warp_sum(mine.requests);
+    all.list_bytes = warp_sum(mine.list_bytes);
+    all.delta = warp_sum(mine.delta);
+    all.most_urgent = warp_min(mine.most_urgent);
+    if (threadIdx.x % kWarp == 0) all.add_to(out[p]);
+    mine = SurveyCounts{};
+  };
+  unsigned long long before = 0;  // the last line + 1 of the word's lists walked so far; 0: none
+  walk_bits(current, n, [&](std::uint64_t w, bool fresh, vid_t v, bool on) {
+    const vid_t first = static_cast<vid_t>(v - threadIdx.x % kWarp);
+    if (first >= partition_first[p + 1]) {
+      flush();
+      p = partition_after(partition_first, p, partitions, first);
     }
-    std::uint32_t p = lo;
-    unsigned long long a = 0, e = 0, r = 0, b = 0, urgent = ~0ull;
-    std::uint64_t held = ~std::uint64_t{0};
-    double delta = 0;
-    const auto flush = [&] {
-      if (a == 0) return;
-      atomicAdd(&out[p].active_vertices, a);
-      atomicAdd(&out[p].active_edges, e);
-      atomicAdd(&out[p].requests, r);
-      if (b != 0) atomicAdd(&out[p].list_bytes, b);
-      if (delta != 0.0) atomicAdd(&out[p].delta, delta);
-      atomicMin(&out[p].most_urgent, urgent);
-      a = e = r = b = 0;
-      urgent = ~0ull;
-      delta = 0;
-    };
-    for_each_bit(bits, w << 6, [&](vid_t v) {
-      while (v >= partition_first[p + 1]) {
-        flush();
-        ++p;
-      }
-      const double k = view.urgency(v);
-      if (!view.admits(k)) return;
-      ++a;
-      e += view.degree(v);
-      r += view.requests(v, line_bytes, held);
-      b += view.list_bytes(v);
-      const unsigned long long ok = order_key(k);
-      urgent = ok < urgent ? ok : urgent;
-      delta += view.delta(v);
-    });
-    flush();
-  }
+    if (fresh) before = 0;
+    const double k = on ? view.urgency(v) : 0.0;
+    const bool admitted = on && view.admits(k);
+    const unsigned long long last = admitted ? view.last_line(v, line_bytes) : 0;
+    const unsigned long long below = warp_max_below(last);
+    const unsigned long long ended = before > below ? before : below;
+    before = warp_max(ended > last ? ended : last);
+    if (!admitted) return;
+    std::uint64_t held = ended == 0 ? ~std::uint64_t{0} : ended - 1;
+    const unsigned long long e = view.degree(v), r = view.requests(v, line_bytes, held),
+                             b = view.list_bytes(v), urgent = order_key(k);
+    const double d = view.delta(v);
+    if (v < partition_first[p + 1]) {
+      mine.add(e, r, b, urgent, d);
+    } else {
+      SurveyCounts one;
+      one.add(e, r, b, urgent, d);
+      one.add_to(out[partition_after(partition_first, p, partitions, v)]);
+    }
+  });
+  flush();
 }
 
 // words[w] = the bits of word w's vertices that pick(v) chooses (the pull direction's
-// gathering vertices).
+// gathering vertices). A warp per word, a lane per vertex of each half.
 template <class Pick>
 __global__ void mark_kernel(std::uint64_t* words, vid_t n, Pick pick) {
-  for (std::uint64_t w = grid_thread(); w < (std::uint64_t{n} + 63) / 64; w += grid_threads()) {
-    std::uint64_t bits = 0;
-    for (unsigned b = 0; b < 64 && (w << 6) + b < n; ++b) {
-      if (pick(static_cast<vid_t>((w << 6) + b))) bits |= 1ull << b;
-    }
-    words[w] = bits;
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::uint64_t count = (std::uint64_t{n} + 63) / 64;
+  for (std::uint64_t w = grid_thread() / kWarp; w < count; w += grid_threads() / kWarp) {
+    const std::uint64_t low = (w << 6) + lane, high = low + 32;
+    const unsigned lo = __ballot_sync(kFullMask, low < n && pick(static_cast<vid_t>(low)));
+    const unsigned hi = __ballot_sync(kFullMask, high < n && pick(static_cast<vid_t>(high)));
+    if (lane == 0) words[w] = std::uint64_t{lo} | std::uint64_t{hi} << 32;
   }
 }
 
@@ -186,19 +238,23 @@ __global__ void mark_kernel(std::uint64_t* words, vid_t n, Pick pick) {
 template <class View>
 __global__ void take_kernel(std::uint64_t* current, std::uint64_t* work, vid_t n, View view,
                             bool deferring) {
-  for (std::uint64_t w = grid_thread(); w < (std::uint64_t{n} + 63) / 64; w += grid_threads()) {
-    const std::uint64_t bits = live_bits(current, w, n);
-    std::uint64_t taken = 0;
+  const std::uint64_t count = (std::uint64_t{n} + 63) / 64;
+  for_each_chunk(n, [&](std::uint64_t chunk, unsigned lane) {
+    const std::uint64_t w = chunk + lane;
+    const std::uint64_t bits = w < count ? live_bits(current, w, n) : 0;
+    std::uint64_t taken = bits;
     if (deferring) {
-      for_each_bit(bits, w << 6, [&](vid_t v) {
-        if (view.admits(view.urgency(v))) taken |= 1ull << (v & 63);
+      taken = 0;
+      walk_chunk(chunk, bits, [&](std::uint64_t at, bool, vid_t v, bool on) {
+        const unsigned ok = __ballot_sync(kFullMask, on && view.admits(view.urgency(v)));
+        if (at == w) taken |= std::uint64_t{ok} << (v & 32);  // v & 32: the half's first bit
       });
-    } else {
-      taken = bits;
     }
-    work[w] = taken;
-    current[w] &= ~taken;
-  }
+    if (w < count) {
+      work[w] = taken;
+      current[w] &= ~taken;
+    }
+  });
 }
 
 // current |= next; next = 0.
