@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed bc direction reorder)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction reorder)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -79,6 +79,9 @@ distance to that run:
                each with --compressed off then on, no cache (--in-memory off); then the bytes
                per edge of each of \$COMPRESSED_OTHERS at scale \$KRON_SCALE (generated with
                --compress, partition-tool info, deleted)
+  compressed-direction  the graph generated with --compress; bfs,cc,pagerank,sssp out of core
+               (hybrid) on the compressed lists with --direction push,auto, then bfs on the raw
+               lists push,auto: the direction set's table, "+comp" marking compressed runs
   bc           bc from \$BC_SOURCES sampled sources (--sources, seed 1), then bfs from each of those
                sources: bc's time and bytes per phase, and its time over 2x the bfs times
   direction    bfs,cc,pagerank,sssp with --direction push,pull,auto, the edges in GPU memory
@@ -518,7 +521,8 @@ for path in sys.argv[1:]:
         print("%s: no results" % os.path.basename(path))
         continue
     for r in json.load(open(path))["runs"]:
-        key = (r["algorithm"], "in-memory" if r["in_memory"] else "host", r.get("direction", "push"))
+        edges = ("in-memory" if r["in_memory"] else "host") + ("+comp" if r.get("compressed") else "")
+        key = (r["algorithm"], edges, r.get("direction", "push"))
         if key not in best or r["seconds"] < best[key]["seconds"]:
             best[key] = r
 for (algo, edges, direction), r in sorted(best.items()):
@@ -673,7 +677,7 @@ stage_timings() {
       local t=$SECONDS timev=()
       [[ -x /usr/bin/time ]] && timev=(/usr/bin/time -v -o "$d/generate-time.log")
       local compress=()
-      [[ " $TIMINGS " =~ \ compressed\  ]] && compress=(--compress)
+      [[ " $TIMINGS " =~ \ (compressed|compressed-direction)\  ]] && compress=(--compress)
       if ! bounded 300 "${timev[@]}" "$PARTITION_TOOL" generate kron --scale "$KRON_SCALE" --edge-factor 16 \
         --undirected --weights random:1-64 "${compress[@]}" -o "$GRAPH" >"$d/generate.log" 2>&1; then
         STAGE_NOTE="generating kron-$KRON_SCALE failed: timings/generate.log"
@@ -687,7 +691,7 @@ stage_timings() {
     bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
     # PageRank is judged at a measured accuracy: the L1 distance of every run's ranks to a run at
     # tolerance 1e-7 (edges in GPU memory when they fit), which ooc-run prints and --json keeps.
-    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed|direction)\  ]]; then
+    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed|compressed-direction|direction)\  ]]; then
       local t=$SECONDS
       if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$PR_REFERENCE" \
         >"$d/pr-reference.log" 2>&1; then
@@ -834,6 +838,12 @@ EOF
           --direction push,auto
         timing "$k-direction-host-pull" 200 bfs,cc "${g[@]}" "${host[@]}" --direction pull
         note "$(direction_table "$d/$k-direction-"{inmemory,host,host-pull}.json 2>&1)" ;;
+      compressed-direction)
+        timing "$k-compressed-direction" 300 bfs,cc,pagerank,sssp "${g[@]}" "${host[@]}" \
+          --tolerance 1e-3 --compressed on --direction push,auto
+        timing "$k-compressed-direction-raw" 120 bfs "${g[@]}" "${host[@]}" --compressed off \
+          --direction push,auto
+        note "$(direction_table "$d/$k-compressed-direction"{,-raw}.json 2>&1)" ;;
       reorder) timing_reorder ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
