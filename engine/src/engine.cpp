@@ -381,17 +381,21 @@ const Bitmap* OocEngine::owned_vertices() const {
 vid_t OocEngine::highest_degree_vertex() const {
   const Graph& g = graph();
   if (g.num_vertices() == 0) throw InvalidInput("the graph has no vertices");
+  // Ties go to the smallest user id, so that the vertex is the same in every order the file
+  // may be in (hub sort, SAGE's, none).
+  const auto better = [&](vid_t a, vid_t b) {
+    return g.degree(a) > g.degree(b) ||
+           (g.degree(a) == g.degree(b) && g.original_id(a) < g.original_id(b));
+  };
   const vid_t best = tbb::parallel_reduce(
       tbb::blocked_range<vid_t>(0, g.num_vertices(), 1 << 14), vid_t{0},
       [&](const tbb::blocked_range<vid_t>& r, vid_t b) {
         for (vid_t v = r.begin(); v < r.end(); ++v) {
-          if (g.degree(v) > g.degree(b) || (g.degree(v) == g.degree(b) && v < b)) b = v;
+          if (better(v, b)) b = v;
         }
         return b;
       },
-      [&](vid_t a, vid_t b) {
-        return g.degree(b) > g.degree(a) || (g.degree(b) == g.degree(a) && b < a) ? b : a;
-      });
+      [&](vid_t a, vid_t b) { return better(b, a) ? b : a; });
   return user_id(best);
 }
 

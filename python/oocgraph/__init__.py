@@ -185,7 +185,8 @@ class Graph:
         return self._core.partitions
 
     def highest_degree_vertex(self) -> int:
-        """The vertex with the most out-edges: the default source of bfs and sssp."""
+        """The vertex with the most out-edges (of several, the smallest id): the default source of
+        bfs and sssp."""
         return self._core.highest_degree_vertex()
 
     def _source(self, source: Optional[int]) -> int:

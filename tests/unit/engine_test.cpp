@@ -7,6 +7,7 @@
 #include "engine_cases.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
+#include "ooc/partitioner/sage_reorder.hpp"
 #include "ooc/transfer/devices.hpp"
 
 namespace ooc {
@@ -83,6 +84,32 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
   EXPECT_EQ(levels.stats.pull_iterations(), 0u);
   directed.set_direction(Direction::push);
   EXPECT_EQ(directed.bfs(0).values, levels.values);
+}
+
+// ooc-run's default source is the same vertex whatever order partition-tool wrote the graph
+// in: on a grid most vertices tie at degree 4, and the smallest user id among them wins.
+TEST(Engine, TheHighestDegreeVertexIsTheSameInEveryOrder) {
+  const auto grid = [] { return build_graph(generate_grid(24, 24), {}); };
+  const Graph plain = grid();
+  vid_t expected = 0;  // the smallest user id of the highest degree (plain keeps the users' ids)
+  for (vid_t v = 0; v < plain.num_vertices(); ++v) {
+    ASSERT_EQ(plain.original_id(v), v);
+    if (plain.degree(v) > plain.degree(expected)) expected = v;
+  }
+  std::vector<Graph> orders;
+  orders.push_back(hub_sort(grid()));
+  orders.push_back(sage_reorder(grid()));
+  bool an_order_moved_it = false;  // else the test would not tell the tie-break apart
+  for (Graph& g : orders) {
+    vid_t first = 0;  // the old choice: the smallest internal id of the highest degree
+    for (vid_t v = 0; v < g.num_vertices(); ++v) {
+      if (g.degree(v) > g.degree(first)) first = v;
+    }
+    an_order_moved_it |= g.original_id(first) != expected;
+    EXPECT_EQ(OocEngine(std::move(g), cpu()).highest_degree_vertex(), expected);
+  }
+  EXPECT_TRUE(an_order_moved_it);
+  EXPECT_EQ(OocEngine(grid(), cpu()).highest_degree_vertex(), expected);
 }
 
 TEST(Engine, PullingIterationsAreCountedAndGiveThePushValues) {

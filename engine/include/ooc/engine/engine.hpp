@@ -160,7 +160,8 @@ class OocEngine {
   // an id that is not a vertex.
   vid_t internal_id(vid_t user_id) const;
   vid_t user_id(vid_t internal) const { return graph().original_id(internal); }
-  // The vertex with the most out-edges (the default source of ooc-run), in user ids.
+  // The vertex with the most out-edges (the default source of ooc-run), in user ids; of several,
+  // the smallest user id, whatever order the graph is in.
   vid_t highest_degree_vertex() const;
   // This rank and the number of ranks (0 and 1 without a communicator), and which rank owns
   // each partition.
