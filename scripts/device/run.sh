@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction reorder)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction direction-graphs reorder)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -87,13 +87,19 @@ distance to that run:
   direction    bfs,cc,pagerank,sssp with --direction push,pull,auto, the edges in GPU memory
                (--repeat \$REPEAT), then out of core (hybrid) with push,auto and, for bfs and cc,
                pull: time, iterations pulled, edges read, bytes; values against push
+  direction-graphs  push against auto beyond kron-26: for each graph of \$DIRECTION_GRAPHS —
+               urand at scale \$KRON_SCALE (edge factor 16), a \$DIRECTION_GRID grid — generated
+               (undirected, weights 1..64), a PageRank reference at 1e-7 on it, then
+               bfs,cc,pagerank,sssp --direction push,auto in GPU memory (--repeat \$REPEAT) and out
+               of core (hybrid); the direction set's table per graph. The set makes its own
+               graphs (not \$GRAPH) and deletes them
   reorder      hub order against SAGE's (partition-tool --reorder sage): for each graph of
                \$REORDER_GRAPHS — kron and urand at scale \$REORDER_SCALE (edge factor 16), a
                \$REORDER_GRID grid — generated (undirected, weights 1..64) once per order under
                /usr/bin/time -v, the summary line giving the reorder's own time; partition-tool
                info --locality on each (with \$REORDER_LOCALITY=1); then bfs,sssp,cc,pagerank
-               --transfer zerocopy,hybrid --in-memory off on each (bfs and sssp in SAGE's order
-               from the hub run's source); a table per graph of time, iterations, zero-copy GB
+               --transfer zerocopy,hybrid --in-memory off on each (bfs and sssp from the default
+               source, the same vertex in both orders); a table per graph of time, iterations, zero-copy GB
                and all GB, hub against sage, and whether the values are the same. Zero-copy GB
                count each list's lines on its own, as the engine does, so the order shows in
                the time more than in them. The set makes its own graphs (not \$GRAPH) and
@@ -130,6 +136,8 @@ Variables (default):
   ROUNDS         the rounds set's --exchange-rounds list (1,2,4,8)
   COMPRESSED_OTHERS  the compressed set's other graphs ("urand grid"; empty: none)
   BC_SOURCES     the bc set's sampled sources (4)
+  DIRECTION_GRAPHS  the direction-graphs set's graphs ("urand grid");  DIRECTION_GRID  its
+                 grid, ROWSxCOLS (4096x4096)
   REORDER_GRAPHS the reorder set's graphs ("kron urand grid");  REORDER_SCALE  their scale (26)
   REORDER_GRID   its grid, ROWSxCOLS (8192x8192);  REORDER_ROUNDS  --reorder-rounds (the
                  tool's default, 2);  REORDER_LOCALITY  1 runs info --locality (1)
@@ -200,6 +208,8 @@ SUITE_GPUS=${SUITE_GPUS:-1}
 ROUNDS=${ROUNDS:-1,2,4,8}
 COMPRESSED_OTHERS=${COMPRESSED_OTHERS-urand grid}
 BC_SOURCES=${BC_SOURCES:-4}
+DIRECTION_GRAPHS=${DIRECTION_GRAPHS:-urand grid}
+DIRECTION_GRID=${DIRECTION_GRID:-4096x4096}
 REORDER_GRAPHS=${REORDER_GRAPHS:-kron urand grid}
 REORDER_SCALE=${REORDER_SCALE:-26}
 REORDER_GRID=${REORDER_GRID:-8192x8192}
@@ -618,10 +628,9 @@ EOF
 # The reorder set: each graph of $REORDER_GRAPHS in hub order and in SAGE's, generated, measured
 # (info --locality) and run, one after the other so that one graph's file is on disk at a time.
 timing_reorder() {
-  local d=$RESULTS/timings kind order name file shape rounds=() t timev source
+  local d=$RESULTS/timings kind order name file shape rounds=() t timev
   [[ -n $REORDER_ROUNDS ]] && rounds=(--reorder-rounds "$REORDER_ROUNDS")
   for kind in $REORDER_GRAPHS; do
-    source=()
     case $kind in
       kron | urand) shape=(--scale "$REORDER_SCALE" --edge-factor 16) ;;
       grid) shape=(--rows "${REORDER_GRID%x*}" --cols "${REORDER_GRID#*x}") ;;
@@ -653,15 +662,52 @@ l = json.load(open(sys.argv[1]))["locality"]
 print("%.3f value sectors per tile; %d BFS: %d target lines read together, %d list by list" % (
     l["sectors_per_tile"], l["traversals"], l["shared_lines"], l["list_lines"]))' "$d/$name-info.json" 2>/dev/null)"
       fi
-      # BFS and SSSP start from the hub run's source (the highest out-degree, a users' id; ties
-      # go to the smallest internal id, which differs between orders), so that values compare.
+      # BFS and SSSP start from the default source, the same users' vertex in both orders.
       timing "$name" 300 bfs,sssp,cc,pagerank --graph "$file" --in-memory off --transfer zerocopy,hybrid \
-        --tolerance 1e-3 "${source[@]}"
-      [[ $order == hub ]] && read -ra source < <(sed -nE 's/^source: ([0-9]+).*/--source \1/p' "$d/$name.log" | head -n 1)
+        --tolerance 1e-3
       rm -f "$file"
     done
   done
   note "" "$(reorder_table "$d"/reorder-*.json 2>&1)"
+}
+
+# Push against auto on graphs of other shapes than kron-26 (DIRECTION_GRAPHS), each with its own
+# PageRank reference.
+timing_direction_graphs() {
+  local d=$RESULTS/timings kind name file shape reference g
+  for kind in $DIRECTION_GRAPHS; do
+    case $kind in
+      urand) shape=(--scale "$KRON_SCALE" --edge-factor 16) ;;
+      grid) shape=(--rows "${DIRECTION_GRID%x*}" --cols "${DIRECTION_GRID#*x}") ;;
+      *)
+        note "direction-graphs: unknown graph '$kind' in DIRECTION_GRAPHS (urand, grid)"
+        TIMING_FAILED+=("direction-$kind")
+        continue ;;
+    esac
+    name=direction-$kind
+    file=/tmp/ooc-$name.oocg
+    reference=/tmp/ooc-$name-pagerank.tsv
+    if ! bounded 400 "$PARTITION_TOOL" generate "$kind" "${shape[@]}" --undirected \
+      --weights random:1-64 -o "$file" >"$d/$name-generate.log" 2>&1; then
+      note "$name: generating failed: timings/$name-generate.log"
+      TIMING_FAILED+=("$name-generate")
+      rm -f "$file"
+      continue
+    fi
+    g=(--graph "$file")
+    if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$reference" \
+      >"$d/$name-pr-reference.log" 2>&1; then
+      g+=(--pagerank-reference "$reference")
+    else
+      note "$name: pagerank reference failed: timings/$name-pr-reference.log"
+    fi
+    timing "$name-inmemory" 300 bfs,cc,pagerank,sssp "${g[@]}" --direction push,auto \
+      --tolerance 1e-3 --repeat "$REPEAT"
+    timing "$name-host" 300 bfs,cc,pagerank,sssp "${g[@]}" --in-memory off --direction push,auto \
+      --tolerance 1e-3
+    note "$kind:" "$(direction_table "$d/$name-"{inmemory,host}.json 2>&1)"
+    rm -f "$file" "$reference"
+  done
 }
 
 stage_timings() {
@@ -669,7 +715,7 @@ stage_timings() {
   local d=$RESULTS/timings k=k$KRON_SCALE ts g=(--graph "$GRAPH") host=(--in-memory off)
   TIMING_FAILED=()
   local file_sets=0
-  for ts in $TIMINGS; do [[ $ts != k22 && $ts != reorder ]] && file_sets=1; done
+  for ts in $TIMINGS; do [[ $ts != k22 && $ts != reorder && $ts != direction-graphs ]] && file_sets=1; done
   if ((file_sets)); then
     if [[ $KEEP_GRAPH == 1 && -s $GRAPH ]]; then
       note "graph: reusing $GRAPH (KEEP_GRAPH=1)"
@@ -844,6 +890,7 @@ EOF
         timing "$k-compressed-direction-raw" 120 bfs "${g[@]}" "${host[@]}" --compressed off \
           --direction push,auto
         note "$(direction_table "$d/$k-compressed-direction"{,-raw}.json 2>&1)" ;;
+      direction-graphs) timing_direction_graphs ;;
       reorder) timing_reorder ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
