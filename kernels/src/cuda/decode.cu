@@ -1,5 +1,6 @@
 // The decoding kernel of compressed lists (decode.cuh says how it works).
 #include "ooc/core/codec.hpp"
+#include "ooc/kernels/cuda/bitmap.cuh"
 #include "ooc/kernels/cuda/decode.cuh"
 
 namespace ooc::cuda {
@@ -12,16 +13,8 @@ __global__ void decode_kernel(const std::uint8_t* lists, const eid_t* coffsets,
   for (std::uint64_t item = global_warp(); item * kDecodeEdges < total; item += warp_count()) {
     eid_t e = base + item * kDecodeEdges;
     const eid_t end = e + kDecodeEdges < base + total ? e + kDecodeEdges : base + total;
-    vid_t lo = first, hi = last;  // the last vertex whose list starts at or before e
-    while (hi - lo > 1) {
-      const vid_t mid = lo + (hi - lo) / 2;
-      if (offsets[mid] <= e) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    for (vid_t v = lo; e < end; ++v) {
+    // From the last vertex whose list starts at or before e.
+    for (vid_t v = last_at_most(offsets, first, last, e); e < end; ++v) {
       const eid_t vb = offsets[v], degree = offsets[v + 1] - vb;
       if (vb + degree <= e) continue;  // empty, or before e
       const std::uint8_t* list = lists + (coffsets[v] - cbase);

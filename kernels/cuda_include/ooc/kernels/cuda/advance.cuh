@@ -240,13 +240,6 @@ __device__ __forceinline__ void count_edges(unsigned long long* counter, unsigne
   if (lane == 0 && edges != 0) atomicAdd(counter, edges);
 }
 
-__device__ __forceinline__ std::uint64_t global_warp() {
-  return (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-}
-__device__ __forceinline__ std::uint64_t warp_count() {
-  return static_cast<std::uint64_t>(gridDim.x) * blockDim.x / kWarp;
-}
-
 // Which vertices of a word run, asked by one thread per word: the work bitmap's bits (a task's
 // own vertices)...
 struct FromWork {

@@ -40,9 +40,7 @@ struct PullState {
 // The warp's lanes' values combined; every lane gets the result.
 template <class Rule, class Value>
 __device__ __forceinline__ Value warp_combine(Value x) {
-  for (int offset = kWarp / 2; offset > 0; offset /= 2)
-    x = Rule::combine(x, __shfl_xor_sync(kFullMask, x, offset));
-  return x;
+  return warp_reduce(x, [](Value a, Value b) { return Rule::combine(a, b); });
 }
 
 // What vertex v starts from, as lane 0 reads it (every lane must start from the same).

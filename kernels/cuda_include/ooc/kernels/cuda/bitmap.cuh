@@ -4,11 +4,9 @@
 #include <cstdint>
 
 #include "ooc/core/types.hpp"
+#include "ooc/kernels/cuda/warp.cuh"
 
 namespace ooc::cuda {
-
-inline constexpr unsigned kWarp = 32;
-inline constexpr unsigned kFullMask = 0xffffffffu;
 
 __device__ __forceinline__ bool bit_test(const std::uint64_t* words, vid_t v) {
   return (words[v >> 6] >> (v & 63)) & 1u;
@@ -27,6 +25,21 @@ __device__ __forceinline__ std::uint64_t range_mask(std::uint64_t w, vid_t first
   if (first > lo) mask &= ~0ull << (first - lo);
   if (static_cast<std::uint64_t>(last) < lo + 64) mask &= (1ull << (last - lo)) - 1;
   return mask;
+}
+
+// The last index r of [lo, hi) with sorted[r] <= x, given sorted[lo] <= x.
+template <class T, class X>
+__device__ __forceinline__ std::uint32_t last_at_most(const T* sorted, std::uint32_t lo,
+                                                      std::uint32_t hi, X x) {
+  while (hi - lo > 1) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (sorted[mid] <= x) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
 }
 
 // Vertex ranges of one task (neighbouring partitions merged), walked word by word: item i is a
@@ -54,28 +67,13 @@ struct RangeSet {
   __device__ void item(std::uint64_t i, std::uint64_t& word, std::uint64_t& mask, eid_t& edge_shift,
                        eid_t& lists_shift) const {
     const std::uint64_t at = prefix[0] + i;
-    std::uint32_t lo = 0, hi = ranges;  // the range r with prefix[r] <= at < prefix[r + 1]
-    while (hi - lo > 1) {
-      const std::uint32_t mid = (lo + hi) / 2;
-      if (prefix[mid] <= at) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
+    const std::uint32_t lo = last_at_most(prefix, 0, ranges, at);  // prefix[lo] <= at < next
     word = (first[lo] >> 6) + (at - prefix[lo]);
     mask = range_mask(word, first[lo], last[lo]);
     edge_shift = shift == nullptr ? 0 : shift[lo];
     lists_shift = list_shift == nullptr ? 0 : list_shift[lo];
   }
 };
-
-__device__ __forceinline__ std::uint64_t grid_thread() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ std::uint64_t grid_threads() {
-  return static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-}
 
 // Word w's bits below the vertex count.
 __device__ __forceinline__ std::uint64_t live_bits(const std::uint64_t* words, std::uint64_t w,

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "ooc/core/types.hpp"
-#include "ooc/kernels/cuda/advance.cuh"  // kWarp, global_warp
+#include "ooc/kernels/cuda/warp.cuh"
 
 namespace ooc::cuda {
 

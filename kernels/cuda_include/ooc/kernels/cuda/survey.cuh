@@ -51,12 +51,6 @@ __host__ __device__ inline double from_order_key(unsigned long long k) {
   return x;
 }
 
-template <class T, class Op>
-__device__ __forceinline__ T warp_reduce(T x, Op op) {
-  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2)
-    x = op(x, __shfl_xor_sync(kFullMask, x, offset));
-  return x;
-}
 __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
   return warp_reduce(x, [](unsigned long long a, unsigned long long b) { return a < b ? a : b; });
 }
@@ -146,22 +140,6 @@ struct SurveyCounts {
   }
 };
 
-// The partition after `p` that holds vertex v (partition_first[p + 1] <= v).
-__device__ __forceinline__ std::uint32_t partition_after(const vid_t* partition_first,
-                                                         std::uint32_t p, std::uint32_t partitions,
-                                                         vid_t v) {
-  std::uint32_t lo = p + 1, hi = partitions;
-  while (hi - lo > 1) {
-    const std::uint32_t mid = (lo + hi) / 2;
-    if (partition_first[mid] <= v) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
 // Per partition counters of admitted active vertices. The warp walks the bitmap (walk_bits) and
 // keeps each lane's sums for the partition it is in; they meet in one atomic per counter when
 // the warp leaves the partition. A half word that crosses a partition's end (rare: partitions
@@ -194,7 +172,7 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
     const vid_t first = static_cast<vid_t>(v - threadIdx.x % kWarp);
     if (first >= partition_first[p + 1]) {
       flush();
-      p = partition_after(partition_first, p, partitions, first);
+      p = last_at_most(partition_first, p + 1, partitions, first);
     }
     if (fresh) before = 0;
     const double k = on ? view.urgency(v) : 0.0;
@@ -213,7 +191,7 @@ __global__ void survey_kernel(const std::uint64_t* current, vid_t n, View view,
     } else {
       SurveyCounts one;
       one.add(e, r, b, urgent, d);
-      one.add_to(out[partition_after(partition_first, p, partitions, v)]);
+      one.add_to(out[last_at_most(partition_first, p + 1, partitions, v)]);
     }
   });
   flush();
@@ -225,7 +203,7 @@ template <class Pick>
 __global__ void mark_kernel(std::uint64_t* words, vid_t n, Pick pick) {
   const unsigned lane = threadIdx.x % kWarp;
   const std::uint64_t count = (std::uint64_t{n} + 63) / 64;
-  for (std::uint64_t w = grid_thread() / kWarp; w < count; w += grid_threads() / kWarp) {
+  for (std::uint64_t w = global_warp(); w < count; w += warp_count()) {
     const std::uint64_t low = (w << 6) + lane, high = low + 32;
     const unsigned lo = __ballot_sync(kFullMask, low < n && pick(static_cast<vid_t>(low)));
     const unsigned hi = __ballot_sync(kFullMask, high < n && pick(static_cast<vid_t>(high)));
