@@ -17,8 +17,11 @@ constexpr std::array<std::pair<std::string_view, TransferPolicy>, 5> kPolicies{
      {"compaction", TransferPolicy::compaction},
      {"zerocopy", TransferPolicy::zerocopy},
      {"unified", TransferPolicy::unified}}};
-constexpr std::array<std::pair<std::string_view, LoadBalance>, 2> kLoadBalances{
-    {{"tiled", LoadBalance::tiled}, {"warp", LoadBalance::warp}}};
+constexpr std::array<std::pair<std::string_view, LoadBalance>, 4> kLoadBalances{
+    {{"tiled", LoadBalance::tiled},
+     {"warp", LoadBalance::warp},
+     {"decompose", LoadBalance::decompose},
+     {"hierarchical", LoadBalance::hierarchical}}};
 
 constexpr std::array<std::pair<std::string_view, Exchange>, 3> kExchanges{
     {{"dense", Exchange::dense}, {"sparse", Exchange::sparse}, {"auto", Exchange::automatic}}};

@@ -16,7 +16,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
 
 ``backend``          ``"auto"`` (the GPU when there is one), ``"cpu"`` or ``"cuda"``
 ``transfer``         ``"hybrid"``, ``"filter"``, ``"compaction"``, ``"zerocopy"``, ``"unified"``
-``load_balance``     ``"tiled"`` or ``"warp"`` (the CUDA advance mapping)
+``load_balance``     ``"tiled"``, ``"warp"``, ``"decompose"`` or ``"hierarchical"`` (the CUDA
+                     advance mapping)
 ``direction``        ``"push"``, ``"pull"`` or ``"auto"`` (pull: vertices gather from their
                      in-neighbours; a symmetric graph; auto chooses per iteration)
 ``priority``         bool: urgency-ordered scheduling

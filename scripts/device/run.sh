@@ -50,9 +50,9 @@ with PageRank first runs it at tolerance 1e-7 (once), and every PageRank run rep
 distance to that run:
   policies     bfs,sssp,cc   hybrid,filter,compaction,zerocopy     --repeat \$REPEAT
   unified      bfs,sssp,cc   unified (its setup copies the graph into managed memory)
-  mappings     bfs,sssp,cc   hybrid,zerocopy  --load-balance tiled,warp  --repeat \$REPEAT
-  pr-mappings  pagerank      hybrid,filter    --load-balance tiled,warp
-  inmemory     bfs with the edges in GPU memory, tiled,warp, --repeat 3
+  mappings     bfs,sssp,cc   hybrid,zerocopy  --load-balance \$MAPPINGS  --repeat \$REPEAT
+  pr-mappings  pagerank      hybrid,filter    --load-balance \$MAPPINGS
+  inmemory     bfs,sssp,cc with the edges in GPU memory, --load-balance \$MAPPINGS, --repeat 3
   priority     sssp,pagerank hybrid,filter    --priority on,off
   pagerank     pagerank      \$PR_POLICIES     --repeat \$PR_REPEAT
   pr-1e6       pagerank      hybrid, tolerance 1e-6
@@ -127,6 +127,7 @@ Variables (default):
   KRON_SCALE     (26);  GRAPH  (/tmp/kron\${KRON_SCALE}w.oocg);  KEEP_GRAPH  1 keeps the file
                  and reuses one already there (0: generated afresh, deleted after)
   REPEAT         runs of each policies/mappings setting, the best reported (2)
+  MAPPINGS       the mapping sets' --load-balance list (tiled,warp,decompose,hierarchical)
   PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
   PART_SIZES     (32MiB 4MiB 1MiB 256KiB: the smallest kron-26 with weights allows)
   CACHE_PR_TOLERANCES  pagerank's tolerances in the cache set (1e-3)
@@ -188,6 +189,7 @@ CTEST_GPU_JOBS=${CTEST_GPU_JOBS:-12}
 GPU_TESTS=${GPU_TESTS:-}
 SAN_POLICIES=${SAN_POLICIES:-hybrid filter compaction zerocopy unified}
 SAN_MAPPINGS=${SAN_MAPPINGS:-tiled,warp}
+MAPPINGS=${MAPPINGS:-tiled,warp,decompose,hierarchical}
 SAN_TESTS=${SAN_TESTS:-}
 PCIE=${PCIE:-full}
 TIMINGS=${TIMINGS:-$DEFAULT_TIMINGS}
@@ -756,11 +758,11 @@ stage_timings() {
       policies) timing "$k-policies" 240 bfs,sssp,cc "${g[@]}" "${host[@]}" \
         --transfer hybrid,filter,compaction,zerocopy --repeat "$REPEAT" ;;
       unified) timing "$k-unified" 240 bfs,sssp,cc "${g[@]}" "${host[@]}" --transfer unified ;;
-      mappings) timing "$k-mappings" 180 bfs,sssp,cc "${g[@]}" "${host[@]}" --transfer hybrid,zerocopy \
-        --load-balance tiled,warp --repeat "$REPEAT" ;;
-      pr-mappings) timing "$k-pr-mappings" 180 pagerank "${g[@]}" "${host[@]}" --transfer hybrid,filter \
-        --load-balance tiled,warp --tolerance 1e-3 ;;
-      inmemory) timing "$k-inmemory" 120 bfs "${g[@]}" --load-balance tiled,warp --repeat 3 ;;
+      mappings) timing "$k-mappings" 300 bfs,sssp,cc "${g[@]}" "${host[@]}" --transfer hybrid,zerocopy \
+        --load-balance "$MAPPINGS" --repeat "$REPEAT" ;;
+      pr-mappings) timing "$k-pr-mappings" 300 pagerank "${g[@]}" "${host[@]}" --transfer hybrid,filter \
+        --load-balance "$MAPPINGS" --tolerance 1e-3 ;;
+      inmemory) timing "$k-inmemory" 120 bfs,sssp,cc "${g[@]}" --load-balance "$MAPPINGS" --repeat 3 ;;
       priority) timing "$k-priority" 180 sssp,pagerank "${g[@]}" "${host[@]}" --transfer hybrid,filter \
         --priority on,off --tolerance 1e-3 ;;
       pagerank) timing "$k-pagerank" 300 pagerank "${g[@]}" "${host[@]}" --transfer "$PR_POLICIES" \

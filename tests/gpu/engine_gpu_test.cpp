@@ -1,5 +1,6 @@
 // Every program x every transfer policy x priority on/off x graph shape x load-balancing
-// mapping on the CUDA backend, against the serial references. SKIPPED where there is no GPU.
+// mapping (pushing) on the CUDA backend, against the serial references. SKIPPED where there is no
+// GPU.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -29,7 +30,9 @@ TEST_P(CudaBackend, MatchesTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend,
-                         ::testing::Combine(test::all_cases(), ::testing::Values("tiled", "warp")),
+                         ::testing::Combine(test::all_cases(),
+                                            ::testing::Values("tiled", "warp", "decompose",
+                                                              "hierarchical")),
                          [](const ::testing::TestParamInfo<GpuCase>& param) {
                            return test::case_name({std::get<0>(param.param), param.index}) + "_" +
                                   std::get<1>(param.param);

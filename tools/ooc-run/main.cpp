@@ -865,8 +865,10 @@ int main(int argc, char** argv) {
                  "Priority scheduling (urgency order, deferral, reprocessing): on | off | on,off "
                  "(both in turn)")
       ->capture_default_str();
-  app.add_option("--load-balance", a.load_balance,
-                 "CUDA advance mapping: tiled (SAGE) | warp | tiled,warp (both in turn)")
+  app.add_option(
+         "--load-balance", a.load_balance,
+         "CUDA advance mapping: tiled (SAGE) | warp | decompose | hierarchical (Raval et al.; "
+         "pushing only, they pull tiled), or a list (each in turn)")
       ->capture_default_str();
   app.add_option("--direction", a.direction,
                  "push | pull (vertices gather from their in-neighbours: a symmetric graph, one "

@@ -18,11 +18,17 @@ enum class Backend { automatic, cpu, cuda };
 enum class TransferPolicy { hybrid, filter, compaction, zerocopy, unified };
 
 // How the CUDA advance kernel spreads active vertices' edges over threads (the CPU backend has
-// one mapping and ignores it). Both split lists of 4096+ edges over the whole grid.
-//   tiled  SAGE's tiled partitioning (SIGMOD'21 §5.1): block, then warp tiles for long lists,
-//          short lists gathered by the warp with a prefix sum
-//   warp   a warp per active vertex (EMOGI's mapping): simpler; idles lanes on short lists
-enum class LoadBalance { tiled, warp };
+// one mapping and ignores it). All split lists of 4096+ edges over the whole grid.
+//   tiled         SAGE's tiled partitioning (SIGMOD'21 §5.1): block, then warp tiles for long
+//                 lists, short lists gathered by the warp with a prefix sum
+//   warp          a warp per active vertex (EMOGI's mapping): simpler; idles lanes on short lists
+//   decompose     Raval et al.'s workload decomposition (HiPC'17 §III-A): a block's lists
+//                 concatenated by a prefix sum, their edges dealt out evenly over its threads
+//   hierarchical  Raval et al.'s hierarchical processing (§III-C), in the block: a thread walks
+//                 up to the mean degree of its own list, the rest is decomposed
+// Pushing only: pulling, the last two gather with the tiled mapping
+// (kernels/cuda/advance_raval.cuh).
+enum class LoadBalance { tiled, warp, decompose, hierarchical };
 
 // How the ranks of a distributed run on GPUs agree after each iteration (docs/distributed.md,
 // section 2). The CPU backend's ranks always exchange dense arrays over MPI.

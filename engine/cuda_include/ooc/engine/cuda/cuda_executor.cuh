@@ -39,7 +39,7 @@
 #include "ooc/engine/pull.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
 #include "ooc/kernels/cuda/advance_pull.cuh"
-#include "ooc/kernels/cuda/advance_tiled.cuh"
+#include "ooc/kernels/cuda/advance_raval.cuh"
 #include "ooc/kernels/cuda/decode.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/compaction.hpp"
@@ -185,6 +185,19 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
     return static_cast<unsigned>(std::clamp<std::uint64_t>(wanted, 1, max_blocks_));
   }
   unsigned warp_grid_for(std::uint64_t warps) const { return grid_for(warps * cuda::kWarp); }
+  // launch(mapping) with the block kernels' Mapping of options_.load_balance (not warp).
+  template <class Launch>
+  void with_block_mapping(Launch&& launch) const {
+    if (options_.load_balance == LoadBalance::decompose) {
+      launch(cuda::Decomposed{});
+    } else if (options_.load_balance == LoadBalance::hierarchical) {
+      // Raval et al.'s MDT (advance_raval.cuh): the mean degree.
+      const vid_t n = g_.num_vertices();
+      launch(cuda::Hierarchical{n == 0 ? 1 : std::max<eid_t>(1, (g_.num_edges() + n - 1) / n)});
+    } else {
+      launch(cuda::Tiled{});
+    }
+  }
   // Out of core with partitions in the edge cache: its resident tasks read the cache.
   bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
   // Filter and zero-copy tasks, and the edge cache, read compressed lists.
@@ -790,7 +803,7 @@ void CudaExecutor<P>::advance_ranges(unsigned i, const cuda::RangeSet& ranges, S
     if (pulling_) {
       const auto rule = pull_rule();
       const cuda::PullState state = pull_state(i, count_lines);
-      if (options_.load_balance == LoadBalance::tiled && !count_lines) {
+      if (options_.load_balance != LoadBalance::warp && !count_lines) {
         cuda::pull_ranges_tiled_kernel<<<grid_for(task_words_ * 64), kBlockThreads, 0, stream(i)>>>(
             rule, state, ranges, source, edges);
         check_launch("pull_ranges_tiled_kernel", doing);
@@ -803,14 +816,17 @@ void CudaExecutor<P>::advance_ranges(unsigned i, const cuda::RangeSet& ranges, S
       return;
     }
   }
-  if (options_.load_balance == LoadBalance::tiled) {
-    cuda::advance_ranges_tiled_kernel<<<grid_for(task_words_ * 64), kBlockThreads, 0, stream(i)>>>(
-        program_, program_state(i), ranges, source, edges);
-    check_launch("advance_ranges_tiled_kernel", doing);
-  } else {
+  if (options_.load_balance == LoadBalance::warp) {
     cuda::advance_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, stream(i)>>>(
         program_, program_state(i), ranges, source, edges);
     check_launch("advance_ranges_kernel", doing);
+  } else {
+    with_block_mapping([&](auto mapping) {
+      cuda::
+          advance_ranges_block_kernel<<<grid_for(task_words_ * 64), kBlockThreads, 0, stream(i)>>>(
+              program_, program_state(i), ranges, source, edges, mapping);
+    });
+    check_launch("advance_ranges_block_kernel", doing);
   }
   drain_heavy(i, doing);
 }
@@ -822,7 +838,7 @@ void CudaExecutor<P>::advance_compacted(unsigned i, const cuda::CompactedEdges& 
     if (pulling_) {
       const auto rule = pull_rule();
       const cuda::PullState state = pull_state(i, false);
-      if (options_.load_balance == LoadBalance::tiled) {
+      if (options_.load_balance != LoadBalance::warp) {
         cuda::pull_compacted_tiled_kernel<<<grid_for(count), kBlockThreads, 0, stream(i)>>>(
             rule, state, batch, count);
         check_launch("pull_compacted_tiled_kernel", doing);
@@ -835,14 +851,16 @@ void CudaExecutor<P>::advance_compacted(unsigned i, const cuda::CompactedEdges& 
       return;
     }
   }
-  if (options_.load_balance == LoadBalance::tiled) {
-    cuda::advance_compacted_tiled_kernel<<<grid_for(count), kBlockThreads, 0, stream(i)>>>(
-        program_, program_state(i), batch, count);
-    check_launch("advance_compacted_tiled_kernel", doing);
-  } else {
+  if (options_.load_balance == LoadBalance::warp) {
     cuda::advance_compacted_kernel<<<warp_grid_for(count), kBlockThreads, 0, stream(i)>>>(
         program_, program_state(i), batch, count);
     check_launch("advance_compacted_kernel", doing);
+  } else {
+    with_block_mapping([&](auto mapping) {
+      cuda::advance_compacted_block_kernel<<<grid_for(count), kBlockThreads, 0, stream(i)>>>(
+          program_, program_state(i), batch, count, mapping);
+    });
+    check_launch("advance_compacted_block_kernel", doing);
   }
   drain_heavy(i, doing);
 }

@@ -18,7 +18,8 @@
 // them. SAGE also keeps the tiles from one visit of a vertex to the next; here they are made
 // anew each iteration, as the frontier differs.
 //
-// Both kernels must run with kTileThreads threads per block.
+// The block kernels (a thread per active vertex, the block's lists spread by a Mapping: Tiled
+// here, Raval et al.'s in advance_raval.cuh) must run with kTileThreads threads per block.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
@@ -148,18 +149,28 @@ __device__ __forceinline__ void count_edges_tiled(unsigned long long* counter,
   if (warp.thread_rank() == 0 && sum != 0) atomicAdd(counter, sum);
 }
 
+// The tiled mapping as the block kernels' Mapping (advance_raval.cuh has Raval et al.'s two).
+struct Tiled {
+  template <class P>
+  __device__ __forceinline__ void expand(const P& program, const ProgramState<P>& s,
+                                         Pending<Message<P>> mine,
+                                         unsigned long long& processed) const {
+    expand_tiled(program, s, mine, processed);
+  }
+};
+
 // A block per kWordsPerTileBlock words of the task's ranges, a thread per vertex of those words;
-// `source` says which run.
-template <class P, class Source>
+// `source` says which run, `mapping` spreads the block's lists over its threads.
+template <class P, class Source, class Mapping>
 __global__ void __launch_bounds__(kTileThreads)
-    advance_ranges_tiled_kernel(P program, ProgramState<P> s, RangeSet ranges, Source source,
-                                OffsetEdges edges) {
+    advance_ranges_block_kernel(P program, ProgramState<P> s, RangeSet ranges, Source source,
+                                OffsetEdges edges, Mapping mapping) {
   __shared__ std::uint64_t words[kWordsPerTileBlock], bits[kWordsPerTileBlock];
   __shared__ eid_t shifts[kWordsPerTileBlock];
   const unsigned slot = threadIdx.x / 64, bit = threadIdx.x % 64;
   const std::uint64_t items = ranges.words();
   unsigned long long processed = 0;
-  // The loop bound is the same for the whole block: block_tiles synchronises it.
+  // The loop bound is the same for the whole block: every mapping synchronises it.
   for (std::uint64_t first = std::uint64_t{blockIdx.x} * kWordsPerTileBlock; first < items;
        first += std::uint64_t{gridDim.x} * kWordsPerTileBlock) {
     if (bit == 0) {
@@ -182,18 +193,18 @@ __global__ void __launch_bounds__(kTileThreads)
                    edges.weights == nullptr ? nullptr : edges.weights + begin,
                    edges.offsets[v + 1] - edges.offsets[v]);
     }
-    // words/bits/shifts are written again only after block_tiles' first barrier, which every thread
-    // reaches after reading them.
-    expand_tiled(program, s, mine, processed);
+    // words/bits/shifts are written again only after the mapping's first barrier, which every
+    // thread reaches after reading them.
+    mapping.expand(program, s, mine, processed);
   }
   count_edges_tiled(s.edges_processed, processed);
 }
 
 // A thread per vertex of a compacted batch.
-template <class P>
+template <class P, class Mapping>
 __global__ void __launch_bounds__(kTileThreads)
-    advance_compacted_tiled_kernel(P program, ProgramState<P> s, CompactedEdges batch,
-                                   std::uint64_t count) {
+    advance_compacted_block_kernel(P program, ProgramState<P> s, CompactedEdges batch,
+                                   std::uint64_t count, Mapping mapping) {
   unsigned long long processed = 0;
   for (std::uint64_t first = std::uint64_t{blockIdx.x} * kTileThreads; first < count;
        first += std::uint64_t{gridDim.x} * kTileThreads) {
@@ -205,7 +216,7 @@ __global__ void __launch_bounds__(kTileThreads)
                    batch.weights == nullptr ? nullptr : batch.weights + begin,
                    batch.begin[i + 1] - begin);
     }
-    expand_tiled(program, s, mine, processed);
+    mapping.expand(program, s, mine, processed);
   }
   count_edges_tiled(s.edges_processed, processed);
 }
