@@ -45,23 +45,12 @@ __device__ __forceinline__ void decompose(const P& program, const ProgramState<P
   __syncthreads();
   typename P::Value* dst = relax_target(s);
   for (eid_t e = threadIdx.x; e < total; e += kTileThreads) {
-    unsigned owner = 0;  // the last thread whose list starts at or before e: the one holding it
-    for (unsigned step = kTileThreads / 2; step > 0; step /= 2) {
-      if (starts[owner + step] <= e) owner += step;
-    }
+    // The last thread whose list starts at or before e: the one holding it.
+    const std::uint32_t owner = last_at_most(starts, 0, kTileThreads, e);
     const Pending<Message<P>>& list = lists[owner];
     relax_edge(program, dst, s.next, list.message, list.targets, list.weights, e - starts[owner]);
   }
   __syncthreads();  // the block's next call writes the shared arrays again
-}
-
-template <class P>
-__device__ __forceinline__ void queue_if_heavy(const ProgramState<P>& s,
-                                               Pending<Message<P>>& mine) {
-  if (mine.degree >= kHeavyDegree) {
-    queue_heavy(s, mine.targets, mine.weights, mine.degree, mine.message);
-    mine.degree = 0;
-  }
 }
 
 struct Decomposed {

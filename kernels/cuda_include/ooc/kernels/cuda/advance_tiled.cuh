@@ -127,15 +127,22 @@ __device__ __forceinline__ void gather_fragments(const P& program, const Program
   }
 }
 
+// A list of kHeavyDegree edges or more goes to the heavy queue, and leaves `mine` empty.
+template <class P>
+__device__ __forceinline__ void queue_if_heavy(const ProgramState<P>& s,
+                                               Pending<Message<P>>& mine) {
+  if (mine.degree >= kHeavyDegree) {
+    queue_heavy(s, mine.targets, mine.weights, mine.degree, mine.message);
+    mine.degree = 0;
+  }
+}
+
 // Every thread of the block calls it, with its vertex or with degree 0.
 template <class P>
 __device__ __forceinline__ void expand_tiled(const P& program, const ProgramState<P>& s,
                                              Pending<Message<P>> mine,
                                              unsigned long long& processed) {
-  if (mine.degree >= kHeavyDegree) {
-    queue_heavy(s, mine.targets, mine.weights, mine.degree, mine.message);
-    mine.degree = 0;
-  }
+  queue_if_heavy(s, mine);
   block_tiles(program, s, mine, processed);
   const auto warp = cg::tiled_partition<kWarp>(cg::this_thread_block());
   warp_tiles(program, s, warp, mine, processed);
