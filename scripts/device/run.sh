@@ -26,7 +26,8 @@ by scripts/device/stage.sh here). Stages, in the order they run:
 
   build       cmake --preset device (Release, sm_90, Ninja) and cmake --build -j\$JOBS -- -k 0;
               on failure prints the first errors
-  tests       ctest -L gpu (-j\$CTEST_GPU_JOBS, 300 s per test) and ctest -L unit (-j16)
+  tests       the GPU test binaries as gtest shards at once (\$GPU_SHARDS), python_cuda, then
+              ctest -L unit (-j16); a log per shard
   sanitizers  compute-sanitizer on ooc-run over a kron:12 graph (16 KiB partitions, edges in
               host memory, --verify): memcheck of bfs,sssp,pagerank under each policy, and of
               bfs,cc,pagerank pulling (--direction pull), memcheck of cc with the edges in GPU
@@ -118,12 +119,9 @@ Variables (default):
                  skipped (and counts as failed) when less than 20 s are left, and every command
                  is cut at what is left (570)
   JOBS           build parallelism (16);  BUILD_TARGETS  only these targets (all)
-  CTEST_GPU_JOBS (12);  GPU_TESTS  a ctest -R regex to run only some GPU tests (all)
-  GPU_TESTS_EXCLUDE  a ctest -E regex to leave some out (none): the whole set (~2550 tests,
-                 ~2.2 s each, most of it setting up) takes ~550 s at -j12 on an H100, more than a
-                 call has beside the build, so split it, e.g. -E CudaBackend, then -R CudaBackend.
-                 When the budget cuts it, tests/gpu-not-run.txt lists the tests that did not end
-  UNIT_TESTS     the same for the unit tests (all)
+  GPU_FILTER     a gtest filter for the GPU tests (*: all, and python_cuda too)
+  GPU_SHARDS     processes engine_gpu_test runs in, at once (8; user_programs_gpu_test 2)
+  UNIT_TESTS     a ctest -R regex for the unit tests (all)
   SAN_POLICIES   (hybrid filter compaction zerocopy unified);  SAN_MAPPINGS  (tiled,warp)
   SAN_TESTS      a gtest filter: also memcheck engine_gpu_test on it (none)
   PCIE           full (every test, plots) | quick (--quick) | peak (--quick --only copy) (full)
@@ -189,9 +187,8 @@ RESULTS=${RESULTS:-/tmp/ooc-results}
 BUDGET_S=${BUDGET_S:-570}
 JOBS=${JOBS:-16}
 BUILD_TARGETS=${BUILD_TARGETS:-}
-CTEST_GPU_JOBS=${CTEST_GPU_JOBS:-12}
-GPU_TESTS=${GPU_TESTS:-}
-GPU_TESTS_EXCLUDE=${GPU_TESTS_EXCLUDE:-}
+GPU_FILTER=${GPU_FILTER:-*}
+GPU_SHARDS=${GPU_SHARDS:-8}
 SAN_POLICIES=${SAN_POLICIES:-hybrid filter compaction zerocopy unified}
 SAN_MAPPINGS=${SAN_MAPPINGS:-tiled,warp}
 MAPPINGS=${MAPPINGS:-tiled,warp,decompose,hierarchical}
@@ -337,35 +334,57 @@ stage_build() {
 }
 
 # ---- tests ------------------------------------------------------------------------------------
+# gpu_count DIR: passed, failed, skipped and not-ended GPU tests from the shards' gtest logs.
+gpu_count() {
+  local ok failed skipped started
+  ok=$(cat "$1"/gpu-*.log 2>/dev/null | grep -cE '^\[       OK \] ')
+  failed=$(cat "$1"/gpu-*.log 2>/dev/null | grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$')
+  skipped=$(cat "$1"/gpu-*.log 2>/dev/null | grep -cE '^\[  SKIPPED \] .*\([0-9]+ ms\)$')
+  started=$(cat "$1"/gpu-*.log 2>/dev/null | grep -cE '^\[ RUN      \] ')
+  echo "$ok passed, $failed failed, $skipped skipped, $((started - ok - failed - skipped)) not ended"
+}
+
 stage_tests() {
-  local d=$RESULTS/tests rc_gpu rc_unit regex=() unit_regex=()
-  [[ -n $GPU_TESTS ]] && regex=(-R "$GPU_TESTS")
-  [[ -n $GPU_TESTS_EXCLUDE ]] && regex+=(-E "$GPU_TESTS_EXCLUDE")
+  local d=$RESULTS/tests rc_gpu=0 rc_unit unit_regex=() name shards i pids=() rcs=()
   [[ -n $UNIT_TESTS ]] && unit_regex=(-R "$UNIT_TESTS")
-  bounded 540 ctest --preset device -L gpu "${regex[@]}" -j "$CTEST_GPU_JOBS" --timeout 300 \
-    --no-tests=error >"$d/gpu-tests.log" 2>&1
-  rc_gpu=$?
-  if ((rc_gpu == 124)); then
-    # Cut by the budget: which tests did not end, by suite, for the next call's GPU_TESTS.
-    ctest --preset device -N -L gpu "${regex[@]}" | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*/\1/p' |
-      sort >"$d/gpu-all.txt"
-    sed -nE 's/.*Test +#[0-9]+: ([^ ]+) .*(Passed|Skipped|Failed|Exception|Timeout).*/\1/p' \
-      "$d/gpu-tests.log" | sort >"$d/gpu-ended.txt"
-    comm -23 "$d/gpu-all.txt" "$d/gpu-ended.txt" >"$d/gpu-not-run.txt"
-    note "gpu tests cut by the budget: $(wc -l <"$d/gpu-not-run.txt") did not end (tests/gpu-not-run.txt):" \
-      "$(sed -E 's/\.[A-Za-z]+(\/.*)?$//' "$d/gpu-not-run.txt" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+  # Each GPU test binary runs as a few gtest shards at once: a process pays the CUDA set-up
+  # once (about 2 s) for all its tests, where ctest would pay it per test.
+  for name in engine_gpu_test user_programs_gpu_test distributed_gpu_test gpu_smoke_test; do
+    need "$B/tests/$name" || return 1
+    shards=1
+    [[ $name == engine_gpu_test ]] && shards=$GPU_SHARDS
+    [[ $name == user_programs_gpu_test ]] && shards=2
+    for ((i = 0; i < shards; i++)); do
+      bounded 540 env GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$i" "$B/tests/$name" \
+        "--gtest_filter=$GPU_FILTER" >"$d/gpu-$name-$i.log" 2>&1 &
+      pids+=($!)
+    done
+  done
+  for i in "${pids[@]}"; do
+    wait "$i"
+    rcs+=($?)
+  done
+  for i in "${rcs[@]}"; do ((i)) && rc_gpu=1; done
+  # The module's pytest on the GPU, with the whole set only.
+  if [[ $GPU_FILTER == "*" ]]; then
+    bounded 300 ctest --preset device -R '^python_cuda$' --no-tests=error >"$d/python-cuda.log" 2>&1 ||
+      rc_gpu=1
   fi
   bounded 300 ctest --preset device -L unit "${unit_regex[@]}" -j 16 --no-tests=error \
     >"$d/unit-tests.log" 2>&1
   rc_unit=$?
-  local skipped
-  skipped=$(grep -c '(Skipped)' "$d/gpu-tests.log")
-  STAGE_NOTE="gpu ${GPU_TESTS:+(-R $GPU_TESTS) }${GPU_TESTS_EXCLUDE:+(-E $GPU_TESTS_EXCLUDE) }$(ctest_count "$d/gpu-tests.log")$( ((skipped)) && echo ", $skipped skipped"); unit ${UNIT_TESTS:+(-R $UNIT_TESTS) }$(ctest_count "$d/unit-tests.log")"
-  note "gpu tests: rc=$rc_gpu $(grep -E 'tests passed' "$d/gpu-tests.log")" \
+  STAGE_NOTE="gpu ${GPU_FILTER:+(--gtest_filter=$GPU_FILTER) }$(gpu_count "$d")$([[ $GPU_FILTER == "*" ]] && echo ", python_cuda $(ctest_count "$d/python-cuda.log")"); unit ${UNIT_TESTS:+(-R $UNIT_TESTS) }$(ctest_count "$d/unit-tests.log")"
+  note "gpu tests: rc=$rc_gpu $(gpu_count "$d")" \
     "unit tests: rc=$rc_unit $(grep -E 'tests passed' "$d/unit-tests.log")"
   if ((rc_gpu || rc_unit)); then
-    grep -hE '\*\*\*(Failed|Exception|Timeout)|Not Run' "$d/gpu-tests.log" "$d/unit-tests.log" | head -20 |
-      sed 's/^/    /' | tee -a "$SUMMARY"
+    {
+      grep -hE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$d"/gpu-*.log | head -20
+      # A shard that crashed or was cut: the test it was in.
+      for i in "$d"/gpu-*.log; do
+        tail -n 1 "$i" | grep -qE '^\[  (PASSED|FAILED) ' || echo "$(basename "$i"): ended in $(grep -E '^\[ RUN ' "$i" | tail -n 1)"
+      done
+      grep -hE '\*\*\*(Failed|Exception|Timeout)|Not Run' "$d/unit-tests.log" "$d/python-cuda.log" 2>/dev/null | head -20
+    } | sed 's/^/    /' | tee -a "$SUMMARY"
     return 1
   fi
   return 0
