@@ -1,6 +1,6 @@
 // User programs on the GPU: this file is compiled with nvcc and links ooc::engine_cuda, as an
 // application's would (oocgraph_gpu_sources), so engine.hpp instantiates the CUDA executor for
-// the programs in engine_cases.hpp. Each runs on every policy and both load-balancing mappings
+// the programs in engine_cases.hpp. Each runs on every policy and every load-balancing mapping
 // and must give the CPU backend's values. SKIPPED where there is no GPU.
 #include <gtest/gtest.h>
 
@@ -36,7 +36,8 @@ TEST_P(CudaUserPrograms, GiveTheCpuBackendsValues) {
 
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, CudaUserPrograms,
                          ::testing::Combine(::testing::ValuesIn(test::policy_names()),
-                                            ::testing::Values("tiled", "warp")),
+                                            ::testing::Values("tiled", "warp", "decompose",
+                                                              "hierarchical")),
                          [](const ::testing::TestParamInfo<UserCase>& param) {
                            return std::get<0>(param.param) + "_" + std::get<1>(param.param);
                          });
