@@ -185,6 +185,13 @@ Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32
   return owned;
 }
 
+void check_pull_blocks(std::uint32_t blocks) {
+  if (blocks > kMaxPullBlocks) {
+    throw InvalidInput("pull blocks must be from 1 to " + std::to_string(kMaxPullBlocks) +
+                       ", or 0 for the GPU's L2 to decide (got " + std::to_string(blocks) + ")");
+  }
+}
+
 void check_exchange_rounds(std::uint32_t rounds) {
   if (rounds == 0 || rounds > kMaxExchangeRounds) {
     throw InvalidInput("exchange rounds must be from 1 to " + std::to_string(kMaxExchangeRounds) +
@@ -201,6 +208,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
     : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
   check_exchange_rounds(options.exchange_rounds);
+  check_pull_blocks(options.pull_blocks);
   if (options.devices.size() == 1) options.device = options.devices.front();
   if (options.devices.size() > 1) {
     if (communicator) {
@@ -340,6 +348,12 @@ void OocEngine::set_direction(Direction direction) {
   for (OocEngine& e : impl_->group)
     e.set_direction(direction);
 }
+void OocEngine::set_pull_blocks(std::uint32_t blocks) {
+  check_pull_blocks(blocks);
+  impl_->options.pull_blocks = blocks;
+  for (OocEngine& e : impl_->group)
+    e.set_pull_blocks(blocks);
+}
 void OocEngine::set_exchange_rounds(std::uint32_t rounds) {
   check_exchange_rounds(rounds);
   impl_->options.exchange_rounds = rounds;
@@ -429,11 +443,13 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   if (!info.pulls || !g.symmetric || impl_->communicator) o.direction = Direction::push;
   detail::RunSetup setup;
   std::uint64_t budget = o.device_budget;
+  std::uint64_t l2_bytes = 0;
   std::string device = cpu_device_name();
 #if OOC_ENGINE_CUDA
   if (impl_->device) {
     budget = detail::device_budget(*impl_->device, o.device_budget);
     device = detail::device_name(*impl_->device);
+    l2_bytes = detail::device_l2_bytes(*impl_->device);
   }
 #endif
   // A program's own arrays come off a budget the user gave (allocated already, they are no
@@ -441,9 +457,9 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   const std::uint64_t own_bytes = std::uint64_t{g.num_vertices()} * info.own_vertex_bytes;
   if (o.device_budget > 0) budget -= std::min(budget, own_bytes);
   const bool gpu_rank = impl_->communicator && backend() == Backend::cuda;
-  setup.memory =
-      plan_memory(g, partitions(), info.value_bytes, info.kind == ProgramKind::accumulative, o,
-                  budget, gpu_rank ? static_cast<std::uint32_t>(impl_->communicator->size()) : 0);
+  setup.memory = plan_memory(
+      g, partitions(), info.value_bytes, info.kind == ProgramKind::accumulative, o, budget,
+      gpu_rank ? static_cast<std::uint32_t>(impl_->communicator->size()) : 0, l2_bytes);
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
   setup.drive.max_iterations = run.max_iterations;
   setup.drive.cancelled = run.cancelled;
@@ -462,6 +478,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
     s.exchange_rounds = o.exchange_rounds;
   }
   s.in_memory = setup.memory.in_memory;
+  s.pull_blocks = setup.memory.pull_blocks;
   s.compressed = setup.memory.compressed;
   s.adapt_costs = o.adapt_costs && backend() == Backend::cuda;
   s.budget = setup.memory.budget;

@@ -16,9 +16,20 @@ constexpr std::uint64_t kHeavyQueueBytesPerEdge4096 = 3 * kHeavyItemBytes;
 
 }  // namespace
 
+std::uint32_t pull_blocks_for(std::uint64_t vertices, std::uint32_t value_bytes,
+                              std::uint32_t asked, std::uint64_t l2_bytes) {
+  std::uint64_t blocks = asked;
+  if (blocks == 0) {
+    const std::uint64_t fits = l2_bytes / 2;
+    blocks = fits == 0 ? 1 : (vertices * value_bytes + fits - 1) / fits;
+  }
+  blocks = std::min<std::uint64_t>({blocks, kMaxPullBlocks, vertices});
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(blocks, 1));
+}
+
 MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::uint32_t value_bytes,
                        bool accumulative, const EngineOptions& o, std::uint64_t budget,
-                       std::uint32_t gpu_ranks) {
+                       std::uint32_t gpu_ranks, std::uint64_t l2_bytes) {
   MemoryPlan plan;
   plan.budget = budget;
   const std::uint64_t n = g.num_vertices();
@@ -89,6 +100,14 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
   // A GPU rank holds only its own partitions' edges: its in-memory mode is the edge cache below,
   // which holds all of them when they fit.
   plan.in_memory = o.in_memory && gpu_ranks == 0 && plan.needed() + plan.edge_bytes <= budget;
+  if (plan.in_memory && plan.pull && l2_bytes > 0) {
+    const std::uint32_t blocks = pull_blocks_for(n, value_bytes, o.pull_blocks, l2_bytes);
+    const std::uint64_t bytes = std::uint64_t{blocks - 1} * n * sizeof(std::uint32_t);
+    if (plan.needed() + bytes <= budget) {
+      plan.pull_blocks = blocks;
+      plan.block_bytes = bytes;
+    }
+  }
   // The unified policy keeps the edges in managed memory: no cache beside it.
   if (o.in_memory && !plan.in_memory && o.cache && o.transfer != TransferPolicy::unified)
     plan.cache_bytes = budget - plan.needed();

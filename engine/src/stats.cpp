@@ -93,7 +93,8 @@ std::string RunStats::summary() const {
   if (compressed) text += " (compressed lists)";
   if (direction != "push" && !direction.empty()) {
     text += "; pulled in " + std::to_string(pull_iterations()) + " of " +
-            std::to_string(iterations.size()) + " iterations (direction " + direction + ")";
+            std::to_string(iterations.size()) + " iterations (direction " + direction +
+            (pull_blocks > 1 ? ", " + std::to_string(pull_blocks) + " cache blocks" : "") + ")";
   }
   if (adapt_costs && !iterations.empty()) {
     char costs[96];

@@ -20,6 +20,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      advance mapping)
 ``direction``        ``"push"``, ``"pull"`` or ``"auto"`` (pull: vertices gather from their
                      in-neighbours; a symmetric graph; auto chooses per iteration)
+``pull_blocks``      int: cache blocking of the pull direction in GPU memory (1: none, the
+                     default; 0: sized to the L2; up to 64)
 ``priority``         bool: urgency-ordered scheduling
 ``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``
 ``in_memory``        bool: keep all edges on the GPU when they fit the budget

@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction direction-graphs reorder)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction pull-blocks direction-graphs reorder)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -31,8 +31,9 @@ by scripts/device/stage.sh here). Stages, in the order they run:
   sanitizers  compute-sanitizer on ooc-run over a kron:12 graph (16 KiB partitions, edges in
               host memory, --verify): memcheck of bfs,sssp,pagerank under each policy, and of
               bfs,cc,pagerank pulling (--direction pull), memcheck of cc with the edges in GPU
-              memory, racecheck of bfs, sssp and pagerank pushing and pulling, synccheck of bfs;
-              every run under both mappings (\$SAN_MAPPINGS)
+              memory and of bfs,cc,pagerank,sssp gathering in 3 and 64 cache blocks there,
+              racecheck of bfs, sssp and pagerank pushing and pulling and of bfs,pagerank in
+              cache blocks, synccheck of bfs; every run under both mappings (\$SAN_MAPPINGS)
   pcie        pcie-bench --json --csv, with --plot (full) or --quick (\$PCIE)
   timings     generates Kronecker \$KRON_SCALE (edge factor 16, undirected, weights 1..64) once
               into \$GRAPH, timing it (/usr/bin/time -v), then one ooc-run per set in \$TIMINGS,
@@ -88,6 +89,9 @@ distance to that run:
   direction    bfs,cc,pagerank,sssp with --direction push,pull,auto, the edges in GPU memory
                (--repeat \$REPEAT), then out of core (hybrid) with push,auto and, for bfs and cc,
                pull: time, iterations pulled, edges read, bytes; values against push
+  pull-blocks  bfs,cc,pagerank,sssp in GPU memory (--repeat \$REPEAT): --direction push, then
+               pull,auto at each --pull-blocks of \$PULL_BLOCKS (GraphCage's cache blocking); the
+               direction set's table, dir/N marking runs whose gathers went in N blocks
   direction-graphs  push against auto beyond kron-26: for each graph of \$DIRECTION_GRAPHS —
                urand at scale \$KRON_SCALE (edge factor 16), a \$DIRECTION_GRID grid — generated
                (undirected, weights 1..64), a PageRank reference at 1e-7 on it, then
@@ -130,6 +134,7 @@ Variables (default):
                  and reuses one already there (0: generated afresh, deleted after)
   REPEAT         runs of each policies/mappings setting, the best reported (2)
   MAPPINGS       the mapping sets' --load-balance list (tiled,warp,decompose,hierarchical)
+  PULL_BLOCKS    the pull-blocks set's --pull-blocks list (1,auto,4,16)
   PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
   PART_SIZES     (32MiB 4MiB 1MiB 256KiB: the smallest kron-26 with weights allows)
   CACHE_PR_TOLERANCES  pagerank's tolerances in the cache set (1e-3)
@@ -192,6 +197,7 @@ GPU_SHARDS=${GPU_SHARDS:-8}
 SAN_POLICIES=${SAN_POLICIES:-hybrid filter compaction zerocopy unified}
 SAN_MAPPINGS=${SAN_MAPPINGS:-tiled,warp}
 MAPPINGS=${MAPPINGS:-tiled,warp,decompose,hierarchical}
+PULL_BLOCKS=${PULL_BLOCKS:-1,auto,4,16}
 SAN_TESTS=${SAN_TESTS:-}
 PCIE=${PCIE:-full}
 TIMINGS=${TIMINGS:-$DEFAULT_TIMINGS}
@@ -422,9 +428,13 @@ stage_sanitizers() {
     san "memcheck-pull-$t" memcheck "$OOC_RUN" bfs,cc,pagerank "${small[@]}" --transfer "$t" \
       --direction pull
   done
-  # The edges in GPU memory: the resident path.
+  # The edges in GPU memory: the resident path, and the gathers in cache blocks.
   san memcheck-resident-cc memcheck "$OOC_RUN" cc --generate kron:12 --budget 1GiB \
     --load-balance "$SAN_MAPPINGS" --verify
+  san memcheck-pull-blocks memcheck "$OOC_RUN" bfs,cc,pagerank,sssp --generate kron:12 \
+    --budget 1GiB --direction pull --pull-blocks 3,64 --tolerance 1e-4 --load-balance "$SAN_MAPPINGS" --verify
+  san racecheck-pull-blocks racecheck "$OOC_RUN" bfs,pagerank --generate kron:12 --budget 1GiB \
+    --direction pull --pull-blocks 3 --tolerance 1e-4 --verify
   for alg in bfs sssp pagerank; do
     san "racecheck-$alg" racecheck "$OOC_RUN" "$alg" "${small[@]}" --direction push,pull
   done
@@ -560,8 +570,9 @@ EOF
 direction_table() {
   python3 - "$@" <<'EOF'
 import json, os, sys
-print("%-9s %-10s %-5s %9s %7s %9s %9s %9s  %s" % (
+print("%-9s %-10s %-7s %9s %7s %9s %9s %9s  %s" % (
     "algo", "edges", "dir", "best ms", "pulled", "iters", "G edges", "GB moved", "values"))
+# dir: the direction asked for, then /N when the gathers ran in N cache blocks.
 best = {}
 for path in sys.argv[1:]:
     if not os.path.exists(path):
@@ -569,7 +580,10 @@ for path in sys.argv[1:]:
         continue
     for r in json.load(open(path))["runs"]:
         edges = ("in-memory" if r["in_memory"] else "host") + ("+comp" if r.get("compressed") else "")
-        key = (r["algorithm"], edges, r.get("direction", "push"))
+        direction = r.get("direction", "push")
+        if r.get("pull_blocks", 1) > 1:
+            direction += "/%d" % r["pull_blocks"]
+        key = (r["algorithm"], edges, direction)
         if key not in best or r["seconds"] < best[key]["seconds"]:
             best[key] = r
 for (algo, edges, direction), r in sorted(best.items()):
@@ -580,7 +594,7 @@ for (algo, edges, direction), r in sorted(best.items()):
         same = "same as push" if r["values_digest"] == base["values_digest"] else "DIFFER"
     else:
         same = ""
-    print("%-9s %-10s %-5s %9.1f %7d %9d %9.2f %9.2f  %s" % (
+    print("%-9s %-10s %-7s %9.1f %7d %9d %9.2f %9.2f  %s" % (
         algo, edges, direction, r["seconds"] * 1e3, r.get("pull_iterations", 0),
         r["iterations"], r["edges_processed"] / 1e9, r["total_bytes"] / 1e9, same))
 EOF
@@ -774,7 +788,7 @@ stage_timings() {
     bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
     # PageRank is judged at a measured accuracy: the L1 distance of every run's ranks to a run at
     # tolerance 1e-7 (edges in GPU memory when they fit), which ooc-run prints and --json keeps.
-    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed|compressed-direction|direction)\  ]]; then
+    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed|compressed-direction|direction|pull-blocks)\  ]]; then
       local t=$SECONDS
       if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$PR_REFERENCE" \
         >"$d/pr-reference.log" 2>&1; then
@@ -921,6 +935,14 @@ EOF
           --direction push,auto
         timing "$k-direction-host-pull" 200 bfs,cc "${g[@]}" "${host[@]}" --direction pull
         note "$(direction_table "$d/$k-direction-"{inmemory,host,host-pull}.json 2>&1)" ;;
+      pull-blocks)
+        # GraphCage's cache blocking in GPU memory: push once, then pull and auto at each
+        # --pull-blocks of $PULL_BLOCKS.
+        timing "$k-pull-blocks-push" 200 bfs,cc,pagerank,sssp "${g[@]}" --direction push \
+          --tolerance 1e-3 --repeat "$REPEAT"
+        timing "$k-pull-blocks" 400 bfs,cc,pagerank,sssp "${g[@]}" --direction pull,auto \
+          --pull-blocks "$PULL_BLOCKS" --tolerance 1e-3 --repeat "$REPEAT"
+        note "$(direction_table "$d/$k-pull-blocks"{-push,}.json 2>&1)" ;;
       compressed-direction)
         timing "$k-compressed-direction" 300 bfs,cc,pagerank,sssp "${g[@]}" "${host[@]}" \
           --tolerance 1e-3 --compressed on --direction push,auto

@@ -153,27 +153,34 @@ inline void expect_compressed_like_raw(const EngineOptions& o, Engine engine) {
 }
 
 // Runs `program` on the engine and expects the reference's answer.
-inline void expect_matches_reference(const std::string& program, OocEngine& engine) {
+// Returns the run's statistics (none for cc on a directed graph, which is refused).
+inline RunStats expect_matches_reference(const std::string& program, OocEngine& engine) {
   const Graph& g = engine.graph();
   const vid_t source = engine.highest_degree_vertex();
   reference::Comparison c;
+  RunStats stats;
+  const auto take = [&stats](auto result) {
+    stats = std::move(result.stats);
+    return std::move(result.values);
+  };
   if (program == "bfs") {
-    c = reference::compare_exact(engine.bfs(source).values, reference::bfs(g, source));
+    c = reference::compare_exact(take(engine.bfs(source)), reference::bfs(g, source));
   } else if (program == "sssp") {
-    c = reference::compare_exact(engine.sssp(source).values, reference::sssp(g, source));
+    c = reference::compare_exact(take(engine.sssp(source)), reference::sssp(g, source));
   } else if (program == "cc") {
     if (!g.symmetric) {
       EXPECT_THROW(engine.cc(), InvalidInput);
-      return;
+      return stats;
     }
-    c = reference::compare_exact(engine.cc().values, reference::cc(g));
+    c = reference::compare_exact(take(engine.cc()), reference::cc(g));
   } else {
     PageRankOptions pr;
     pr.tolerance = kPageRankTolerance;
-    c = reference::compare_l1(engine.pagerank(pr).values, reference::pagerank(g, pr.damping),
+    c = reference::compare_l1(take(engine.pagerank(pr)), reference::pagerank(g, pr.damping),
                               reference::pagerank_l1_bound(pr.damping, pr.tolerance));
   }
   EXPECT_TRUE(c.equal) << c.message;
+  return stats;
 }
 
 using Case =

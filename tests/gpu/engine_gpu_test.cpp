@@ -87,6 +87,52 @@ TEST(CudaDirectionRuns, CompressedListsGiveTheReference) {
   }
 }
 
+// GraphCage's cache blocking (group_lists.cuh): in GPU memory, the gathers range by range of
+// source ids, from 3 ranges to one per vertex (64 on the small shapes: most lists then fall in
+// many groups, some of them empty), in both mappings, pulling always and when auto chooses to.
+// Every program's values match the reference, and the run reports the ranges it gathered by.
+class CudaCacheBlocks : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CudaCacheBlocks, MatchTheReference) {
+  OOC_REQUIRE_GPU();
+  const std::string& shape = GetParam();
+  for (const std::uint32_t blocks : {3u, kMaxPullBlocks}) {
+    for (const char* direction : {"pull", "auto"}) {
+      for (const LoadBalance balance : {LoadBalance::tiled, LoadBalance::warp}) {
+        EngineOptions o = test::direction_options("resident", direction, true, Backend::cuda);
+        o.load_balance = balance;
+        o.pull_blocks = blocks;
+        OocEngine engine(test::make_symmetric_shape(shape), o);
+        const std::uint32_t expected = std::min(blocks, engine.graph().num_vertices());
+        for (const std::string& program : test::program_names()) {
+          SCOPED_TRACE(program + " " + direction + " " + std::string(to_string(balance)) + " " +
+                       std::to_string(blocks) + " blocks");
+          const RunStats stats = test::expect_matches_reference(program, engine);
+          EXPECT_TRUE(stats.in_memory);
+          EXPECT_EQ(stats.pull_blocks, expected);
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryShape, CudaCacheBlocks, ::testing::ValuesIn(test::bc_shape_names()));
+
+// Blocked and unblocked runs on one engine: the lists stay grouped, and a later run with other
+// ranges, or none, regroups them or reads them as they lie.
+TEST(CudaCacheBlocksRuns, RunsWithOtherRangesOnOneEngineGiveTheReference) {
+  OOC_REQUIRE_GPU();
+  EngineOptions o = test::direction_options("resident", "pull", false, Backend::cuda);
+  OocEngine engine(test::make_symmetric_shape("kron"), o);
+  for (const std::uint32_t blocks : {5u, 1u, 9u, 5u}) {
+    engine.set_pull_blocks(blocks);
+    for (const std::string& program : test::program_names()) {
+      SCOPED_TRACE(program + " " + std::to_string(blocks) + " blocks");
+      EXPECT_EQ(test::expect_matches_reference(program, engine).pull_blocks, blocks);
+    }
+  }
+}
+
 TEST(CudaDirectionRuns, ZeroCopyGathersCountTheLinesTheyRead) {
   OOC_REQUIRE_GPU();
   test::expect_zero_copy_gathers_count_lines(Backend::cuda);

@@ -304,6 +304,19 @@ TEST_F(Tools, ExchangeRoundsOutOfRangeAreRefused) {
   }
 }
 
+TEST_F(Tools, PullBlocksOutOfRangeAreRefused) {
+  for (const std::string blocks : {"0", "65", "auto,x", "-1"}) {
+    const Ran r =
+        ooc_run({"cc", "--generate", "grid:3x3", "--backend", "cpu", "--pull-blocks", blocks});
+    EXPECT_EQ(r.exit_code, 1) << blocks;
+    const std::string bad = blocks == "auto,x" ? "x" : blocks;
+    EXPECT_EQ(r.err,
+              "ooc-run: --pull-blocks takes auto or whole numbers from 1 to 64, or a list of "
+              "them (got '" +
+                  bad + "')\n");
+  }
+}
+
 TEST_F(Tools, HelpExitsZero) {
   const Ran r = ooc_run({"--help"});
   EXPECT_EQ(r.exit_code, 0);

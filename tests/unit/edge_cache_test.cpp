@@ -172,5 +172,54 @@ TEST(MemoryPlan, AGpuRankCountsItsExchangeArrays) {
   }
 }
 
+TEST(MemoryPlan, PullBlocksAreSizedToHalfTheL2AndCapped) {
+  // 1000 values of 4 bytes, half an L2 of 1000 bytes each range: 8 ranges.
+  EXPECT_EQ(pull_blocks_for(1000, 4, 0, 1000), 8u);
+  EXPECT_EQ(pull_blocks_for(1000, 4, 0, 8000), 1u);  // the values fit half the L2
+  EXPECT_EQ(pull_blocks_for(1000, 4, 0, 0), 1u);     // no L2 (the CPU backend)
+  EXPECT_EQ(pull_blocks_for(1000, 4, 0, 2), kMaxPullBlocks);
+  EXPECT_EQ(pull_blocks_for(1000, 4, 5, 0), 5u);  // asked for: the L2 does not matter
+  EXPECT_EQ(pull_blocks_for(3, 4, 9, 0), 3u);     // never more ranges than vertices
+  EXPECT_EQ(pull_blocks_for(0, 4, 9, 0), 1u);
+}
+
+TEST(MemoryPlan, PullBlocksNeedGpuMemoryAPullAndRoomForTheirCuts) {
+  BuildOptions build;
+  build.undirected = true;
+  const Graph g = build_graph(generate_kronecker(10, 8, 1), build);
+  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
+  const std::uint64_t n = g.num_vertices();
+  EngineOptions o;
+  o.partition_bytes = 4096;
+  o.direction = Direction::automatic;
+  o.pull_blocks = 6;
+  const std::uint64_t l2 = 1 << 20;
+  const MemoryPlan free = plan_memory(g, parts, 4, false, o, 0, 0, l2);
+  const std::uint64_t whole = free.needed() + free.edge_bytes;  // in GPU memory, no blocks
+  const std::uint64_t cuts = 5 * n * 4;
+  const MemoryPlan blocked = plan_memory(g, parts, 4, false, o, whole + cuts, 0, l2);
+  EXPECT_TRUE(blocked.in_memory);
+  EXPECT_EQ(blocked.pull_blocks, 6u);
+  EXPECT_EQ(blocked.block_bytes, cuts);
+  EXPECT_EQ(blocked.needed(), whole + cuts);
+  // No room for the cuts: in GPU memory all the same, unblocked.
+  const MemoryPlan tight = plan_memory(g, parts, 4, false, o, whole + cuts - 1, 0, l2);
+  EXPECT_TRUE(tight.in_memory);
+  EXPECT_EQ(tight.pull_blocks, 1u);
+  EXPECT_EQ(tight.block_bytes, 0u);
+  // Out of core, on the CPU backend (no L2), pushing, or a rank: none.
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, whole - 1, 0, l2).pull_blocks, 1u);
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, whole + cuts, 0, 0).pull_blocks, 1u);
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, whole + cuts, 2, l2).pull_blocks, 1u);
+  o.direction = Direction::push;
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, whole + cuts, 0, l2).pull_blocks, 1u);
+  // Automatic: this graph's 4-byte values in ranges of half a 1 KiB L2.
+  o.direction = Direction::pull;
+  o.pull_blocks = 0;
+  const MemoryPlan sized = plan_memory(g, parts, 4, false, o, whole + cuts * 2, 0, 1024);
+  EXPECT_EQ(sized.pull_blocks, pull_blocks_for(n, 4, 0, 1024));
+  EXPECT_GT(sized.pull_blocks, 1u);
+}
+
 }  // namespace
 }  // namespace ooc

@@ -90,6 +90,26 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
 
 // ooc-run's default source is the same vertex whatever order partition-tool wrote the graph
 // in: on a grid most vertices tie at degree 4, and the smallest user id among them wins.
+TEST(Engine, PullBlocksAboveTheMostAreRefused) {
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.pull_blocks = kMaxPullBlocks + 1;
+  try {
+    OocEngine engine(test::make_shape("kron"), o);
+    FAIL() << "accepted 65 pull blocks";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "pull blocks must be from 1 to 64, or 0 for the GPU's L2 to decide (got 65)");
+  }
+  OocEngine engine(test::make_shape("kron"), test::options_for("hybrid", true, Backend::cpu));
+  EXPECT_THROW(engine.set_pull_blocks(kMaxPullBlocks + 1), InvalidInput);
+  EXPECT_EQ(engine.options().pull_blocks, 1u);
+  engine.set_pull_blocks(kMaxPullBlocks);
+  EXPECT_EQ(engine.options().pull_blocks, kMaxPullBlocks);
+  // The CPU backend gathers unblocked, and says so.
+  engine.set_direction(Direction::pull);
+  EXPECT_EQ(engine.cc().stats.pull_blocks, 1u);
+}
+
 TEST(Engine, TheHighestDegreeVertexIsTheSameInEveryOrder) {
   const auto grid = [] { return build_graph(generate_grid(24, 24), {}); };
   const Graph plain = grid();

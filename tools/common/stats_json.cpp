@@ -49,6 +49,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"load_balance", s.load_balance},
           {"direction", s.direction},
           {"pull_iterations", s.pull_iterations()},
+          {"pull_blocks", s.pull_blocks},
           {"exchange", s.exchange},
           {"exchange_rounds", s.exchange_rounds},
           {"in_memory", s.in_memory},

@@ -53,6 +53,7 @@ struct Args {
   std::string direction = "push";
   std::string exchange = "auto";
   std::string exchange_rounds = "4";
+  std::string pull_blocks = "1";
   std::string in_memory = "on";
   std::string cache = "on";
   std::string compressed = "on";
@@ -140,6 +141,19 @@ std::uint32_t parse_rounds(const std::string& text) {
   return rounds;
 }
 
+// "auto" is 0 (the GPU's L2 decides).
+std::uint32_t parse_pull_blocks(const std::string& text) {
+  if (text == "auto") return 0;
+  std::uint32_t blocks = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, blocks);
+  if (error != std::errc{} || stop != end || blocks == 0 || blocks > kMaxPullBlocks) {
+    throw InvalidInput("--pull-blocks takes auto or whole numbers from 1 to " +
+                       std::to_string(kMaxPullBlocks) + ", or a list of them (got '" + text + "')");
+  }
+  return blocks;
+}
+
 EngineOptions engine_options(const Args& a) {
   EngineOptions o;
   o.backend = parse_backend(a.backend);
@@ -151,6 +165,7 @@ EngineOptions engine_options(const Args& a) {
   o.direction = parse_direction(a.direction.substr(0, a.direction.find(',')));
   o.exchange = parse_exchange(a.exchange.substr(0, a.exchange.find(',')));
   o.exchange_rounds = parse_rounds(a.exchange_rounds.substr(0, a.exchange_rounds.find(',')));
+  o.pull_blocks = parse_pull_blocks(a.pull_blocks.substr(0, a.pull_blocks.find(',')));
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
   o.compressed = a.compressed == "on";
@@ -288,12 +303,14 @@ struct Setting {
   Direction direction;
   Exchange exchange;
   std::uint32_t exchange_rounds;
+  std::uint32_t pull_blocks;
 };
 
-// Every (transfer policy, priority, load balance, direction, exchange, rounds) asked for, policies
-// outermost.
-// The CPU backend has one mapping and one exchange: a list of them would run the same thing
-// again, so it takes the first; so does a run of one rank for the exchange and the rounds.
+// Every (transfer policy, priority, load balance, direction, exchange, rounds, pull blocks) asked
+// for, policies outermost.
+// The CPU backend has one mapping, one exchange and no cache blocking: a list of them would run
+// the same thing again, so it takes the first; so does a run of one rank for the exchange and the
+// rounds.
 std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   std::vector<LoadBalance> balances;
   for (const std::string& balance : split_list(a.load_balance))
@@ -310,6 +327,10 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
     rounds.push_back(parse_rounds(r));
   if (backend != Backend::cuda || ranks == 1) exchanges.resize(1);
   if (ranks == 1) rounds.resize(1);
+  std::vector<std::uint32_t> blocks;
+  for (const std::string& b : split_list(a.pull_blocks))
+    blocks.push_back(parse_pull_blocks(b));
+  if (backend != Backend::cuda) blocks.resize(1);
   std::vector<Setting> out;
   for (const std::string& policy : split_list(a.transfer)) {
     for (const std::string& priority : split_list(a.priority)) {
@@ -319,8 +340,10 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
         for (const Direction direction : directions) {
           for (const Exchange exchange : exchanges) {
             for (const std::uint32_t r : rounds) {
-              out.push_back({parse_transfer_policy(policy), priority == "on", balance, direction,
-                             exchange, r});
+              for (const std::uint32_t b : blocks) {
+                out.push_back({parse_transfer_policy(policy), priority == "on", balance, direction,
+                               exchange, r, b});
+              }
             }
           }
         }
@@ -612,7 +635,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     Args one = a;
     one.algorithm = algorithm;
     std::vector<double> expected;  // the reference, computed once per algorithm
-    for (const auto& [policy, priority, balance, direction, exchange, rounds] :
+    for (const auto& [policy, priority, balance, direction, exchange, rounds, blocks] :
          settings(a, engine.backend(), engine.ranks())) {
       engine.set_transfer(policy);
       engine.set_priority(priority);
@@ -620,6 +643,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
       engine.set_direction(direction);
       engine.set_exchange(exchange);
       engine.set_exchange_rounds(rounds);
+      engine.set_pull_blocks(blocks);
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
         last = run_once(engine, one, source, bc_sources);
         nlohmann::json j = to_json(last.stats);
@@ -660,13 +684,16 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
           expected = reference_values(whole_graph(), algorithm, a, source, bc_sources);
         const reference::Comparison c = compare(algorithm, a, last.values, expected);
         std::printf(
-            "verify %s %s, priority %s%s%s%s: %s\n", algorithm.c_str(),
+            "verify %s %s, priority %s%s%s%s%s: %s\n", algorithm.c_str(),
             std::string(to_string(policy)).c_str(), priority ? "on" : "off",
             engine.backend() == Backend::cuda ? (", " + std::string(to_string(balance))).c_str()
                                               : "",
             direction == Direction::push
                 ? ""
                 : (", direction " + std::string(to_string(direction))).c_str(),
+            last.stats.pull_blocks > 1
+                ? (", " + std::to_string(last.stats.pull_blocks) + " cache blocks").c_str()
+                : "",
             engine.backend() == Backend::cuda && engine.ranks() > 1
                 ? (", " + std::string(to_string(exchange)) + " exchange").c_str()
                 : "",
@@ -874,6 +901,12 @@ int main(int argc, char** argv) {
                  "push | pull (vertices gather from their in-neighbours: a symmetric graph, one "
                  "GPU or the CPU) | auto (per iteration, whichever reads fewer edges in GPU "
                  "memory or moves fewer bytes out of core), or a list")
+      ->capture_default_str();
+  app.add_option("--pull-blocks", a.pull_blocks,
+                 "CUDA, in GPU memory: gathers of an iteration that pulls run range by range of "
+                 "source ids, each range's values in the L2 (GraphCage's cache blocking): 1 "
+                 "(none; blocking measured slower on Kronecker graphs) | auto (ranges of half the "
+                 "L2, none when the values fit it) | N up to 64, or a list")
       ->capture_default_str();
   app.add_option("--exchange", a.exchange,
                  "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "

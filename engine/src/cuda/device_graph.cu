@@ -14,6 +14,7 @@
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
+#include "ooc/kernels/cuda/group_lists.cuh"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
 
@@ -124,6 +125,7 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   cudaDeviceProp prop{};
   OOC_CUDA(cudaGetDeviceProperties(&prop, options.device), "reading the GPU's properties");
   d->name = prop.name;
+  d->l2_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
   d->graph = &g;
   if (rank != nullptr && !is_pinned(g.targets.data()) && g.targets.size_bytes() >= kPinInPlace) {
     int host_pointer = 0;
@@ -184,6 +186,10 @@ std::string device_name(const DeviceGraph& d) {
   return d.name;
 }
 
+std::uint64_t device_l2_bytes(const DeviceGraph& d) {
+  return d.l2_bytes;
+}
+
 std::uint64_t device_budget(const DeviceGraph& d, std::uint64_t asked) {
   OOC_CUDA(cudaSetDevice(d.device), "selecting the GPU");
   std::size_t free_bytes = 0, total = 0;
@@ -202,7 +208,7 @@ std::uint64_t device_budget(const DeviceGraph& d, std::uint64_t asked) {
 
 std::uint64_t DeviceGraph::held_bytes() const {
   return (work ? work->device_bytes() : 0) + resident_targets.bytes() + resident_weights.bytes() +
-         cache.bytes();
+         block_cuts.bytes() + cache.bytes();
 }
 
 std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uint64_t capacity,
@@ -282,11 +288,64 @@ std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uin
 
 std::uint64_t DeviceGraph::make_resident() {
   if (resident_targets.size() == graph->num_edges() && graph->num_edges() > 0) return 0;
+  list_blocks = 1;
+  block_cuts = {};
   upload(resident_targets, graph->targets.data(), graph->targets.size(),
          "copying the edges to the GPU");
   upload(resident_weights, graph->weights.data(), graph->weights.size(),
          "copying the weights to the GPU");
   return graph->targets.size_bytes() + graph->weights.size_bytes();
+}
+
+void DeviceGraph::group_lists(std::span<const Partition> parts, std::uint32_t blocks,
+                              Workspace::Staging& scratch) {
+  const vid_t n = graph->num_vertices();
+  if (blocks <= 1 || (blocks == list_blocks && block_cuts.size() > 0)) return;
+  const char* doing = "grouping the lists for cache blocking";
+  block_cuts = {};  // the old cuts' memory first
+  block_cuts = DeviceArray<std::uint32_t>(std::uint64_t{blocks - 1} * n, "the pull blocks");
+  const vid_t span = static_cast<vid_t>((std::uint64_t{n} + blocks - 1) / blocks);
+  int sms = 0;
+  OOC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), doing);
+  const bool weighted = resident_weights.size() > 0;
+  // Runs of whole partitions that fit the scratch buffer, grouped there and copied back.
+  for (std::size_t i = 0; i < parts.size();) {
+    const Partition& first = parts[i];
+    std::size_t j = i + 1;
+    while (j < parts.size() && parts[j].last_edge - first.first_edge <= scratch.targets.size())
+      ++j;
+    const Partition& last = parts[j - 1];
+    const eid_t edges = last.last_edge - first.first_edge;
+    if (edges > scratch.targets.size())
+      throw Unsupported("a partition is larger than the staging buffer that groups its lists");
+    const std::uint64_t warps = last.last_vertex - first.first_vertex;
+    const auto grid = static_cast<unsigned>(
+        std::clamp<std::uint64_t>((warps * cuda::kWarp + 255) / 256, 1, std::uint64_t(sms) * 8));
+    cuda::group_lists_kernel<kMaxPullBlocks><<<grid, 256>>>(
+        offsets.data(), resident_targets.data(), weighted ? resident_weights.data() : nullptr,
+        first.first_vertex, last.last_vertex, first.first_edge, scratch.targets.data(),
+        weighted ? scratch.weights.data() : nullptr, block_cuts.data(), n, blocks, span);
+    OOC_CUDA(cudaGetLastError(), doing);
+    if (edges > 0) {
+      OOC_CUDA(cudaMemcpy(resident_targets.data() + first.first_edge, scratch.targets.data(),
+                          edges * sizeof(vid_t), cudaMemcpyDeviceToDevice),
+               doing);
+      if (weighted) {
+        OOC_CUDA(cudaMemcpy(resident_weights.data() + first.first_edge, scratch.weights.data(),
+                            edges * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice),
+                 doing);
+      }
+    }
+    i = j;
+  }
+  OOC_CUDA(cudaDeviceSynchronize(), doing);
+  list_blocks = blocks;
+}
+
+cuda::ListCut DeviceGraph::cut(std::uint32_t b) const {
+  const std::uint64_t n = graph->num_vertices();
+  return {b == 0 ? nullptr : block_cuts.data() + (b - 1) * n,
+          b + 1 == list_blocks ? nullptr : block_cuts.data() + b * n};
 }
 
 void DeviceGraph::make_managed() {
@@ -336,6 +395,7 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
     resident_targets = {};
     resident_weights = {};
   }
+  if (plan.pull_blocks != list_blocks) block_cuts = {};  // group_lists() makes the plan's
   if (work && work->fits(plan, with_compaction)) return *work;
   work.reset();  // free the old one first: device memory is what the budget counts
   auto w = std::make_unique<Workspace>();

@@ -37,18 +37,33 @@ struct MemoryPlan {
   std::uint64_t compressed_staging = 0;  // bytes per staging buffer
   // And a task's packed weights, when the graph packs them (codec::packed_weight).
   std::uint64_t packed_staging = 0;  // bytes per staging buffer
+  // In-memory mode, when the run may pull: the ranges of vertex ids its gathers are blocked by
+  // (EngineOptions::pull_blocks; 1: not blocked), and where each list's part for each range
+  // begins, 4 bytes per vertex for every range after the first.
+  std::uint32_t pull_blocks = 1;
+  std::uint64_t block_bytes = 0;
 
   std::uint64_t needed() const {
-    return vertex_bytes + staging_bytes + exchange_bytes + (in_memory ? edge_bytes : 0);
+    return vertex_bytes + staging_bytes + exchange_bytes +
+           (in_memory ? edge_bytes + block_bytes : 0);
   }
 };
 
+// The pull blocks an in-memory run that may pull uses for `asked` (EngineOptions::pull_blocks):
+// asked itself, or for 0 as many ranges of equal vertex ids as it takes for each range's values
+// (value_bytes each) to fit half of `l2_bytes` (the GPU's L2; 0: no blocking); at most
+// kMaxPullBlocks, and never more than there are vertices.
+std::uint32_t pull_blocks_for(std::uint64_t vertices, std::uint32_t value_bytes,
+                              std::uint32_t asked, std::uint64_t l2_bytes);
+
 // value_bytes: sizeof(Value); accumulative programs keep a delta per vertex too. gpu_ranks: the
 // rank count of a distributed run on GPUs, whose exchange arrays the plan counts (0: none; see
-// docs/distributed.md, section 1). Throws OutOfMemory when vertex data, staging and the exchange
-// exceed a non-zero budget.
+// docs/distributed.md, section 1). l2_bytes: the GPU's L2 (0: the CPU backend), for the pull
+// blocks, which an in-memory run takes only when the budget also holds their offsets. Throws
+// OutOfMemory when vertex data, staging and the exchange exceed a non-zero budget.
 MemoryPlan plan_memory(const Graph& graph, std::span<const Partition> partitions,
                        std::uint32_t value_bytes, bool accumulative, const EngineOptions& options,
-                       std::uint64_t budget, std::uint32_t gpu_ranks = 0);
+                       std::uint64_t budget, std::uint32_t gpu_ranks = 0,
+                       std::uint64_t l2_bytes = 0);
 
 }  // namespace ooc

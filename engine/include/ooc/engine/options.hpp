@@ -82,6 +82,8 @@ struct CostConstants {
 
 // EngineOptions::exchange_rounds allows 1 to this.
 inline constexpr std::uint32_t kMaxExchangeRounds = 64;
+// EngineOptions::pull_blocks allows 1 to this (0: automatic).
+inline constexpr std::uint32_t kMaxPullBlocks = 64;
 
 struct EngineOptions {
   Backend backend = Backend::automatic;
@@ -95,6 +97,14 @@ struct EngineOptions {
   // its earlier ones (the single-GPU pipeline gets this for free). 1: one exchange per
   // iteration. docs/distributed.md, section 2.
   std::uint32_t exchange_rounds = 4;
+  // GraphCage's cache blocking of the pull direction (TOCAB, §3.1; docs/cost-model.md#direction):
+  // in GPU memory, the lists are grouped once by which of `pull_blocks` equal ranges of vertex
+  // ids their neighbours fall in, and an iteration that pulls gathers range by range, so that
+  // the values it reads fit the GPU's L2. 1: no blocking, the default, because on Kronecker
+  // graphs blocking measured slower at every count (docs/cost-model.md); 0: ranges of half the
+  // L2's bytes of values, none when the values fit that. Out of core, on the CPU backend and
+  // across ranks, the gathers are not blocked.
+  std::uint32_t pull_blocks = 1;
   std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
   unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
   int device = 0;             // CUDA device

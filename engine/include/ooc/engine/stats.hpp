@@ -62,6 +62,7 @@ struct RunStats {
   std::string exchange;               // distributed runs: dense, sparse or auto (empty: one rank)
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
   bool in_memory = false;             // all edges were resident on the device
+  std::uint32_t pull_blocks = 1;      // the ranges an iteration that pulled gathered by, in turn
   bool compressed = false;            // the run read compressed lists (filter, zero-copy, cache)
   bool adapt_costs = false;           // the cost constants followed the run's timings
   std::uint32_t partitions = 0;

@@ -232,9 +232,11 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   // The advance over a task's ranges on stream i, in the chosen load-balancing mapping, then
   // the heavy vertices it queued; in an iteration that pulls, the gather over the ranges'
   // gathering vertices instead (`count_lines`: a zero-copy task's, always the warp mapping).
+  // `cut`: a gather reads only that part of each list (cache blocking).
   template <class Source>
   void advance_ranges(unsigned i, const cuda::RangeSet& ranges, Source source,
-                      const cuda::OffsetEdges& edges, const char* doing, bool count_lines = false);
+                      const cuda::OffsetEdges& edges, const char* doing, bool count_lines = false,
+                      cuda::ListCut cut = {});
   void advance_compacted(unsigned i, const cuda::CompactedEdges& batch, std::uint64_t count,
                          const char* doing);
   // After an advance kernel on stream i: the heavy vertices it queued (their compressed lists,
@@ -347,6 +349,7 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   max_blocks_ = static_cast<std::uint64_t>(sms) * 8;  // 8 blocks of 256 threads fill an SM
   if (plan_.in_memory) {
     setup_bytes_ = device_.make_resident();
+    device_.group_lists(parts_, plan_.pull_blocks, ws_.staging[0]);
   } else if (plan_.cache_bytes > 0) {
     setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_, compressed());
   }
@@ -798,18 +801,18 @@ template <class P>
 template <class Source>
 void CudaExecutor<P>::advance_ranges(unsigned i, const cuda::RangeSet& ranges, Source source,
                                      const cuda::OffsetEdges& edges, const char* doing,
-                                     bool count_lines) {
+                                     bool count_lines, cuda::ListCut cut) {
   if constexpr (kCanPull) {
     if (pulling_) {
       const auto rule = pull_rule();
       const cuda::PullState state = pull_state(i, count_lines);
       if (options_.load_balance != LoadBalance::warp && !count_lines) {
         cuda::pull_ranges_tiled_kernel<<<grid_for(task_words_ * 64), kBlockThreads, 0, stream(i)>>>(
-            rule, state, ranges, source, edges);
+            rule, state, ranges, source, edges, cut);
         check_launch("pull_ranges_tiled_kernel", doing);
       } else {
         cuda::pull_ranges_kernel<<<warp_grid_for(task_words_), kBlockThreads, 0, stream(i)>>>(
-            rule, state, ranges, source, edges);
+            rule, state, ranges, source, edges, cut);
         check_launch("pull_ranges_kernel", doing);
       }
       drain_gathers(i, {}, count_lines, doing);
@@ -991,6 +994,10 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
       check_launch("advance_compressed_kernel", doing);
       drain_heavy(kDirect, *lists, doing);
     }
+  } else if (pulling_ && task.engine == Engine::resident && plan_.pull_blocks > 1) {
+    // Cache blocking: the gather range by range of source ids, each range's values in the L2.
+    for (std::uint32_t b = 0; b < device_.list_blocks; ++b)
+      advance_ranges(kDirect, ranges, source, edges_for(task.engine), doing, false, device_.cut(b));
   } else {
     advance_ranges(kDirect, ranges, source, edges_for(task.engine), doing, count_lines);
   }

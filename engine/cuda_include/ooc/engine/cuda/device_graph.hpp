@@ -8,6 +8,7 @@
 
 #include "ooc/engine/cuda/nccl_link.hpp"
 #include "ooc/engine/detail/cuda_backend.hpp"
+#include "ooc/kernels/cuda/group_lists.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/device_array.hpp"
 
@@ -108,6 +109,12 @@ struct DeviceGraph {
   // In-memory mode: the edges copied once.
   DeviceArray<vid_t> resident_targets;
   DeviceArray<std::uint32_t> resident_weights;
+  // Cache blocking of the pull direction (MemoryPlan::pull_blocks): the ranges of target ids the
+  // resident lists are grouped by (1: as the graph holds them), and where each list's group for
+  // every range after the first begins (cuda::ListCut).
+  std::uint32_t list_blocks = 1;
+  DeviceArray<std::uint32_t> block_cuts;
+  std::uint64_t l2_bytes = 0;  // the GPU's L2
   // Unified policy: the edges in managed memory, read-mostly.
   vid_t* managed_targets = nullptr;
   std::uint32_t* managed_weights = nullptr;
@@ -129,6 +136,12 @@ struct DeviceGraph {
 
   // Copies the edges to the device once; returns the bytes copied now (0 when already there).
   std::uint64_t make_resident();
+  // Groups the resident lists by `blocks` ranges of target ids and records the cuts, unless they
+  // are so already; `scratch` holds a run of whole partitions' edges (a staging buffer's).
+  void group_lists(std::span<const Partition> partitions, std::uint32_t blocks,
+                   Workspace::Staging& scratch);
+  // The part of every resident list that range b of `list_blocks` holds.
+  cuda::ListCut cut(std::uint32_t b) const;
   // Managed copy of the edges; refuses when they exceed the GPU's free memory, because
   // oversubscribed managed memory can hang a shared GPU.
   void make_managed();

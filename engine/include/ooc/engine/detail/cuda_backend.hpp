@@ -40,6 +40,8 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Par
                                                const EngineOptions& options,
                                                const RankSetup* rank = nullptr);
 std::string device_name(const DeviceGraph& device);
+// The GPU's L2 cache, which sizes the pull blocks (MemoryPlan::pull_blocks).
+std::uint64_t device_l2_bytes(const DeviceGraph& device);
 // The budget a run may plan with: the user's, or 90% of the free memory now.
 std::uint64_t device_budget(const DeviceGraph& device, std::uint64_t asked);
 

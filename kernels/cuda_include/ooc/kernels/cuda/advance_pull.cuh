@@ -19,11 +19,22 @@
 //          reduction, and the lists long enough for a block go to the heavy queue from 4096 on.
 // Lists of kHeavyDegree+ edges are queued and spread over the whole grid in 1024-edge chunks,
 // each chunk reduced and combined on its own (pull_heavy_kernel).
+//
+// Cache blocking (GraphCage §3.1, TOCAB, pull style), in GPU memory: group_lists_kernel
+// (group_lists.cuh) groups
+// each list once by which of B equal ranges of vertex ids its neighbours fall in, and records
+// where each group begins (ListCuts). An iteration that pulls then gathers B times, range by
+// range (ListCut narrows each list to its group), so the values a gather reads lie in one range,
+// which fits the L2. Where GraphCage keeps a compact blocked CSR per subgraph with local ids
+// and partial sums reduced at the end, the lists here stay in place, every vertex looks up its
+// group's bounds (8 coalesced bytes a range), and each range's gather lands on its own: a vertex
+// whose group is empty writes nothing, which is the waste TOCAB's local ids avoid.
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
 
 #include "ooc/kernels/cuda/advance.cuh"
 #include "ooc/kernels/cuda/advance_tiled.cuh"
+#include "ooc/kernels/cuda/group_lists.cuh"
 #include "ooc/kernels/requests.hpp"
 
 namespace ooc::cuda {
@@ -111,7 +122,7 @@ __device__ __forceinline__ eid_t pull_vertex(const Rule& rule, const PullState& 
 // A warp per 64-vertex word of the task's ranges; `source` gives the word's gathering vertices.
 template <class Rule, class Source>
 __global__ void pull_ranges_kernel(Rule rule, PullState s, RangeSet ranges, Source source,
-                                   OffsetEdges edges) {
+                                   OffsetEdges edges, ListCut cut) {
   const unsigned lane = threadIdx.x % kWarp;
   unsigned long long processed = 0;
   for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
@@ -122,10 +133,12 @@ __global__ void pull_ranges_kernel(Rule rule, PullState s, RangeSet ranges, Sour
     for (bits = __shfl_sync(kFullMask, bits, 0); bits != 0; bits &= bits - 1) {
       const auto v = static_cast<vid_t>(
           (word << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
-      const eid_t begin = edges.offsets[v] - edges.shift - shift;
-      processed += pull_vertex(rule, s, v, edges.targets + begin,
-                               edges.weights == nullptr ? nullptr : edges.weights + begin,
-                               edges.offsets[v + 1] - edges.offsets[v], lane);
+      eid_t begin = edges.offsets[v] - edges.shift - shift;
+      eid_t degree = edges.offsets[v + 1] - edges.offsets[v];
+      cut.narrow(v, begin, degree);
+      processed +=
+          pull_vertex(rule, s, v, edges.targets + begin,
+                      edges.weights == nullptr ? nullptr : edges.weights + begin, degree, lane);
     }
   }
   count_edges(s.edges_processed, processed, lane);
@@ -213,7 +226,7 @@ __device__ __forceinline__ void pull_tiled(const Rule& rule, const PullState& s,
 template <class Rule, class Source>
 __global__ void __launch_bounds__(kTileThreads)
     pull_ranges_tiled_kernel(Rule rule, PullState s, RangeSet ranges, Source source,
-                             OffsetEdges edges) {
+                             OffsetEdges edges, ListCut cut) {
   __shared__ std::uint64_t words[kWordsPerTileBlock], bits[kWordsPerTileBlock];
   __shared__ eid_t shifts[kWordsPerTileBlock];
   const unsigned slot = threadIdx.x / 64, bit = threadIdx.x % 64;
@@ -236,9 +249,13 @@ __global__ void __launch_bounds__(kTileThreads)
     Gathering mine{nullptr, nullptr, 0, 0};
     if ((bits[slot] >> bit) & 1u) {
       const auto v = static_cast<vid_t>((words[slot] << 6) + bit);
-      const eid_t begin = edges.offsets[v] - edges.shift - shifts[slot];
+      eid_t begin = edges.offsets[v] - edges.shift - shifts[slot];
+      eid_t degree = edges.offsets[v + 1] - edges.offsets[v];
+      cut.narrow(v, begin, degree);
+      // A later range's gather: a vertex that an earlier one brought to the floor is done.
+      if (cut.lo != nullptr && rule.done(rule.start(v))) degree = 0;
       mine = {edges.targets + begin, edges.weights == nullptr ? nullptr : edges.weights + begin,
-              edges.offsets[v + 1] - edges.offsets[v], v};
+              degree, v};
     }
     __syncthreads();  // words, bits and shifts are read: the next round may write them
     pull_tiled(rule, s, mine, processed);
