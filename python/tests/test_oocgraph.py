@@ -210,6 +210,14 @@ def test_pulling_gives_the_pushed_values(backend, direction):
     assert g.bfs(0).stats["direction"] == "push"  # the engine's own setting is put back
 
 
+def test_cache_blocks_give_the_unblocked_values(backend):
+    # In GPU memory the gathers run in 3 ranges of source ids (the CPU backend never blocks).
+    g = oocgraph.generate("kron", scale=10, undirected=True, backend=backend, pull_blocks=3)
+    blocked = g.cc(direction="pull")
+    assert blocked.stats["pull_blocks"] == (3 if backend == "cuda" else 1)
+    np.testing.assert_array_equal(blocked, g.cc())
+
+
 # --- bad input -------------------------------------------------------------------------------
 
 def test_bad_arguments_raise_clear_errors(tmp_path, backend):
@@ -244,6 +252,9 @@ def test_bad_arguments_raise_clear_errors(tmp_path, backend):
         directed.bfs(0, direction="pull")
     with pytest.raises(ValueError, match="unknown direction 'up'"):
         g.bfs(0, direction="up")
+    with pytest.raises(ValueError, match=r"pull blocks must be from 1 to 64, or 0 for the GPU's "
+                                         r"L2 to decide \(got 65\)"):
+        oocgraph.generate("chain", vertices=5, backend=backend, pull_blocks=65)
     np.testing.assert_array_equal(g.bfs(0), [0, 1, 2, 3, 4])  # still usable, settings restored
 
 
