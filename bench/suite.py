@@ -13,7 +13,8 @@ every policy on a second; then hybrid with priority off (sssp, pagerank), hybrid
 load-balancing mapping instead of the tiled one, and bfs with the graph in GPU memory; on a GPU,
 hybrid with half of the edge bytes each algorithm reads in the edge cache, and hybrid with the
 cost model calibrated by a probe of the link (listed as the policies "hybrid, cache 50%" and
-"hybrid, calibrated"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
+"hybrid, calibrated"), and cc and pagerank pulling in GPU memory, gathering all at once and in
+cache blocks sized to the L2 ("pull in memory", "pull in memory, cache blocks"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
 memory: the policy "hybrid, direction auto"). The graph is deleted after. PageRank runs first once at tolerance 1e-7;
 every PageRank run then reports the L1 distance of its ranks to that one (ooc-run
 --pagerank-reference), beside its time. Results are checked two ways: every run of bfs, sssp
@@ -241,7 +242,11 @@ def bench_graph(args, clock, name, spec, verify):
         run_variants(args, clock, name, "variant", result,
                      cache_plans("hybrid, cache 50%", graph, result) +
                      [("hybrid, calibrated", ",".join(ALGORITHMS),
-                       out_of_core + ["--transfer", "hybrid", "--calibration", "probe"])])
+                       out_of_core + ["--transfer", "hybrid", "--calibration", "probe"]),
+                      # GraphCage's cache blocking against the plain gather, in GPU memory.
+                      ("pull in memory", "cc,pagerank", graph + ["--direction", "pull"]),
+                      ("pull in memory, cache blocks", "cc,pagerank",
+                       graph + ["--direction", "pull", "--pull-blocks", "auto"])])
     if args.compressed:
         plans = [("hybrid, compressed", ",".join(ALGORITHMS),
                   compressed + ["--in-memory", "off", "--transfer", "hybrid"])]
