@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -291,29 +292,22 @@ TEST_F(Tools, RunTimeErrorsGetOneLineAndExitCode1) {
   EXPECT_EQ(r.err, "ooc-run: vertex 9 is out of range: the graph has 9 vertices (ids 0-8)\n");
 }
 
-TEST_F(Tools, ExchangeRoundsOutOfRangeAreRefused) {
-  for (const std::string rounds : {"0", "65", "2,x"}) {
-    const Ran r =
-        ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--exchange-rounds", rounds});
-    EXPECT_EQ(r.exit_code, 1) << rounds;
-    const std::string bad = rounds == "2,x" ? "x" : rounds;
-    EXPECT_EQ(r.err,
-              "ooc-run: --exchange-rounds takes whole numbers from 1 to 64, or a list of "
-              "them (got '" +
-                  bad + "')\n");
-  }
-}
-
-TEST_F(Tools, PullBlocksOutOfRangeAreRefused) {
-  for (const std::string blocks : {"0", "65", "auto,x", "-1"}) {
-    const Ran r =
-        ooc_run({"cc", "--generate", "grid:3x3", "--backend", "cpu", "--pull-blocks", blocks});
-    EXPECT_EQ(r.exit_code, 1) << blocks;
-    const std::string bad = blocks == "auto,x" ? "x" : blocks;
-    EXPECT_EQ(r.err,
-              "ooc-run: --pull-blocks takes auto or whole numbers from 1 to 64, or a list of "
-              "them (got '" +
-                  bad + "')\n");
+// Counts given as lists: each bad entry is refused with the range and the entry at fault.
+TEST_F(Tools, CountsOutOfRangeAreRefused) {
+  const std::string rounds = "--exchange-rounds takes whole numbers from 1 to 64";
+  const std::string blocks = "--pull-blocks takes auto or whole numbers from 1 to 64";
+  for (const auto& [option, given, bad, message] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"--exchange-rounds", "0", "0", rounds},
+           {"--exchange-rounds", "65", "65", rounds},
+           {"--exchange-rounds", "2,x", "x", rounds},
+           {"--pull-blocks", "0", "0", blocks},
+           {"--pull-blocks", "65", "65", blocks},
+           {"--pull-blocks", "auto,x", "x", blocks},
+           {"--pull-blocks", "-1", "-1", blocks}}) {
+    const Ran r = ooc_run({"cc", "--generate", "grid:3x3", "--backend", "cpu", option, given});
+    EXPECT_EQ(r.exit_code, 1) << option << " " << given;
+    EXPECT_EQ(r.err, "ooc-run: " + message + ", or a list of them (got '" + bad + "')\n");
   }
 }
 

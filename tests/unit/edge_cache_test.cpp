@@ -38,6 +38,22 @@ std::vector<std::uint64_t> sized(const std::vector<Partition>& parts,
   return sizes;
 }
 
+// The memory plan's tests: Kronecker 10 built undirected, in partitions of 4 KiB.
+struct PlanGraph {
+  Graph g = [] {
+    BuildOptions build;
+    build.undirected = true;
+    return build_graph(generate_kronecker(10, 8, 1), build);
+  }();
+  std::vector<Partition> parts = partition_by_edges(g, 4096, g.bytes_per_edge());
+  std::uint64_t n = g.num_vertices();
+  EngineOptions options() const {
+    EngineOptions o;
+    o.partition_bytes = 4096;
+    return o;
+  }
+};
+
 TEST(EdgeCache, LinkBytesAreWhatEachEngineMoves) {
   const PartitionActivity a{1000, 10, 300, 20};
   EXPECT_EQ(link_bytes(Engine::filter, a, 8, 128), 8000u);
@@ -112,12 +128,9 @@ TEST(EdgeCache, CompressedListsLetMorePartitionsFit) {
 }
 
 TEST(EdgeCache, ThePlanGivesTheCacheWhatTheBudgetLeaves) {
-  BuildOptions build;
-  build.undirected = true;
-  const Graph g = build_graph(generate_kronecker(10, 8, 1), build);
-  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
-  EngineOptions o;
-  o.partition_bytes = 4096;
+  const PlanGraph plan_graph;
+  const auto& [g, parts, n] = plan_graph;
+  EngineOptions o = plan_graph.options();
   const MemoryPlan free = plan_memory(g, parts, 4, false, o, 0);
   EXPECT_EQ(free.cache_bytes, 0u);  // no budget: the CPU backend, no cache
   const std::uint64_t base = free.vertex_bytes + free.staging_bytes;
@@ -137,13 +150,9 @@ TEST(EdgeCache, ThePlanGivesTheCacheWhatTheBudgetLeaves) {
 }
 
 TEST(MemoryPlan, AGpuRankCountsItsExchangeArrays) {
-  BuildOptions build;
-  build.undirected = true;
-  const Graph g = build_graph(generate_kronecker(10, 8, 1), build);
-  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
-  const std::uint64_t n = g.num_vertices();
-  EngineOptions o;
-  o.partition_bytes = 4096;
+  const PlanGraph plan_graph;
+  const auto& [g, parts, n] = plan_graph;
+  EngineOptions o = plan_graph.options();
   EXPECT_EQ(plan_memory(g, parts, 4, true, o, 0).exchange_bytes, 0u);  // one GPU
   // Automatic: the agreed deltas and their changes, then V/N pairs of 8 bytes, N times more
   // gathered, and the count.
@@ -184,13 +193,9 @@ TEST(MemoryPlan, PullBlocksAreSizedToHalfTheL2AndCapped) {
 }
 
 TEST(MemoryPlan, PullBlocksNeedGpuMemoryAPullAndRoomForTheirCuts) {
-  BuildOptions build;
-  build.undirected = true;
-  const Graph g = build_graph(generate_kronecker(10, 8, 1), build);
-  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
-  const std::uint64_t n = g.num_vertices();
-  EngineOptions o;
-  o.partition_bytes = 4096;
+  const PlanGraph plan_graph;
+  const auto& [g, parts, n] = plan_graph;
+  EngineOptions o = plan_graph.options();
   o.direction = Direction::automatic;
   o.pull_blocks = 6;
   const std::uint64_t l2 = 1 << 20;
