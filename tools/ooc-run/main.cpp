@@ -128,30 +128,30 @@ Graph generate_graph(const Args& a) {
   return hub_sort(build_graph(std::move(edges), options));
 }
 
-// One entry of --exchange-rounds.
-std::uint32_t parse_rounds(const std::string& text) {
-  std::uint32_t rounds = 0;
+// One entry of a count option's list: a whole number from 1 to `most`, or `word` (when given)
+// for 0.
+std::uint32_t parse_count(const std::string& text, const char* option, std::uint32_t most,
+                          const char* word = nullptr) {
+  if (word != nullptr && text == word) return 0;
+  std::uint32_t n = 0;
   const char* const end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, rounds);
-  if (error != std::errc{} || stop != end || rounds == 0 || rounds > kMaxExchangeRounds) {
-    throw InvalidInput("--exchange-rounds takes whole numbers from 1 to " +
-                       std::to_string(kMaxExchangeRounds) + ", or a list of them (got '" + text +
-                       "')");
+  const auto [stop, error] = std::from_chars(text.data(), end, n);
+  if (error != std::errc{} || stop != end || n == 0 || n > most) {
+    throw InvalidInput(std::string(option) + " takes " +
+                       (word != nullptr ? std::string(word) + " or " : std::string()) +
+                       "whole numbers from 1 to " + std::to_string(most) +
+                       ", or a list of them (got '" + text + "')");
   }
-  return rounds;
+  return n;
+}
+
+std::uint32_t parse_rounds(const std::string& text) {
+  return parse_count(text, "--exchange-rounds", kMaxExchangeRounds);
 }
 
 // "auto" is 0 (the GPU's L2 decides).
 std::uint32_t parse_pull_blocks(const std::string& text) {
-  if (text == "auto") return 0;
-  std::uint32_t blocks = 0;
-  const char* const end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, blocks);
-  if (error != std::errc{} || stop != end || blocks == 0 || blocks > kMaxPullBlocks) {
-    throw InvalidInput("--pull-blocks takes auto or whole numbers from 1 to " +
-                       std::to_string(kMaxPullBlocks) + ", or a list of them (got '" + text + "')");
-  }
-  return blocks;
+  return parse_count(text, "--pull-blocks", kMaxPullBlocks, "auto");
 }
 
 EngineOptions engine_options(const Args& a) {
