@@ -21,14 +21,14 @@
 // each chunk reduced and combined on its own (pull_heavy_kernel).
 //
 // Cache blocking (GraphCage §3.1, TOCAB, pull style), in GPU memory: group_lists_kernel
-// (group_lists.cuh) groups
-// each list once by which of B equal ranges of vertex ids its neighbours fall in, and records
-// where each group begins (ListCuts). An iteration that pulls then gathers B times, range by
-// range (ListCut narrows each list to its group), so the values a gather reads lie in one range,
-// which fits the L2. Where GraphCage keeps a compact blocked CSR per subgraph with local ids
-// and partial sums reduced at the end, the lists here stay in place, every vertex looks up its
-// group's bounds (8 coalesced bytes a range), and each range's gather lands on its own: a vertex
-// whose group is empty writes nothing, which is the waste TOCAB's local ids avoid.
+// (group_lists.cuh) groups each list once by which of B equal ranges of vertex ids its
+// neighbours fall in, and records where each group begins. An iteration that pulls then gathers
+// B times, range by range (ListCut narrows each list to its group), so the values a gather reads
+// lie in one range, which fits the L2. Where GraphCage keeps a compact blocked CSR per subgraph
+// with local ids and partial sums reduced at the end, the lists here stay in place, every
+// gathering vertex looks up its group's bounds (8 coalesced bytes a range) in every range, even
+// where its group is empty (the visits TOCAB's local ids avoid), and each range's gather lands
+// on its own.
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
 
