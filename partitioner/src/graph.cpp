@@ -2,14 +2,69 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
+#include <vector>
 
+#include "list_sort.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "parallel.hpp"
 
 namespace ooc {
+namespace {
+
+// An in-list sorted by source, equal sources (kept duplicates) by weight: the order the parallel
+// fill left it in does not matter.
+void sort_in_list(vid_t* sources, std::uint32_t* weights, eid_t degree,
+                  detail::ListSortScratch& scratch) {
+  if (weights == nullptr) {
+    std::sort(sources, sources + degree);
+    return;
+  }
+  std::vector<std::uint64_t>& keys = scratch.keys;
+  keys.resize(degree);
+  for (eid_t i = 0; i < degree; ++i)
+    keys[i] = std::uint64_t{sources[i]} << 32 | weights[i];
+  std::sort(keys.begin(), keys.end());
+  for (eid_t i = 0; i < degree; ++i) {
+    sources[i] = static_cast<vid_t>(keys[i] >> 32);
+    weights[i] = static_cast<std::uint32_t>(keys[i]);
+  }
+}
+
+void check_in_edges(const Graph& g) {
+  const InEdges& in = g.in_edges;
+  const vid_t n = g.num_vertices();
+  const eid_t m = g.num_edges();
+  if (in.offsets.size() != std::size_t{n} + 1 || in.sources.size() != m ||
+      in.weights.size() != g.weights.size()) {
+    throw FormatError("the in-edges hold " + std::to_string(in.offsets.size()) + " offsets, " +
+                      std::to_string(in.sources.size()) + " sources and " +
+                      std::to_string(in.weights.size()) + " weights for " + std::to_string(n) +
+                      " vertices and " + std::to_string(m) + " edges");
+  }
+  if (in.offsets[0] != 0)
+    throw FormatError("the in-offsets start at " + std::to_string(in.offsets[0]) + ", not 0");
+  const InEdges expected = in_edges_of(g);
+  if (auto v = detail::first_bad(n,
+                                 [&](std::size_t i) {
+                                   if (in.offsets[i + 1] != expected.offsets[i + 1]) return true;
+                                   const eid_t b = expected.offsets[i], e = expected.offsets[i + 1];
+                                   return !std::equal(in.sources.data() + b, in.sources.data() + e,
+                                                      expected.sources.data() + b) ||
+                                          (!in.weights.empty() &&
+                                           !std::equal(in.weights.data() + b, in.weights.data() + e,
+                                                       expected.weights.data() + b));
+                                 });
+      v < n) {
+    throw FormatError("the in-edges are not the graph's edges grouped by target: vertex " +
+                      std::to_string(v) + "'s in-list differs");
+  }
+}
+
+}  // namespace
 
 void validate(const Graph& g) {
   if (g.offsets.empty()) throw FormatError("graph has no offset array (it needs V+1 entries)");
@@ -48,6 +103,56 @@ void validate(const Graph& g) {
       throw FormatError("permutation is not one-to-one at vertex " + std::to_string(dup));
   }
   if (!g.compressed.empty()) check_compressed(g);
+  if (g.has_in_edges()) check_in_edges(g);
+}
+
+InEdges in_edges_of(const Graph& g) {
+  const vid_t n = g.num_vertices();
+  const eid_t m = g.num_edges();
+  const bool weighted = !g.weights.empty();
+  InEdges in;
+  in.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
+  in.sources = Buffer<vid_t>::allocate(m);
+  if (weighted) in.weights = Buffer<std::uint32_t>::allocate(m);
+  detail::parallel_fill(in.offsets.data(), std::size_t{n} + 1, eid_t{0});
+  tbb::parallel_for(std::size_t{0}, std::size_t{m}, [&](std::size_t e) {
+    std::atomic_ref<eid_t>(in.offsets[g.targets[e]]).fetch_add(1, std::memory_order_relaxed);
+  });
+  detail::exclusive_scan(in.offsets.data(), std::size_t{n} + 1);
+  // Each list filled through a cursor per vertex, in whatever order the threads reach it.
+  Buffer<eid_t> cursor = Buffer<eid_t>::copy_of(in.offsets.span().first(n));
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 1024), [&](const tbb::blocked_range<vid_t>& r) {
+    for (vid_t u = r.begin(); u < r.end(); ++u) {
+      for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        const eid_t at =
+            std::atomic_ref<eid_t>(cursor[g.targets[e]]).fetch_add(1, std::memory_order_relaxed);
+        in.sources[at] = u;
+        if (weighted) in.weights[at] = g.weights[e];
+      }
+    }
+  });
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 1024), [&](const tbb::blocked_range<vid_t>& r) {
+    detail::ListSortScratch scratch;
+    for (vid_t v = r.begin(); v < r.end(); ++v) {
+      const eid_t b = in.offsets[v];
+      sort_in_list(in.sources.data() + b, weighted ? in.weights.data() + b : nullptr,
+                   in.offsets[v + 1] - b, scratch);
+    }
+  });
+  return in;
+}
+
+Graph in_edge_view(const Graph& g) {
+  const auto view = []<class T>(const Buffer<T>& b) {
+    return Buffer<T>::view(const_cast<T*>(b.data()), b.size(), nullptr);
+  };
+  Graph v;
+  v.offsets = view(g.in_edges.offsets);
+  v.targets = view(g.in_edges.sources);
+  v.weights = view(g.in_edges.weights);
+  v.weight_type = g.weight_type;
+  v.hub_count = g.hub_count;
+  return v;
 }
 
 Buffer<vid_t> internal_ids(const Graph& g) {

@@ -12,18 +12,24 @@
 namespace ooc {
 namespace {
 
-// The partitions of `capacity` edges each; stops (and returns what it has) once there are more
-// than `max_parts`.
+// The largest last with offsets[last] <= offsets[first] + capacity.
+vid_t last_within(const eid_t* offsets, vid_t n, vid_t first, eid_t capacity) {
+  const eid_t* bound = std::upper_bound(offsets + first + 1, offsets + std::size_t{n} + 1,
+                                        offsets[first] + capacity);
+  return static_cast<vid_t>(bound - offsets - 1);
+}
+
+// The partitions of `capacity` edges each, out-edges and in-edges (when the graph has them);
+// stops (and returns what it has) once there are more than `max_parts`.
 std::vector<Partition> split(const Graph& g, eid_t capacity, std::uint64_t max_parts) {
   const vid_t n = g.num_vertices();
   const eid_t* offsets = g.offsets.data();
   std::vector<Partition> parts;
   vid_t first = 0;
   while (first < n && parts.size() <= max_parts) {
-    // Largest last with offsets[last] <= offsets[first] + capacity, but at least first + 1.
-    const eid_t limit = offsets[first] + capacity;
-    const eid_t* bound = std::upper_bound(offsets + first + 1, offsets + n + 1, limit);
-    auto last = static_cast<vid_t>(bound - offsets - 1);
+    vid_t last = last_within(offsets, n, first, capacity);
+    if (g.has_in_edges())
+      last = std::min(last, last_within(g.in_edges.offsets.data(), n, first, capacity));
     last = std::max(last, first + 1);
     parts.push_back({first, last, offsets[first], offsets[last]});
     first = last;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "graph_util.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/partitioner/builder.hpp"
@@ -79,6 +82,60 @@ TEST(Partition, OnlyTheRealCountIsBoundedNotEdgesOverSize) {
     spokes.emplace_back(0, leaf);
   const Graph star = build_graph(test::edge_list(100'001, spokes), {});
   EXPECT_EQ(partition_by_edges(star, 4, 4).size(), 2u);
+}
+
+// Every vertex has 2 out-edges, to the next vertex and to vertex 500, which so has 1,001
+// in-edges (499's two edges both go to it, and 500 has a self-loop).
+Graph even_out_skewed_in() {
+  constexpr vid_t kVertices = 1000, kHub = 500;
+  std::vector<eid_t> offsets(kVertices + 1);
+  std::vector<vid_t> targets;
+  for (vid_t v = 0; v < kVertices; ++v) {
+    offsets[v] = targets.size();
+    targets.insert(targets.end(), {kHub, (v + 1) % kVertices});
+  }
+  offsets[kVertices] = targets.size();
+  Graph g;
+  g.offsets = Buffer<eid_t>::copy_of(offsets);
+  g.targets = Buffer<vid_t>::copy_of(targets);
+  return g;
+}
+
+// The in-edges of vertices [first, last).
+eid_t in_edges(const Graph& g, const Partition& p) {
+  return g.in_edges.offsets[p.last_vertex] - g.in_edges.offsets[p.first_vertex];
+}
+
+TEST(Partition, InListsFitTooWhenTheGraphHasThem) {
+  Graph g = even_out_skewed_in();
+  g.in_edges = in_edges_of(g);
+  ASSERT_EQ(g.in_edges.degree(500), 1001u);
+  // 16 edges of 4 bytes per partition: by the out-lists alone, 8 vertices each.
+  const auto parts = partition_by_edges(g, 64, 4);
+  ASSERT_FALSE(parts.empty());
+  EXPECT_EQ(parts.front().first_vertex, 0u);
+  EXPECT_EQ(parts.back().last_vertex, g.num_vertices());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const Partition& p = parts[i];
+    EXPECT_LT(p.first_vertex, p.last_vertex);
+    if (i > 0) {
+      EXPECT_EQ(p.first_vertex, parts[i - 1].last_vertex);
+    }
+    EXPECT_TRUE(p.num_edges() <= 16 || p.num_vertices() == 1) << p.first_vertex;
+    EXPECT_TRUE(in_edges(g, p) <= 16 || p.num_vertices() == 1) << p.first_vertex;
+    if (p.first_vertex <= 500 && 500 < p.last_vertex) {
+      EXPECT_EQ(p.first_vertex, 500u);  // the hub alone: its in-list is all it holds
+      EXPECT_EQ(p.num_vertices(), 1u);
+    }
+  }
+  // Cut by the out-lists alone, the hub shares a partition whose in-lists are far too large.
+  const Graph out_only = even_out_skewed_in();
+  const auto by_out = partition_by_edges(out_only, 64, 4);
+  EXPECT_LT(by_out.size(), parts.size());
+  const auto hub = std::find_if(by_out.begin(), by_out.end(),
+                                [](const Partition& p) { return p.last_vertex > 500; });
+  ASSERT_NE(hub, by_out.end());
+  EXPECT_GT(in_edges(g, *hub), 16u);
 }
 
 }  // namespace

@@ -33,6 +33,19 @@ struct CompressedTargets {
   }
 };
 
+// The same edges grouped by target (partition-tool --in-edges): vertex v's in-neighbours are
+// sources[offsets[v] .. offsets[v + 1]), in (source, weight) order, each with its edge's weight.
+// The pull direction reads them on a directed graph; a symmetric graph needs none, its out-lists
+// being its in-lists.
+struct InEdges {
+  Buffer<eid_t> offsets;          // num_vertices + 1 entries, or empty: none
+  Buffer<vid_t> sources;          // num_edges entries
+  Buffer<std::uint32_t> weights;  // empty, or num_edges entries, as Graph::weights
+
+  bool empty() const noexcept { return offsets.empty(); }
+  eid_t degree(vid_t v) const noexcept { return offsets[v + 1] - offsets[v]; }
+};
+
 struct Graph {
   Buffer<eid_t> offsets;          // num_vertices + 1 entries, offsets[0] = 0
   Buffer<vid_t> targets;          // num_edges entries
@@ -43,12 +56,14 @@ struct Graph {
   bool sage_ordered = false;     // sage_reorder placed co-accessed lists together
   bool symmetric = false;        // every edge (u, v) has its reverse (v, u)
   CompressedTargets compressed;  // optional (partition-tool --compress); lists are then sorted
+  InEdges in_edges;              // optional (partition-tool --in-edges)
 
   vid_t num_vertices() const noexcept {
     return offsets.empty() ? 0 : static_cast<vid_t>(offsets.size() - 1);
   }
   eid_t num_edges() const noexcept { return targets.size(); }
   bool weighted() const noexcept { return weight_type != WeightType::none; }
+  bool has_in_edges() const noexcept { return !in_edges.empty(); }
   eid_t degree(vid_t v) const noexcept { return offsets[v + 1] - offsets[v]; }
   std::span<const vid_t> neighbors(vid_t v) const noexcept {
     return {targets.data() + offsets[v], static_cast<std::size_t>(degree(v))};
@@ -60,9 +75,18 @@ struct Graph {
 
 // Checks the structure: offsets start at 0, never decrease and end at num_edges; every target is
 // a vertex; weights have one entry per edge; original_ids is a permutation; the compressed copy,
-// when there is one, decodes to the targets (check_compressed). Throws FormatError naming the
-// first problem found.
+// when there is one, decodes to the targets (check_compressed); the in-edges, when there are
+// some, are in_edges_of(graph). Throws FormatError naming the first problem found.
 void validate(const Graph& graph);
+
+// The graph's edges grouped by target, in (source, weight) order (parallel, and the same whatever
+// the thread count).
+InEdges in_edges_of(const Graph& graph);
+
+// A graph whose lists are `graph`'s in-lists (needs has_in_edges()): offsets, targets and weights
+// are views of graph.in_edges, valid while `graph` holds them; same vertex count, weight type and
+// hub count, no compressed copy. The pull direction reads it as the push direction reads `graph`.
+Graph in_edge_view(const Graph& graph);
 
 // The inverse of original_ids: user's id -> internal id (empty when ids are not permuted).
 Buffer<vid_t> internal_ids(const Graph& graph);

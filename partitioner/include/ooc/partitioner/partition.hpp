@@ -1,7 +1,9 @@
 #pragma once
 // Chunk partitioning (HyTGraph §IV, after Scaph and Graphie): contiguous vertex ranges whose
 // edge data is about `partition_bytes` each. A vertex whose edges alone exceed a partition gets
-// a partition of its own. Computed from the offsets alone, in O(partitions * log V).
+// a partition of its own. Computed from the offsets alone, in O(partitions * log V). A graph with
+// in-edges (Graph::in_edges) is cut so that each partition's in-lists fit the size too: the pull
+// direction moves a partition's in-lists as the push direction moves its out-lists.
 #include <cstdint>
 #include <vector>
 
