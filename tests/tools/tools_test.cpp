@@ -182,6 +182,74 @@ TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
   EXPECT_NE(in_place.out.find("(compressed lists)"), std::string::npos) << in_place.out;
 }
 
+// --in-edges: the in-lists are stored (file version 4) after every step that moves the lists
+// (hub sort, SAGE's reordering, compression), verify checks them against the out-edges, and info
+// says they are there.
+TEST_F(Tools, InEdgesAreStoredVerifiedAndDescribed) {
+  const std::vector<std::string> kron{"generate", "kron", "--scale", "10", "--in-edges"};
+  for (const std::vector<std::string>& more :
+       {std::vector<std::string>{},
+        std::vector<std::string>{"--weights", "random:1-64", "--reorder", "sage", "--compress"}}) {
+    const fs::path graph = path("kron.oocg");
+    auto args = kron;
+    args.insert(args.end(), more.begin(), more.end());
+    args.insert(args.end(), {"-o", graph.string()});
+    const Ran made = partition_tool(args);
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    EXPECT_NE(made.out.find(", with in-edges), "), std::string::npos) << made.out;
+    const Ran verified = partition_tool({"verify", graph.string()});
+    EXPECT_EQ(verified.exit_code, 0) << verified.err;
+    EXPECT_NE(verified.out.find(" checked; in-edges match the out-edges)\n"), std::string::npos)
+        << verified.out;
+    const nlohmann::json described = info(graph);
+    EXPECT_EQ(described["in_edges"], true) << described.dump();
+    EXPECT_EQ(described["format_version"], 4);
+    const Ran text = partition_tool({"info", graph.string()});
+    EXPECT_NE(text.out.find("\nin-edges    yes: each vertex's in-neighbours, for the pull "
+                            "direction\n"),
+              std::string::npos)
+        << text.out;
+  }
+  const fs::path plain = path("plain.oocg");
+  ASSERT_EQ(
+      partition_tool({"generate", "kron", "--scale", "10", "-q", "-o", plain.string()}).exit_code,
+      0);
+  EXPECT_EQ(info(plain)["in_edges"], false);
+  EXPECT_EQ(info(plain)["format_version"], 1);
+  EXPECT_NE(partition_tool({"info", plain.string()})
+                .out.find("\nin-edges    no (partition-tool --in-edges adds them, which the pull "
+                          "direction needs)\n"),
+            std::string::npos);
+}
+
+// A symmetric graph's in-lists are its out-lists: --in-edges is refused, with --undirected before
+// the graph is built, and on a shape that is symmetric once it is.
+TEST_F(Tools, InEdgesOfASymmetricGraphAreRefused) {
+  const std::string refused = "partition-tool: --in-edges is for directed graphs, and ";
+  const std::string because =
+      ": its in-lists are its out-lists, which the pull direction reads instead (leave out "
+      "--in-edges)\n";
+  const fs::path graph = path("g.oocg");
+  for (const auto& [args, why] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"generate", "kron", "--scale", "10", "--undirected", "--in-edges"},
+            "--undirected makes this one symmetric"},
+           {{"generate", "grid", "--rows", "3", "--cols", "3", "--in-edges"},
+            "this one is symmetric (its input declares it, or its shape is)"}}) {
+    auto with_output = args;
+    with_output.insert(with_output.end(), {"-o", graph.string()});
+    const Ran r = partition_tool(with_output);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, refused + why + because);
+    EXPECT_FALSE(fs::exists(graph));
+  }
+  ASSERT_EQ(partition_tool({"generate", "grid", "--rows", "3", "--cols", "3", "-o", graph.string()})
+                .exit_code,
+            0);
+  EXPECT_NE(partition_tool({"info", graph.string()})
+                .out.find("\nin-edges    not needed (symmetric: the out-lists are the in-lists)\n"),
+            std::string::npos);
+}
+
 // --reorder sage: the summary line names the order and its time, info says it (and measures its
 // locality), and every transfer policy gives the answers it gives in hub order, in users' ids.
 TEST_F(Tools, SageOrderIsDescribedAndGivesTheSameAnswersOnEveryPolicy) {

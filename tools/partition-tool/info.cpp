@@ -150,6 +150,7 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint6
                                              {"bytes_per_edge", per_edge(info.packed_weight_bytes)}}
                                       : json(nullptr)}}
                : json(nullptr)},
+          {"in_edges", info.in_edges},
           {"out_degree",
            {{"min", g.num_vertices() == 0 ? 0 : stats.min},
             {"max", stats.max},
@@ -184,6 +185,12 @@ std::string format_description(const nlohmann::json& j) {
   } else {
     out += line("compressed", "no (partition-tool --compress adds compressed lists)");
   }
+  out += line("in-edges", j["in_edges"].get<bool>()
+                              ? "yes: each vertex's in-neighbours, for the pull direction"
+                          : j["symmetric"].get<bool>()
+                              ? "not needed (symmetric: the out-lists are the in-lists)"
+                              : "no (partition-tool --in-edges adds them, which the pull "
+                                "direction needs)");
   const json& d = j["out_degree"];
   std::snprintf(buf, sizeof buf, "min %llu, mean %.2f, max %llu; %s vertices without out-edges",
                 d["min"].get<unsigned long long>(), d["mean"].get<double>(),

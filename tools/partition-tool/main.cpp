@@ -7,6 +7,7 @@
 
 #include "info.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/progress.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/partitioner/builder.hpp"
 #include "ooc/partitioner/compress.hpp"
@@ -39,6 +40,7 @@ struct BuildArgs {
   bool keep_duplicates = false;
   bool compact_ids = false;
   bool compress = false;
+  bool in_edges = false;
 };
 
 void add_common(CLI::App& cmd, Common& c) {
@@ -77,6 +79,9 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
       "Also store the lists compressed (sorted, delta bit-packed; file version 2) and integer "
       "weights packed at the width of their range (version 3), which the engine reads "
       "instead of the raw ones");
+  cmd.add_flag("--in-edges", b.in_edges,
+               "Also store the in-edges (each vertex's in-neighbours; file version 4), which the "
+               "pull direction needs on a directed graph (ooc-run --direction pull|auto)");
 }
 
 double hub_fraction(const std::string& text) {
@@ -105,6 +110,13 @@ double checked_hub_fraction(const BuildArgs& b) {
   return fraction;
 }
 
+// A symmetric graph's in-lists are its out-lists: --in-edges would store a copy of them.
+void refuse_symmetric_in_edges(const std::string& why) {
+  throw InvalidInput("--in-edges is for directed graphs, and " + why +
+                     ": its in-lists are its out-lists, which the pull direction reads instead "
+                     "(leave out --in-edges)");
+}
+
 // The order --reorder asks for; returns how the summary line describes it.
 std::string reorder(Graph& g, const BuildArgs& b, double fraction) {
   if (b.reorder == "none" || (b.reorder == "hub" && fraction == 0.0)) return "natural order";
@@ -130,6 +142,8 @@ std::string reorder(Graph& g, const BuildArgs& b, double fraction) {
 void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, const Common& c) {
   const auto start = Clock::now();
   const double fraction = checked_hub_fraction(b);
+  if (b.in_edges && b.undirected)
+    refuse_symmetric_in_edges("--undirected makes this one symmetric");
   BuildOptions options;
   options.undirected = b.undirected;
   options.remove_self_loops = !b.keep_self_loops;
@@ -137,8 +151,16 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
   options.compact_ids = b.compact_ids;
   options.weights = parse_weight_spec(b.weights, b.seed);
   Graph g = build_graph(std::move(edges), options);
+  if (b.in_edges && g.symmetric)
+    refuse_symmetric_in_edges("this one is symmetric (its input declares it, or its shape is)");
   const std::string order = reorder(g, b, fraction);
   if (b.compress) compress(g);
+  // Last: hub sort, SAGE's reordering and compression all move the lists.
+  if (b.in_edges) {
+    ProgressStep progress("computing the in-edges", g.num_edges());
+    g.in_edges = in_edges_of(g);
+    progress.advance(g.num_edges());
+  }
   write_oocg(g, out);
   if (c.quiet) return;
   const std::chrono::duration<double> took = Clock::now() - start;
@@ -153,11 +175,12 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
     }
   }
   std::printf(
-      "wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs, %s%s), %s, built in %.1f s\n",
+      "wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs, %s%s%s), %s, built in %.1f s\n",
       out.c_str(), with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
       g.symmetric ? "symmetric" : "directed", std::string(to_string(g.weight_type)).c_str(),
       with_commas(g.hub_count).c_str(), order.c_str(), compressed,
-      format_bytes(fs::file_size(out)).c_str(), took.count());
+      g.has_in_edges() ? ", with in-edges" : "", format_bytes(fs::file_size(out)).c_str(),
+      took.count());
 }
 
 }  // namespace
@@ -244,10 +267,12 @@ int main(int argc, char** argv) {
           stdout);
     } else if (*verify) {
       const OocgInfo checked = verify_oocg(file);
-      std::printf("%s: sound (%s vertices, %s edges; header, checksums and structure%s checked)\n",
-                  file.c_str(), with_commas(checked.num_vertices).c_str(),
-                  with_commas(checked.num_edges).c_str(),
-                  checked.compressed ? ", compressed lists decoded and" : "");
+      std::printf(
+          "%s: sound (%s vertices, %s edges; header, checksums and structure%s checked%s)\n",
+          file.c_str(), with_commas(checked.num_vertices).c_str(),
+          with_commas(checked.num_edges).c_str(),
+          checked.compressed ? ", compressed lists decoded and" : "",
+          checked.in_edges ? "; in-edges match the out-edges" : "");
     } else {
       write_edge_list(read_oocg(file), output);
     }

@@ -11,9 +11,9 @@
 
 namespace ooc {
 
-// The newest version written: 3 when a file holds packed weights, 2 when it holds compressed
-// lists without them, else 1; all three are read.
-inline constexpr std::uint32_t kOocgVersion = 3;
+// The newest version written: 4 when a file holds in-edges, 3 when it holds packed weights (and
+// no in-edges), 2 when it holds compressed lists without either, else 1; all four are read.
+inline constexpr std::uint32_t kOocgVersion = 4;
 
 // What a file's header says, after the header itself has been validated.
 struct OocgInfo {
@@ -30,6 +30,7 @@ struct OocgInfo {
   bool packed_weights = false;         // holds the weights packed (version 3)
   std::uint32_t weight_width = 0;      // bits per packed weight
   std::uint64_t packed_weight_bytes = 0;
+  bool in_edges = false;  // holds the in-edges (version 4, partition-tool --in-edges)
   std::uint64_t file_bytes = 0;
 };
 
@@ -48,6 +49,9 @@ struct OocgReadOptions {
   std::vector<std::pair<eid_t, eid_t>> edge_ranges;
   // Whether to read the compressed lists when the file has them. Never read with edge_ranges.
   bool read_compressed = true;
+  // Whether to read the in-edges (Graph::in_edges) when the file has them. Never read with
+  // edge_ranges.
+  bool read_in_edges = true;
 };
 
 // Validates the graph, writes it to a temporary name in the same folder, flushes it to disk and
@@ -59,7 +63,8 @@ void write_oocg(const Graph& graph, const std::filesystem::path& path);
 // read), section checksum mismatch; InvalidInput for bad edge ranges.
 Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& options = {});
 
-// Header only (validated, including that the file is long enough for its sections).
+// Header and section table only (validated, including that the file is long enough for its
+// sections).
 OocgInfo read_oocg_info(const std::filesystem::path& path);
 
 // Everything read_oocg checks, plus the graph's structure (validate()).
