@@ -97,7 +97,7 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
                       (iteration == 1 ? " iteration" : " iterations"));
     }
     if (it.active_vertices == 0) return true;
-    const std::vector<Task> tasks = generate_tasks(surveys, partitions, options.tasks);
+    const std::vector<Task> tasks = generate_tasks(surveys, options.tasks);
     it.tasks = static_cast<std::uint32_t>(tasks.size());
     it.survey_seconds = since(start);
     if (communicator == nullptr) {

@@ -32,6 +32,10 @@ struct OocEngine::Impl {
   EngineOptions options;
   Backend backend = Backend::cpu;
   std::vector<Partition> partitions;
+  // A directed graph with in-edges (on one rank): its in-lists as a graph, and the partitions'
+  // ranges of them, which the pull direction reads.
+  Graph in_lists;
+  std::vector<Partition> in_partitions;
   Buffer<vid_t> internal_of_user;  // empty when ids are not permuted
   // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices.
   std::shared_ptr<Communicator> communicator;
@@ -75,19 +79,25 @@ std::string cpu_device_name() {
   return "CPU (" + std::to_string(threads) + " threads)";
 }
 
-// The pull direction reads a vertex's in-edges through its own list, which holds them only on a
-// symmetric graph, with a program that declares offer() (programs.hpp), on one GPU or the CPU.
+// Whether the pull direction can read the graph's in-edges: a symmetric graph's own lists hold
+// them, a directed one's need its in-lists (partition-tool --in-edges).
+bool has_in_lists(const Graph& g) {
+  return g.symmetric || g.has_in_edges();
+}
+
+// The pull direction reads each vertex's in-edges (has_in_lists), with a program that declares
+// offer() (programs.hpp), on one GPU or the CPU.
 void check_pull(const detail::ProgramInfo& info, const Graph& g, bool ranked) {
   if (!info.pulls) {
     throw InvalidInput(std::string(info.name) +
                        " does not run in the pull direction (its program declares no offer(); "
                        "see docs/programs.md): use --direction push or auto");
   }
-  if (!g.symmetric) {
+  if (!has_in_lists(g)) {
     throw InvalidInput(
-        "the pull direction reads in-edges, which OocGraph holds only for a symmetric graph, and "
-        "this one is directed: convert or generate it with --undirected, or use --direction "
-        "push or auto");
+        "the pull direction reads each vertex's in-edges, and this directed graph's file holds "
+        "none: convert or generate it with partition-tool's --in-edges (or --undirected), or use "
+        "--direction push or auto");
   }
   if (ranked) {
     throw Unsupported(
@@ -235,6 +245,19 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
   impl_->options = options;
   impl_->partitions =
       partition_by_edges(impl_->graph, options.partition_bytes, impl_->graph.bytes_per_edge());
+  if (impl_->graph.has_in_edges() && !communicator) {
+#if OOC_ENGINE_CUDA
+    // In pinned memory before the view of them is taken (a file loaded for the GPU has them
+    // there already).
+    if (impl_->backend == Backend::cuda) detail::pin_edges(impl_->graph, options.device);
+#endif
+    impl_->in_lists = in_edge_view(impl_->graph);
+    const Buffer<eid_t>& in_offsets = impl_->graph.in_edges.offsets;
+    for (const Partition& p : impl_->partitions) {
+      impl_->in_partitions.push_back(
+          {p.first_vertex, p.last_vertex, in_offsets[p.first_vertex], in_offsets[p.last_vertex]});
+    }
+  }
   impl_->internal_of_user = internal_ids(impl_->graph);
   if (communicator) {
     const auto rank = static_cast<std::uint32_t>(communicator->rank());
@@ -253,6 +276,8 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
       impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options, &rank);
     } else {
       impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options);
+      if (impl_->graph.has_in_edges())
+        detail::add_in_lists(*impl_->device, impl_->in_lists, impl_->in_partitions);
     }
   }
 #endif
@@ -413,9 +438,15 @@ vid_t OocEngine::highest_degree_vertex() const {
   return user_id(best);
 }
 
+detail::Lists OocEngine::pull_lists() const {
+  if (impl_->in_partitions.empty()) return {graph(), partitions()};
+  return {impl_->in_lists, impl_->in_partitions};
+}
+
 detail::CudaRun OocEngine::cuda_run([[maybe_unused]] const MemoryPlan& plan) const {
 #if OOC_ENGINE_CUDA
-  if (impl_->device) return {graph(), partitions(), options(), plan, *impl_->device};
+  if (impl_->device)
+    return {graph(), partitions(), options(), plan, *impl_->device, pull_lists().partitions};
 #endif
   throw Unsupported("a CUDA executor on an engine whose backend is " +
                     std::string(to_string(backend())));
@@ -440,7 +471,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   // out (refused when pull was asked for by name).
   EngineOptions o = options();
   if (o.direction == Direction::pull) check_pull(info, g, impl_->communicator != nullptr);
-  if (!info.pulls || !g.symmetric || impl_->communicator) o.direction = Direction::push;
+  if (!info.pulls || !has_in_lists(g) || impl_->communicator) o.direction = Direction::push;
   detail::RunSetup setup;
   std::uint64_t budget = o.device_budget;
   std::uint64_t l2_bytes = 0;
@@ -497,12 +528,11 @@ detail::RawRun<P> OocEngine::run_builtin(const P& program, detail::RunSetup setu
       [&](const MemoryPlan& plan) -> Executor {
 #if OOC_ENGINE_CUDA
         if (impl_->device) {
-          return detail::make_cuda_executor(
-              program, {graph(), partitions(), options(), plan, *impl_->device});
+          return detail::make_cuda_executor(program, cuda_run(plan));
         }
 #endif
-        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), program, options(),
-                                                        plan, owned_vertices());
+        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
+                                                        program, options(), plan, owned_vertices());
       },
       std::move(setup));
 }

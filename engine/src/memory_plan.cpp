@@ -34,9 +34,17 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
   plan.budget = budget;
   const std::uint64_t n = g.num_vertices();
   const std::uint32_t d1 = g.bytes_per_edge();
+  plan.pull = o.direction != Direction::push && gpu_ranks == 0;
+  // A run that may pull on a directed graph reads its in-lists too (engine.cpp, pull_lists).
+  const bool in_lists = plan.pull && g.has_in_edges();
   eid_t largest = 0;
-  for (const Partition& p : parts)
+  for (const Partition& p : parts) {
     largest = std::max(largest, p.num_edges());
+    if (in_lists) {
+      largest =
+          std::max(largest, g.in_edges.offsets[p.last_vertex] - g.in_edges.offsets[p.first_vertex]);
+    }
+  }
   plan.staging_edges =
       std::max<eid_t>(std::uint64_t{o.filter_merge} * o.partition_bytes / d1, largest);
   // No buffer larger than the whole graph: small graphs need no 128 MiB of staging.
@@ -46,12 +54,15 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
                       + n * value_bytes * (accumulative ? 2 : 1)  // values, deltas
                       + 2 * ((n + 63) / 64) * 8                   // current and next frontiers
                       + n * sizeof(vid_t);                        // active vertex lists
-  plan.pull = o.direction != Direction::push && gpu_ranks == 0;
   if (plan.pull) plan.vertex_bytes += ((n + 63) / 64) * 8 + (accumulative ? n * value_bytes : 0);
   plan.staging_bytes =
       kStagingBuffers * (plan.staging_edges * d1 + plan.staging_vertices * kCompactionIndexBytes);
   plan.staging_bytes += (g.num_edges() / 4096 + 1) * kHeavyQueueBytesPerEdge4096;
   plan.edge_bytes = g.num_edges() * d1;
+  if (in_lists) {
+    plan.vertex_bytes += (n + 1) * sizeof(eid_t);  // the in-offsets
+    plan.in_edge_bytes = plan.edge_bytes;
+  }
   plan.compressed = o.compressed && !g.compressed.empty();
   if (plan.compressed) {
     // A task's compressed bytes per edge are at most its densest partition's.
@@ -98,9 +109,10 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
         " (raise --budget or lower --partition-bytes)");
   }
   // A GPU rank holds only its own partitions' edges: its in-memory mode is the edge cache below,
-  // which holds all of them when they fit.
-  plan.in_memory = o.in_memory && gpu_ranks == 0 && plan.needed() + plan.edge_bytes <= budget;
-  if (plan.in_memory && plan.pull && l2_bytes > 0) {
+  // which holds all of them when they fit. A run that may pull over in-lists keeps those too.
+  plan.in_memory = o.in_memory && gpu_ranks == 0 &&
+                   plan.needed() + plan.edge_bytes + plan.in_edge_bytes <= budget;
+  if (plan.in_memory && plan.pull && !in_lists && l2_bytes > 0) {
     const std::uint32_t blocks = pull_blocks_for(n, value_bytes, o.pull_blocks, l2_bytes);
     const std::uint64_t bytes = std::uint64_t{blocks - 1} * n * sizeof(std::uint32_t);
     if (plan.needed() + bytes <= budget) {

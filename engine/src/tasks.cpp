@@ -10,13 +10,12 @@ bool active(const PartitionSurvey& s) {
 }
 
 // Runs of neighbouring filter partitions, at most k each and within the staging buffer.
-std::vector<Task> filter_tasks(std::span<const PartitionSurvey> surveys,
-                               std::span<const Partition> parts, const TaskOptions& o) {
+std::vector<Task> filter_tasks(std::span<const PartitionSurvey> surveys, const TaskOptions& o) {
   std::vector<Task> tasks;
   eid_t edges = 0;
   for (std::uint32_t i = 0; i < surveys.size(); ++i) {
     if (!active(surveys[i]) || surveys[i].engine != Engine::filter) continue;
-    const eid_t e = parts[i].num_edges();
+    const eid_t e = surveys[i].activity.edges;
     const bool extends = !tasks.empty() && tasks.back().partitions.back() + 1 == i &&
                          tasks.back().partitions.size() < o.filter_merge &&
                          edges + e <= o.staging_edges;
@@ -50,9 +49,8 @@ void gather(std::span<const PartitionSurvey> surveys, Engine engine, std::vector
 }  // namespace
 
 std::vector<Task> generate_tasks(std::span<const PartitionSurvey> surveys,
-                                 std::span<const Partition> partitions,
                                  const TaskOptions& options) {
-  std::vector<Task> tasks = filter_tasks(surveys, partitions, options);
+  std::vector<Task> tasks = filter_tasks(surveys, options);
   for (Engine e : {Engine::zerocopy, Engine::compaction, Engine::unified, Engine::resident})
     gather(surveys, e, tasks);
   return tasks;

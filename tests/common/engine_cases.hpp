@@ -272,6 +272,60 @@ inline EngineOptions direction_options(const std::string& policy, const std::str
   return o;
 }
 
+// The pull direction on directed graphs, over their in-lists (partition-tool --in-edges):
+// Kronecker and uniform graphs, a chain (a level per vertex), a star whose hub points at its
+// leaves (vertices without in-edges and without out-edges), and stars whose leaves point at the
+// hub, whose in-list then fills a partition of its own (the big one's more than the CUDA gather
+// walks in one block); every policy, pull forced and auto, priority on and off.
+inline const std::vector<std::string>& in_edge_shape_names() {
+  static const std::vector<std::string> names{"kron_directed", "urand_directed", "chain_directed",
+                                              "out_star",      "in_star",        "in_big_star"};
+  return names;
+}
+
+// The generator's edges as they are, not symmetrised (stars and chains are undirected as made).
+inline EdgeList one_way(EdgeList list) {
+  list.symmetric_input = false;
+  return list;
+}
+
+// Edges (leaf, hub) of a star of n vertices.
+inline EdgeList inward_star(vid_t n) {
+  EdgeList list = one_way(generate_star(n));
+  std::swap(list.sources, list.targets);
+  return list;
+}
+
+inline Graph make_in_edge_shape(const std::string& name) {
+  Graph g = name == "urand_directed"   ? build(generate_uniform(11, 8, 12), false, 12)
+            : name == "chain_directed" ? build(one_way(generate_chain(200)), false, 13, 0.0)
+            : name == "out_star"       ? build(one_way(generate_star(300)), false, 14)
+            : name == "in_star"        ? build(inward_star(300), false, 10)
+            : name == "in_big_star"    ? build(inward_star(10000), false, 11)
+                                       : make_shape(name);
+  g.in_edges = in_edges_of(g);
+  return g;
+}
+
+inline auto in_edge_cases() {
+  return ::testing::Combine(::testing::ValuesIn(in_edge_shape_names()),
+                            ::testing::ValuesIn(policy_names()), ::testing::Values("pull", "auto"),
+                            ::testing::Bool());
+}
+
+// Every program on `engine` (a graph with in-edges) matches its reference (cc, which needs a
+// symmetric graph, is refused); forced, BFS, SSSP and PageRank pull.
+inline void expect_in_edge_runs_match(OocEngine& engine, const std::string& direction) {
+  ASSERT_FALSE(engine.graph().symmetric);  // else the pull would read the out-lists
+  for (const std::string& program : program_names()) {
+    SCOPED_TRACE(program);
+    const RunStats stats = expect_matches_reference(program, engine);
+    if (direction == "pull" && program != "cc") {
+      EXPECT_GT(stats.pull_iterations(), 0u);
+    }
+  }
+}
+
 // A BFS that pulls over zero-copy stops reading a vertex's list at its first frontier neighbour:
 // it reads fewer edges than its gathering vertices' lists hold, and its bytes are the 128-byte
 // lines it read, within what those lists span (at most two lines more than their bytes each).

@@ -42,14 +42,25 @@ INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend,
 // shapes, in both mappings; the big star's hub gathers through the heavy queue.
 using DirectionGpuCase = std::tuple<test::DirectionCase, std::string>;  // the case, load balance
 
+std::string direction_gpu_case_name(const ::testing::TestParamInfo<DirectionGpuCase>& param) {
+  return test::direction_case_name({std::get<0>(param.param), param.index}) + "_" +
+         std::get<1>(param.param);
+}
+
+// An engine on the CUDA backend over `g` with the case's options.
+OocEngine direction_engine(Graph g, const DirectionGpuCase& c) {
+  const auto& [shape, policy, direction, priority] = std::get<0>(c);
+  EngineOptions o = test::direction_options(policy, direction, priority, Backend::cuda);
+  o.load_balance = parse_load_balance(std::get<1>(c));
+  return OocEngine(std::move(g), o);
+}
+
 class CudaDirection : public ::testing::TestWithParam<DirectionGpuCase> {};
 
 TEST_P(CudaDirection, MatchesTheReference) {
   OOC_REQUIRE_GPU();
-  const auto& [shape, policy, direction, priority] = std::get<0>(GetParam());
-  EngineOptions o = test::direction_options(policy, direction, priority, Backend::cuda);
-  o.load_balance = parse_load_balance(std::get<1>(GetParam()));
-  OocEngine engine(test::make_symmetric_shape(shape), o);
+  OocEngine engine = direction_engine(
+      test::make_symmetric_shape(std::get<0>(std::get<0>(GetParam()))), GetParam());
   ASSERT_EQ(engine.backend(), Backend::cuda);
   for (const std::string& program : test::program_names()) {
     SCOPED_TRACE(program);
@@ -60,11 +71,23 @@ TEST_P(CudaDirection, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(AllCases, CudaDirection,
                          ::testing::Combine(test::direction_cases(),
                                             ::testing::Values("tiled", "warp")),
-                         [](const ::testing::TestParamInfo<DirectionGpuCase>& param) {
-                           return test::direction_case_name(
-                                      {std::get<0>(param.param), param.index}) +
-                                  "_" + std::get<1>(param.param);
-                         });
+                         direction_gpu_case_name);
+
+// The pull direction over a directed graph's in-lists (DeviceGraph::in_lists), in both mappings.
+class CudaInEdges : public ::testing::TestWithParam<DirectionGpuCase> {};
+
+TEST_P(CudaInEdges, MatchTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [shape, policy, direction, priority] = std::get<0>(GetParam());
+  OocEngine engine = direction_engine(test::make_in_edge_shape(shape), GetParam());
+  ASSERT_EQ(engine.backend(), Backend::cuda);
+  test::expect_in_edge_runs_match(engine, direction);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, CudaInEdges,
+                         ::testing::Combine(test::in_edge_cases(),
+                                            ::testing::Values("tiled", "warp")),
+                         direction_gpu_case_name);
 
 // Compressed lists gathered: decoded from staging (filter, compaction) or read in place
 // (zero-copy, pull_compressed_kernel; the big star's hub chunk by chunk).

@@ -67,6 +67,18 @@ TEST_P(CpuDirection, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(AllCases, CpuDirection, test::direction_cases(),
                          test::direction_case_name);
 
+// The pull direction over a directed graph's in-lists.
+class CpuInEdges : public ::testing::TestWithParam<test::DirectionCase> {};
+
+TEST_P(CpuInEdges, MatchTheReference) {
+  const auto& [shape, policy, direction, priority] = GetParam();
+  OocEngine engine(test::make_in_edge_shape(shape),
+                   test::direction_options(policy, direction, priority, Backend::cpu));
+  test::expect_in_edge_runs_match(engine, direction);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, CpuInEdges, test::in_edge_cases(), test::direction_case_name);
+
 TEST(CpuDirectionRuns, CompressedListsGiveTheReference) {
   for (const std::string& policy : test::moving_policy_names()) {
     for (const std::string& program : test::program_names()) {

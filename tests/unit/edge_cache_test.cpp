@@ -226,5 +226,41 @@ TEST(MemoryPlan, PullBlocksNeedGpuMemoryAPullAndRoomForTheirCuts) {
   EXPECT_GT(sized.pull_blocks, 1u);
 }
 
+// A run that may pull on a directed graph reads its in-lists: their offsets are vertex data,
+// their largest partition bounds staging, GPU memory holds them beside the edges, and their
+// gathers are not blocked. Pushing, none of it.
+TEST(MemoryPlan, InListsCountWhenTheRunMayPull) {
+  Graph g = [] {
+    EdgeList star = generate_star(3000);  // every leaf points at the hub: one long in-list
+    star.symmetric_input = false;
+    std::swap(star.sources, star.targets);
+    return build_graph(std::move(star), {});
+  }();
+  g.in_edges = in_edges_of(g);
+  const auto parts = partition_by_edges(g, 4096, g.bytes_per_edge());
+  const std::uint64_t n = g.num_vertices();
+  EngineOptions o;
+  o.partition_bytes = 4096;
+  o.filter_merge = 1;  // staging holds a partition of 1024 edges, or a larger one
+  o.pull_blocks = 6;
+  const MemoryPlan pushing = plan_memory(g, parts, 4, false, o, 0);
+  EXPECT_EQ(pushing.in_edge_bytes, 0u);
+  o.direction = Direction::automatic;
+  const MemoryPlan pulling = plan_memory(g, parts, 4, false, o, 0);
+  EXPECT_EQ(pulling.in_edge_bytes, g.num_edges() * 4);
+  // The in-offsets, beside what pull adds on a symmetric graph (the gathering bitmap).
+  EXPECT_EQ(pulling.vertex_bytes, pushing.vertex_bytes + (n + 63) / 64 * 8 + (n + 1) * 8);
+  // The hub's 2999 in-edges fill a partition of their own, larger than any of its out-lists'.
+  EXPECT_EQ(pulling.staging_edges, 2999u);
+  EXPECT_EQ(pushing.staging_edges, 1024u);
+  const std::uint64_t whole = pulling.needed() + pulling.edge_bytes + pulling.in_edge_bytes;
+  const std::uint64_t l2 = 1 << 20;
+  const MemoryPlan fits = plan_memory(g, parts, 4, false, o, whole, 0, l2);
+  EXPECT_TRUE(fits.in_memory);
+  EXPECT_EQ(fits.needed(), whole);
+  EXPECT_EQ(fits.pull_blocks, 1u);
+  EXPECT_FALSE(plan_memory(g, parts, 4, false, o, whole - 1, 0, l2).in_memory);
+}
+
 }  // namespace
 }  // namespace ooc

@@ -66,9 +66,9 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
   o.direction = Direction::pull;
   OocEngine directed(test::make_shape("kron_directed"), o);
   EXPECT_EQ(error_of([&] { directed.bfs(0); }),
-            "the pull direction reads in-edges, which OocGraph holds only for a symmetric graph, "
-            "and this one is directed: convert or generate it with --undirected, or use "
-            "--direction push or auto");
+            "the pull direction reads each vertex's in-edges, and this directed graph's file holds "
+            "none: convert or generate it with partition-tool's --in-edges (or --undirected), or "
+            "use --direction push or auto");
   OocEngine symmetric(test::make_symmetric_shape("kron"), o);
   const vid_t source = symmetric.highest_degree_vertex();
   EXPECT_EQ(error_of([&] { symmetric.bc(std::vector<vid_t>{source}); }),

@@ -607,7 +607,9 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     std::printf("graph: %s, %s vertices, %s edges (%s, weights %s), %zu partitions of %s\n",
                 a.graph.empty() ? a.generate.c_str() : a.graph.c_str(),
                 with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
-                g.symmetric ? "symmetric" : "directed",
+                g.symmetric        ? "symmetric"
+                : g.has_in_edges() ? "directed, with in-edges"
+                                   : "directed",
                 std::string(to_string(g.weight_type)).c_str(), engine.partitions().size(),
                 a.partition_bytes.c_str());
     if (needs_source) {
@@ -898,8 +900,9 @@ int main(int argc, char** argv) {
          "pushing only, they pull tiled), or a list (each in turn)")
       ->capture_default_str();
   app.add_option("--direction", a.direction,
-                 "push | pull (vertices gather from their in-neighbours: a symmetric graph, one "
-                 "GPU or the CPU) | auto (per iteration, whichever reads fewer edges in GPU "
+                 "push | pull (vertices gather from their in-neighbours: a symmetric graph or one "
+                 "written with partition-tool --in-edges; one GPU or the CPU) | auto (per "
+                 "iteration, whichever reads fewer edges in GPU "
                  "memory or moves fewer bytes out of core), or a list")
       ->capture_default_str();
   app.add_option("--pull-blocks", a.pull_blocks,

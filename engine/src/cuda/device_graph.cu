@@ -100,12 +100,28 @@ void upload(DeviceArray<T>& dst, const T* src, std::size_t n, const char* what) 
   if (n > 0) OOC_CUDA(cudaMemcpy(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice), what);
 }
 
+// The offsets and partitions of the lists `d` reads.
+void upload_lists(DeviceGraph& d, const Graph& g, std::span<const Partition> parts) {
+  upload(d.offsets, g.offsets.data(), g.offsets.size(), "uploading the offsets");
+  std::vector<vid_t> first;
+  std::vector<eid_t> edges;
+  for (const Partition& p : parts) {
+    first.push_back(p.first_vertex);
+    edges.push_back(p.num_edges());
+  }
+  first.push_back(g.num_vertices());
+  upload(d.partition_first, first.data(), first.size(), "uploading the partitions");
+  upload(d.partition_edges, edges.data(), edges.size(), "uploading the partitions");
+}
+
 }  // namespace
 
 void pin_edges(Graph& g, int device) {
   OOC_CUDA(cudaSetDevice(device), "selecting the GPU");
   pin(g.targets, device);
   pin(g.weights, device);
+  pin(g.in_edges.sources, device);
+  pin(g.in_edges.weights, device);
 }
 
 DeviceGraph::~DeviceGraph() {
@@ -156,16 +172,7 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
       d->cacheable.push_back(owner == me ? 1 : 0);
     d->nccl = std::make_unique<NcclLink>(rank->communicator, options.device);
   }
-  upload(d->offsets, g.offsets.data(), g.offsets.size(), "uploading the offsets");
-  std::vector<vid_t> first;
-  std::vector<eid_t> edges;
-  for (const Partition& p : parts) {
-    first.push_back(p.first_vertex);
-    edges.push_back(p.num_edges());
-  }
-  first.push_back(g.num_vertices());
-  upload(d->partition_first, first.data(), first.size(), "uploading the partitions");
-  upload(d->partition_edges, edges.data(), edges.size(), "uploading the partitions");
+  upload_lists(*d, g, parts);
   if (options.compressed && !g.compressed.empty()) {
     pin(g.compressed.bytes, options.device);
     d->mapped_compressed = mapped(g.compressed.bytes);
@@ -180,6 +187,18 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
     upload(d->partition_compressed, bytes.data(), bytes.size(), "uploading the partitions");
   }
   return d;
+}
+
+void add_in_lists(DeviceGraph& d, const Graph& in, std::span<const Partition> parts) {
+  auto lists = std::make_unique<DeviceGraph>();
+  lists->device = d.device;
+  lists->name = d.name;
+  lists->l2_bytes = d.l2_bytes;
+  lists->graph = &in;
+  lists->mapped_targets = mapped(in.targets);
+  lists->mapped_weights = mapped(in.weights);
+  upload_lists(*lists, in, parts);
+  d.in_lists = std::move(lists);
 }
 
 std::string device_name(const DeviceGraph& d) {
@@ -208,7 +227,7 @@ std::uint64_t device_budget(const DeviceGraph& d, std::uint64_t asked) {
 
 std::uint64_t DeviceGraph::held_bytes() const {
   return (work ? work->device_bytes() : 0) + resident_targets.bytes() + resident_weights.bytes() +
-         block_cuts.bytes() + cache.bytes();
+         block_cuts.bytes() + cache.bytes() + (in_lists ? in_lists->held_bytes() : 0);
 }
 
 std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uint64_t capacity,
@@ -394,6 +413,10 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
   if (!plan.in_memory) {
     resident_targets = {};
     resident_weights = {};
+  }
+  if (in_lists && (!plan.in_memory || plan.in_edge_bytes == 0)) {
+    in_lists->resident_targets = {};
+    in_lists->resident_weights = {};
   }
   if (plan.pull_blocks != list_blocks) block_cuts = {};  // group_lists() makes the plan's
   if (work && work->fits(plan, with_compaction)) return *work;

@@ -206,6 +206,8 @@ class OocEngine {
   detail::RawRun<P> execute(Make&& make, detail::RunSetup setup);
   // What the CUDA executor needs from this engine (the CUDA backend only).
   detail::CudaRun cuda_run(const MemoryPlan& plan) const;
+  // The lists the pull direction reads: the graph's own, or its in-lists when it has them.
+  detail::Lists pull_lists() const;
   template <class T>
   std::vector<T> to_user_ids(const T* internal) const;
 
@@ -275,8 +277,8 @@ Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run
           throw Unsupported(detail::kHostCompiledProgram);
 #endif
         }
-        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), program, options(),
-                                                        plan, owned_vertices());
+        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
+                                                        program, options(), plan, owned_vertices());
       },
       begin_run(info, run));
   if constexpr (P::kind == ProgramKind::accumulative) {

@@ -28,6 +28,9 @@ struct MemoryPlan {
   std::uint64_t vertex_bytes = 0;    // offsets, values (and deltas), frontiers, active lists
   std::uint64_t staging_bytes = 0;   // all staging buffers
   std::uint64_t edge_bytes = 0;      // the whole edge data (targets and weights)
+  // The in-lists' (sources and weights), when the run may pull on a directed graph: resident
+  // beside the edges in in-memory mode.
+  std::uint64_t in_edge_bytes = 0;
   std::uint64_t budget = 0;          // 0: no device memory limit (CPU backend)
   std::uint64_t cache_bytes = 0;     // out of core: the budget left for the edge cache
   std::uint64_t exchange_bytes = 0;  // a GPU rank: the agreed copy, changes and sparse pairs
@@ -39,13 +42,14 @@ struct MemoryPlan {
   std::uint64_t packed_staging = 0;  // bytes per staging buffer
   // In-memory mode, when the run may pull: the ranges of vertex ids its gathers are blocked by
   // (EngineOptions::pull_blocks; 1: not blocked), and where each list's part for each range
-  // begins, 4 bytes per vertex for every range after the first.
+  // begins, 4 bytes per vertex for every range after the first. Gathers over in-lists are not
+  // blocked.
   std::uint32_t pull_blocks = 1;
   std::uint64_t block_bytes = 0;
 
   std::uint64_t needed() const {
     return vertex_bytes + staging_bytes + exchange_bytes +
-           (in_memory ? edge_bytes + block_bytes : 0);
+           (in_memory ? edge_bytes + in_edge_bytes + block_bytes : 0);
   }
 };
 

@@ -45,8 +45,9 @@ enum class Exchange { dense, sparse, automatic };
 //         gather without atomics per edge for the others (GraphCage §3's pull direction)
 //   auto  per iteration, the direction that reads fewer edges (in GPU memory) or moves fewer
 //         bytes over the link (out of core); push where a run cannot pull
-// Pull reads in-edges: it needs a symmetric graph, whose out-lists are its in-lists, and a
-// program that declares offer() (programs.hpp); it runs on one GPU or the CPU, not across ranks.
+// Pull reads in-edges: it needs a symmetric graph, whose out-lists are its in-lists, or a directed
+// one whose file holds its in-lists (partition-tool --in-edges), and a program that declares
+// offer() (programs.hpp); it runs on one GPU or the CPU, not across ranks.
 enum class Direction { push, pull, automatic };
 
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,

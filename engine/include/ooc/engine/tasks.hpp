@@ -40,7 +40,9 @@ struct TaskOptions {
   bool ordered = false;  // order filter tasks by priority (programs that are ordered)
 };
 
+// surveys[i].activity.edges: partition i's edges in the lists this iteration reads (the
+// out-lists, or the in-lists when it pulls on a directed graph), which bound a filter task.
 std::vector<Task> generate_tasks(std::span<const PartitionSurvey> surveys,
-                                 std::span<const Partition> partitions, const TaskOptions& options);
+                                 const TaskOptions& options);
 
 }  // namespace ooc

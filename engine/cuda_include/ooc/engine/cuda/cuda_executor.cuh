@@ -13,7 +13,8 @@
 //              (exchange.cuh), and only the rank's own vertices stay in its frontier
 // When the run may pull (direction.hpp), the survey also counts the vertices that would gather,
 // and an iteration that pulls runs the same tasks over their lists with the gather kernels
-// (advance_pull.cuh) instead of the frontier's with the advance.
+// (advance_pull.cuh) instead of the frontier's with the advance: their own lists on a symmetric
+// graph, their in-lists (DeviceGraph::in_lists) on a directed one.
 // Vertex values, deltas and bitmaps stay on the GPU for the whole run. Out of core, partitions
 // in the edge cache (edge_cache.hpp) run as resident tasks, straight from device memory.
 #include <cuda_runtime.h>
@@ -148,18 +149,19 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   void read_values(Value* values, Value* deltas) override;
   void report_setup(RunStats& stats) const override {
     stats.setup_bytes = setup_bytes_;
-    if (!cached()) return;
+    if (!cached(false)) return;
     stats.cache_bytes = device_.cache.bytes();
     stats.cache_partitions = static_cast<std::uint32_t>(device_.cache.partitions.size());
   }
 
  private:
-  VertexView<P> view(const PriorityWindow& window) const {
+  // The vertices as a survey sees them, over the out-lists or (`pull`) the pull direction's.
+  VertexView<P> view(const PriorityWindow& window, bool pull = false) const {
     return {values_.data(),
             deltas_.data(),
-            device_.offsets.data(),
-            compressed() ? device_.compressed_offsets.data() : nullptr,
-            weighted_ ? weight_bits() : 0,
+            lists(pull).offsets.data(),
+            compressed(pull) ? lists(pull).compressed_offsets.data() : nullptr,
+            weighted_ ? weight_bits(pull) : 0,
             window};
   }
   // `lists`: the compressed lists a kernel reads in place, if any (its heavy lists read them).
@@ -198,28 +200,44 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
       launch(cuda::Tiled{});
     }
   }
+  // The lists an iteration reads (`pull`: the pull direction's), and their partitions: the same
+  // vertex ranges, their own edges. The edge cache, compressed lists and cache blocking are the
+  // out-lists' only; in-lists are read raw.
+  DeviceGraph& lists(bool pull) const { return pull ? pull_device_ : device_; }
+  std::span<const Partition> parts_of(bool pull) const { return pull ? pull_parts_ : parts_; }
   // Out of core with partitions in the edge cache: its resident tasks read the cache.
-  bool cached() const { return !plan_.in_memory && !device_.cache.partitions.empty(); }
+  bool cached(bool pull) const { return !plan_.in_memory && !lists(pull).cache.partitions.empty(); }
+  bool cached() const { return cached(pulling_); }
   // Filter and zero-copy tasks, and the edge cache, read compressed lists.
-  bool compressed() const { return plan_.compressed && device_.compressed_offsets.bytes() > 0; }
+  bool compressed(bool pull) const {
+    return plan_.compressed && lists(pull).compressed_offsets.bytes() > 0;
+  }
+  bool compressed() const { return compressed(pulling_); }
   // Filter and zero-copy tasks read packed weights (with compressed lists, when the graph has
   // them).
-  bool packed() const { return compressed() && device_.mapped_packed_weights != nullptr; }
-  std::uint32_t weight_bits() const { return packed() ? g_.compressed.weight_width : 32; }
+  bool packed(bool pull) const {
+    return compressed(pull) && lists(pull).mapped_packed_weights != nullptr;
+  }
+  bool packed() const { return packed(pulling_); }
+  std::uint32_t weight_bits(bool pull) const {
+    return packed(pull) ? g_.compressed.weight_width : 32;
+  }
+  std::uint32_t weight_bits() const { return weight_bits(pulling_); }
   // PartitionActivity::compacted_bytes of a partition with counters c (0: raw lists).
-  std::uint64_t compacted_bytes_of(const cuda::PartitionCounters& c) const {
-    if (!compressed()) return 0;
+  std::uint64_t compacted_bytes_of(const cuda::PartitionCounters& c, bool pull) const {
+    if (!compressed(pull)) return 0;
     return compressed_compaction_bytes(c.list_bytes, c.active_edges, c.active_vertices, edge_bytes_,
-                                       weight_bits());
+                                       weight_bits(pull));
   }
   // The compressed lists that a task of `engine` reads in place, if it reads any: zero-copy
-  // reads them from pinned host memory, a task of cached partitions from the cache.
+  // reads them from pinned host memory, a task of cached partitions from the cache (out-lists
+  // only: device_'s).
   std::optional<cuda::CompressedEdges> compressed_edges(Engine engine) const;
   // PartitionActivity::filter_bytes of partition p (0: edges * bytes per edge).
-  std::uint64_t filter_bytes_of(const Partition& p) const {
-    if (!compressed()) return 0;
+  std::uint64_t filter_bytes_of(const Partition& p, bool pull) const {
+    if (!compressed(pull)) return 0;
     return compressed_filter_bytes(g_.compressed.range_bytes(p.first_vertex, p.last_vertex),
-                                   p.num_edges(), edge_bytes_, weight_bits());
+                                   p.num_edges(), edge_bytes_, weight_bits(pull));
   }
   void choose_priority_window();
   // Surveys from the counters read back (`pull`: of the gathering vertices).
@@ -273,6 +291,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   const EngineOptions& options_;
   MemoryPlan plan_;
   DeviceGraph& device_;
+  DeviceGraph& pull_device_;  // device_, or device_.in_lists
+  std::span<const Partition> pull_parts_;
   Workspace& ws_;
   std::uint64_t words_;
   std::uint64_t max_blocks_ = 1;
@@ -334,6 +354,8 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
       options_(run.options),
       plan_(run.plan),
       device_(run.device),
+      pull_device_(run.device.in_lists ? *run.device.in_lists : run.device),
+      pull_parts_(run.pull_partitions),
       ws_(run.device.workspace(run.plan, uses_compaction(run.options.transfer),
                                sizeof(cuda::HeavyItem<Message<P>>))),
       words_((std::uint64_t{run.graph.num_vertices()} + 63) / 64),
@@ -347,14 +369,19 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   int sms = 0;
   OOC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options_.device), doing);
   max_blocks_ = static_cast<std::uint64_t>(sms) * 8;  // 8 blocks of 256 threads fill an SM
+  const bool in_lists = may_pull_ && &pull_device_ != &device_;
   if (plan_.in_memory) {
     setup_bytes_ = device_.make_resident();
+    if (in_lists) setup_bytes_ += pull_device_.make_resident();
     device_.group_lists(parts_, plan_.pull_blocks, ws_.staging[0]);
   } else if (plan_.cache_bytes > 0) {
-    setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_, compressed());
+    setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_, compressed(false));
   }
   if (!plan_.in_memory) device_.moved.resize(parts_.size());
-  if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) device_.make_managed();
+  if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) {
+    device_.make_managed();
+    if (in_lists) pull_device_.make_managed();
+  }
   if (may_pull_) {
     gather_ = DeviceArray<std::uint64_t>(std::max<std::uint64_t>(words_, 1), "gathering vertices");
     if constexpr (kAccumulative) sent_ = DeviceArray<Value>(g_.num_vertices(), "messages sent");
@@ -438,9 +465,9 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   check_launch("survey_kernel", doing);
   launch_choose_engines(ws_.counters.data(), device_.partition_edges.data(), partitions,
                         options_.transfer, plan_.in_memory,
-                        cached() ? device_.cache.cached.data() : nullptr,
-                        compressed() ? device_.partition_compressed.data() : nullptr, edge_bytes_,
-                        weight_bits(), cost_, grid_for(partitions), s);
+                        cached(false) ? device_.cache.cached.data() : nullptr,
+                        compressed(false) ? device_.partition_compressed.data() : nullptr,
+                        edge_bytes_, weight_bits(false), cost_, grid_for(partitions), s);
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   read_surveys(ws_.host_counters.data(), out, false);
@@ -451,7 +478,9 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   }
   pulling_ = false;
   if (may_pull_) survey_pull(out);
-  for (std::uint32_t i = 0; i < partitions && !plan_.in_memory; ++i) {
+  // In-lists do not enter the edge cache: an iteration that pulls over them moves none of it.
+  const bool out_lists = !pulling_ || &pull_device_ == &device_;
+  for (std::uint32_t i = 0; i < partitions && !plan_.in_memory && out_lists; ++i) {
     const PartitionSurvey& survey = out[i];
     if (survey.activity.active_vertices == 0) continue;
     // What the partition would move were it not cached: the cache's measure of reuse.
@@ -467,11 +496,16 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
 template <class P>
 void CudaExecutor<P>::read_surveys(const cuda::PartitionCounters* counters,
                                    std::vector<PartitionSurvey>& out, bool pull) const {
-  for (std::size_t i = 0; i < parts_.size(); ++i) {
+  const std::span<const Partition> parts = parts_of(pull);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
     const cuda::PartitionCounters& c = counters[i];
     PartitionSurvey& survey = out[i];
-    survey.activity = {parts_[i].num_edges(),      c.active_vertices,    c.active_edges, c.requests,
-                       filter_bytes_of(parts_[i]), compacted_bytes_of(c)};
+    survey.activity = {parts[i].num_edges(),
+                       c.active_vertices,
+                       c.active_edges,
+                       c.requests,
+                       filter_bytes_of(parts[i], pull),
+                       compacted_bytes_of(c, pull)};
     survey.engine = static_cast<Engine>(c.engine);
     survey.priority = pull || c.active_vertices == 0 ? 0.0
                       : kAccumulative                ? c.delta
@@ -508,19 +542,20 @@ void CudaExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
   if (PullFloorProgram<P> || !gathering_counted_) {
     cuda::mark_kernel<<<warp_grid_for(words_), kBlockThreads, 0, s>>>(
         gather_.data(), n,
-        GatherTest<Value>{values_.data(), device_.offsets.data(), floor_, has_floor_});
+        GatherTest<Value>{values_.data(), pull_device_.offsets.data(), floor_, has_floor_});
     check_launch("mark_kernel", doing);
     OOC_CUDA(cudaMemsetAsync(counters, 0, partitions * sizeof(cuda::PartitionCounters), s), doing);
     cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-        gather_.data(), n, view(PriorityWindow{}), device_.partition_first.data(), partitions,
+        gather_.data(), n, view(PriorityWindow{}, true), device_.partition_first.data(), partitions,
         cost_.request_bytes, counters);
     check_launch("survey_kernel", doing);
     gathering_counted_ = true;
   }
-  launch_choose_engines(counters, device_.partition_edges.data(), partitions, options_.transfer,
-                        plan_.in_memory, cached() ? device_.cache.cached.data() : nullptr,
-                        compressed() ? device_.partition_compressed.data() : nullptr, edge_bytes_,
-                        weight_bits(), cost_, grid_for(partitions), s);
+  launch_choose_engines(counters, pull_device_.partition_edges.data(), partitions,
+                        options_.transfer, plan_.in_memory,
+                        cached(true) ? pull_device_.cache.cached.data() : nullptr,
+                        compressed(true) ? pull_device_.partition_compressed.data() : nullptr,
+                        edge_bytes_, weight_bits(true), cost_, grid_for(partitions), s);
   d2h(ws_.host_counters.data() + partitions, counters, partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   read_surveys(ws_.host_counters.data() + partitions, pull_surveys_, true);
@@ -620,20 +655,19 @@ inline cuda::RangeSet task_ranges(const cuda::RangeSet& all, std::uint32_t first
 
 template <class P>
 cuda::OffsetEdges CudaExecutor<P>::edges_for(Engine engine) const {
+  const DeviceGraph& d = lists(pulling_);
   switch (engine) {
     case Engine::resident:
       if (cached()) {
-        return {device_.offsets.data(), device_.cache.targets.data(),
-                weighted_ ? device_.cache.weights.data() : nullptr, 0};
+        return {d.offsets.data(), d.cache.targets.data(),
+                weighted_ ? d.cache.weights.data() : nullptr, 0};
       }
-      return {device_.offsets.data(), device_.resident_targets.data(),
-              weighted_ ? device_.resident_weights.data() : nullptr, 0};
+      return {d.offsets.data(), d.resident_targets.data(),
+              weighted_ ? d.resident_weights.data() : nullptr, 0};
     case Engine::unified:
-      return {device_.offsets.data(), device_.managed_targets,
-              weighted_ ? device_.managed_weights : nullptr, 0};
+      return {d.offsets.data(), d.managed_targets, weighted_ ? d.managed_weights : nullptr, 0};
     default:
-      return {device_.offsets.data(), device_.mapped_targets,
-              weighted_ ? device_.mapped_weights : nullptr, 0};
+      return {d.offsets.data(), d.mapped_targets, weighted_ ? d.mapped_weights : nullptr, 0};
   }
 }
 
@@ -901,8 +935,9 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
   next_staging_ = (next_staging_ + 1) % kStagingBuffers;
   Workspace::Staging& st = ws_.staging[i];
   const cudaStream_t s = stream(i);
-  const Partition& first = parts_[task.partitions.front()];
-  const Partition& last = parts_[task.partitions.back()];
+  const Graph& g = *lists(pulling_).graph;
+  const Partition& first = parts_of(pulling_)[task.partitions.front()];
+  const Partition& last = parts_of(pulling_)[task.partitions.back()];
   const eid_t base = first.first_edge;
   const eid_t edges = last.last_edge - base;
   std::uint64_t bytes = edges * edge_bytes_;
@@ -920,7 +955,7 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
         st.packed.data(), first_bit % 8, edges, c.weight_width, c.weight_base, st.weights.data());
     check_launch("unpack_weights_kernel", doing);
   } else if (edges > 0 && weighted_) {  // an empty graph's arrays may be null
-    OOC_CUDA(cudaMemcpyAsync(st.weights.data(), g_.weights.data() + base,
+    OOC_CUDA(cudaMemcpyAsync(st.weights.data(), g.weights.data() + base,
                              edges * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s),
              doing);
   }
@@ -939,13 +974,13 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
     check_launch("decode_kernel", doing);
     bytes = compressed_filter_bytes(length, edges, edge_bytes_, weight_bits());
   } else if (edges > 0) {
-    OOC_CUDA(cudaMemcpyAsync(st.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t),
+    OOC_CUDA(cudaMemcpyAsync(st.targets.data(), g.targets.data() + base, edges * sizeof(vid_t),
                              cudaMemcpyHostToDevice, s),
              doing);
   }
   if (options_.adapt_costs) time_to(s, {Engine::filter, static_cast<double>(bytes), 0.0}, doing);
   stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
-  const cuda::OffsetEdges staged{device_.offsets.data(), st.targets.data(),
+  const cuda::OffsetEdges staged{lists(pulling_).offsets.data(), st.targets.data(),
                                  weighted_ ? st.weights.data() : nullptr, base};
   advance_ranges(i, ranges, cuda::FromWork{work_bits()}, staged, doing);
   if (task.reprocess && !pulling_) {
@@ -1035,7 +1070,7 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
         st.host_vertices.size(), st.host_targets.size()};
     CompactedBatch batch;
     compaction_arena(options_.device).execute([&] {
-      batch = compact(g_, std::span<const vid_t>(active).subspan(done), buffer);
+      batch = compact(*lists(pulling_).graph, std::span<const vid_t>(active).subspan(done), buffer);
     });
     const auto up = [&](auto* dst, const auto* src, std::size_t n) {
       if (n > 0)

@@ -128,6 +128,9 @@ struct DeviceGraph {
   EdgeCache cache;
   std::vector<std::uint8_t> cacheable;
   std::vector<std::uint64_t> moved;
+  // A directed graph's in-lists (add_in_lists): their offsets, partitions, mapped, resident and
+  // managed copies, as the fields above are the out-lists'; null on a symmetric graph.
+  std::unique_ptr<DeviceGraph> in_lists;
 
   DeviceGraph() = default;
   DeviceGraph(const DeviceGraph&) = delete;

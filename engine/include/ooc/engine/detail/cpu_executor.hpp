@@ -5,7 +5,8 @@
 // CSR in place. It is not a simulator of costs: the bytes it reports are what each engine would
 // move over PCIe, so that plans can be compared on machines without a GPU. In an iteration that
 // pulls (direction.hpp), the same tasks bring the lists of the vertices that gather instead of
-// the frontier's, and those vertices gather along them (pull.hpp).
+// the frontier's, and those vertices gather along them (pull.hpp): their own lists on a symmetric
+// graph, their in-lists on a directed one (Lists, executor.hpp).
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
@@ -145,15 +146,16 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   static constexpr bool kAccumulative = P::kind == ProgramKind::accumulative;
 
  public:
-  // `owned`: in a distributed run, the vertices of this rank's partitions (it processes only
-  // those); null: every vertex.
-  CpuExecutor(const Graph& g, std::span<const Partition> parts, const P& program,
+  // `pull`: the lists the pull direction reads. `owned`: in a distributed run, the vertices of
+  // this rank's partitions (it processes only those); null: every vertex.
+  CpuExecutor(const Graph& g, std::span<const Partition> parts, Lists pull, const P& program,
               const EngineOptions& options, const MemoryPlan& plan, const Bitmap* owned = nullptr)
       : CpuFrontier(g, parts),
         program_(program),
         options_(options),
         plan_(plan),
         owned_(owned),
+        pull_lists_{&pull.graph, pull.partitions, plan.compressed && &pull.graph == &g},
         staging_(P::needs_weights && g.weighted(), plan),
         values_(Buffer<Value>::allocate(g.num_vertices())),
         deltas_(Buffer<Value>::allocate(kAccumulative ? g.num_vertices() : 0)) {
@@ -185,21 +187,34 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   }
   bool admitted(vid_t v) const { return window_.admits(urgency(v)); }
   void choose_priority_window();
-  PartitionSurvey survey_partition(const Partition& p, const Bitmap& bits, bool gathering) const;
-  std::uint64_t compressed_filter_bytes(vid_t first, vid_t last, eid_t edges) const {
-    return ooc::compressed_filter_bytes(g_.compressed.range_bytes(first, last), edges, edge_bytes_,
-                                        g_.compressed.weight_bits());
+  // Lists the engines bring: a graph's, its partitions (the same vertex ranges, their edges in
+  // these lists), and whether they are read compressed (in-lists never are).
+  struct ListSet {
+    const Graph* g;
+    std::span<const Partition> parts;
+    bool compressed;
+  };
+  // What this iteration reads: the out-lists, or the pull direction's lists when it pulls.
+  const ListSet& lists() const { return pulling_ ? pull_lists_ : push_lists_; }
+  PartitionSurvey survey_partition(const ListSet& l, std::size_t partition, const Bitmap& bits,
+                                   bool gathering) const;
+  static std::uint64_t compressed_filter_bytes(const Graph& g, vid_t first, vid_t last, eid_t edges,
+                                               std::uint32_t edge_bytes) {
+    return ooc::compressed_filter_bytes(g.compressed.range_bytes(first, last), edges, edge_bytes,
+                                        g.compressed.weight_bits());
   }
   // Copies (or decodes) a filter task's partitions into staging; returns the first edge staged.
   eid_t stage(const Task& task, IterationStats& stats);
   VertexEdges staged_edges(vid_t v, eid_t base) const {
-    const eid_t at = g_.offsets[v] - base;
+    const Graph& g = *lists().g;
+    const eid_t at = g.offsets[v] - base;
     return {v, staging_.targets.data() + at, weighted_ ? staging_.weights.data() + at : nullptr,
-            g_.degree(v)};
+            g.degree(v)};
   }
   VertexEdges edges_in_place(vid_t v) const {
-    const eid_t at = g_.offsets[v];
-    return {v, g_.targets.data() + at, weighted_ ? g_.weights.data() + at : nullptr, g_.degree(v)};
+    const Graph& g = *lists().g;
+    const eid_t at = g.offsets[v];
+    return {v, g.targets.data() + at, weighted_ ? g.weights.data() + at : nullptr, g.degree(v)};
   }
   void run_filter(const Task& task, IterationStats& stats);
   void run_compaction(const Task& task, IterationStats& stats);
@@ -222,24 +237,22 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   // accumulative program's deltas become this iteration's messages (sent_).
   void take_sources();
   void run_pull(const Task& task, IterationStats& stats);
-  // The lines that reading v's list in place touches, as the GPU reads them: its targets
-  // (compressed ones through a warp's line window, `held`: window_lines), and its weights (packed
-  // with compressed lists, when the graph packs them) when the program reads them.
-  std::uint64_t requests(vid_t v, std::uint64_t& held) const {
-    return read_lines(v, g_.degree(v), held);
-  }
-  // The same for the first `degree` edges of v's raw list (the whole list when compressed).
-  std::uint64_t read_lines(vid_t v, eid_t degree, std::uint64_t& held) const {
+  // The lines that reading the first `degree` edges of v's list in place touches, as the GPU
+  // reads them: its targets (compressed ones, whole, through a warp's line window, `held`:
+  // window_lines), and its weights (packed with compressed lists, when the graph packs them)
+  // when the program reads them.
+  std::uint64_t read_lines(const ListSet& l, vid_t v, eid_t degree, std::uint64_t& held) const {
+    const Graph& g = *l.g;
     const std::uint32_t line = options_.cost.request_bytes;
-    const eid_t first = g_.offsets[v];
-    const std::uint64_t lists =
-        plan_.compressed
-            ? window_lines(g_.compressed.offsets[v],
-                           g_.compressed.offsets[v + 1] - g_.compressed.offsets[v], line, held)
+    const eid_t first = g.offsets[v];
+    const std::uint64_t targets =
+        l.compressed
+            ? window_lines(g.compressed.offsets[v],
+                           g.compressed.offsets[v + 1] - g.compressed.offsets[v], line, held)
             : lines_spanned(first * sizeof(vid_t), degree * sizeof(vid_t), line);
-    if (!weighted_) return lists;
-    return lists +
-           weight_lines(first, degree, plan_.compressed ? g_.compressed.weight_bits() : 32, line);
+    if (!weighted_) return targets;
+    return targets +
+           weight_lines(first, degree, l.compressed ? g.compressed.weight_bits() : 32, line);
   }
   std::uint64_t unified_bytes(std::span<const vid_t> vertices);
 
@@ -255,6 +268,8 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   EngineOptions options_;
   MemoryPlan plan_;
   const Bitmap* owned_;
+  ListSet push_lists_{&g_, parts_, plan_.compressed};
+  ListSet pull_lists_;
   CpuStaging staging_;
   Buffer<Value> values_, deltas_;
   // Distributed runs: the array the ranks combine (values, or deltas for accumulative
@@ -262,7 +277,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   Buffer<Value> agreed_, change_;
   std::vector<PartitionSurvey> surveys_;
   PriorityWindow window_;
-  Bitmap touched_pages_;
+  Bitmap touched_pages_, touched_pull_pages_;  // unified: of the out-lists, of the in-lists
   std::uint64_t frontier_vertices_ = 0, frontier_edges_ = 0;  // this iteration's, admitted
   // The pull direction: whether this run may pull and this iteration does, the vertices that
   // gather, what an accumulative program's frontier sends, and the floor (PullFloorProgram).
@@ -300,6 +315,7 @@ void CpuExecutor<P>::initialise() {
   }
   if (options_.transfer == TransferPolicy::unified) {
     touched_pages_ = Bitmap(static_cast<std::size_t>(plan_.edge_bytes / kUnifiedPageBytes + 1));
+    if (pull_lists_.g != &g_) touched_pull_pages_ = Bitmap(touched_pages_.size());
   }
   if (may_pull_) {
     gathering_ = Bitmap(n);
@@ -311,12 +327,15 @@ void CpuExecutor<P>::initialise() {
 // The partition's vertices set in `bits`: the admitted frontier (push), or the gathering vertices
 // (`gathering`: all of them count, at no priority).
 template <class P>
-PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p, const Bitmap& bits,
-                                                 bool gathering) const {
+PartitionSurvey CpuExecutor<P>::survey_partition(const ListSet& l, std::size_t partition,
+                                                 const Bitmap& bits, bool gathering) const {
+  const Partition& p = l.parts[partition];
+  const Graph& g = *l.g;
   PartitionSurvey s;
   s.activity.edges = p.num_edges();
-  if (plan_.compressed) {
-    s.activity.filter_bytes = compressed_filter_bytes(p.first_vertex, p.last_vertex, p.num_edges());
+  if (l.compressed) {
+    s.activity.filter_bytes =
+        compressed_filter_bytes(g, p.first_vertex, p.last_vertex, p.num_edges(), edge_bytes_);
   }
   double most_urgent = std::numeric_limits<double>::infinity();
   std::uint64_t word = ~std::uint64_t{0}, held = 0;  // the GPU's warp per 64-vertex word
@@ -328,11 +347,11 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p, const Bitma
       held = ~std::uint64_t{0};
     }
     if (!gathering && !admitted(v)) return;
-    const eid_t degree = g_.degree(v);
+    const eid_t degree = g.degree(v);
     ++s.activity.active_vertices;
     s.activity.active_edges += degree;
-    s.activity.requests += requests(v, held);
-    if (plan_.compressed) list_bytes += g_.compressed.offsets[v + 1] - g_.compressed.offsets[v];
+    s.activity.requests += read_lines(l, v, degree, held);
+    if (l.compressed) list_bytes += g.compressed.offsets[v + 1] - g.compressed.offsets[v];
     if (gathering) return;
     most_urgent = std::min(most_urgent, urgency(v));
     if constexpr (P::kind == ProgramKind::accumulative)
@@ -340,10 +359,10 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const Partition& p, const Bitma
   });
   // Larger priority runs first: the largest pending delta, or the most urgent value.
   if (P::kind == ProgramKind::monotone && !gathering) s.priority = -most_urgent;
-  if (plan_.compressed && s.activity.active_vertices > 0) {
+  if (l.compressed && s.activity.active_vertices > 0) {
     s.activity.compacted_bytes =
         compressed_compaction_bytes(list_bytes, s.activity.active_edges, s.activity.active_vertices,
-                                    edge_bytes_, g_.compressed.weight_bits());
+                                    edge_bytes_, g.compressed.weight_bits());
   }
   if (s.activity.active_vertices > 0) {
     s.engine =
@@ -403,8 +422,9 @@ void CpuExecutor<P>::choose_priority_window() {
 template <class P>
 void CpuExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   choose_priority_window();
-  tbb::parallel_for(std::size_t{0}, parts_.size(),
-                    [&](std::size_t i) { out[i] = survey_partition(parts_[i], current_, false); });
+  tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
+    out[i] = survey_partition(push_lists_, i, current_, false);
+  });
   frontier_vertices_ = frontier_edges_ = 0;
   for (const PartitionSurvey& s : out) {
     frontier_vertices_ += s.activity.active_vertices;
@@ -439,20 +459,21 @@ void CpuExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
       has_floor_ = least != none;
       floor_ = program_.pull_floor(least);
     }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, gathering_.num_words(), 256),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t w = r.begin(); w < r.end(); ++w) {
-                          std::uint64_t bits = 0;
-                          for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
-                            const auto v = static_cast<vid_t>((w << 6) + b);
-                            if (g_.degree(v) > 0 && (!has_floor_ || floor_ < values_[v]))
-                              bits |= std::uint64_t{1} << b;
-                          }
-                          gathering_.words()[w] = bits;
-                        }
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, gathering_.num_words(), 256),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          for (std::size_t w = r.begin(); w < r.end(); ++w) {
+            std::uint64_t bits = 0;
+            for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
+              const auto v = static_cast<vid_t>((w << 6) + b);
+              if (pull_lists_.g->degree(v) > 0 && (!has_floor_ || floor_ < values_[v]))
+                bits |= std::uint64_t{1} << b;
+            }
+            gathering_.words()[w] = bits;
+          }
+        });
     tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
-      pull_surveys_[i] = survey_partition(parts_[i], gathering_, true);
+      pull_surveys_[i] = survey_partition(pull_lists_, i, gathering_, true);
     });
     DirectionSurvey d{frontier_vertices_, frontier_edges_};
     const std::uint32_t line = options_.cost.request_bytes;
@@ -504,22 +525,24 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
 
 template <class P>
 eid_t CpuExecutor<P>::stage(const Task& task, IterationStats& stats) {
-  const Partition& first = parts_[task.partitions.front()];
-  const Partition& last = parts_[task.partitions.back()];
+  const ListSet& l = lists();
+  const Graph& g = *l.g;
+  const Partition& first = l.parts[task.partitions.front()];
+  const Partition& last = l.parts[task.partitions.back()];
   const eid_t base = first.first_edge, edges = last.last_edge - first.first_edge;
   const auto start = Clock::now();
   std::uint64_t bytes = edges * edge_bytes_;
   if (edges > 0) {  // an empty graph's arrays may be null
-    if (plan_.compressed) {
-      decode_lists(g_, first.first_vertex, last.last_vertex, staging_.targets.data());
-      bytes = compressed_filter_bytes(first.first_vertex, last.last_vertex, edges);
+    if (l.compressed) {
+      decode_lists(g, first.first_vertex, last.last_vertex, staging_.targets.data());
+      bytes = compressed_filter_bytes(g, first.first_vertex, last.last_vertex, edges, edge_bytes_);
     } else {
-      std::memcpy(staging_.targets.data(), g_.targets.data() + base, edges * sizeof(vid_t));
+      std::memcpy(staging_.targets.data(), g.targets.data() + base, edges * sizeof(vid_t));
     }
-    if (weighted_ && plan_.compressed && g_.compressed.packs_weights()) {
-      unpack_weights(g_.compressed, base, edges, staging_.weights.data());
+    if (weighted_ && l.compressed && g.compressed.packs_weights()) {
+      unpack_weights(g.compressed, base, edges, staging_.weights.data());
     } else if (weighted_) {
-      std::memcpy(staging_.weights.data(), g_.weights.data() + base, edges * sizeof(std::uint32_t));
+      std::memcpy(staging_.weights.data(), g.weights.data() + base, edges * sizeof(std::uint32_t));
     }
   }
   stats.transfer_seconds += since(start);
@@ -557,8 +580,8 @@ void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
 
 template <class P>
 std::uint64_t CpuExecutor<P>::compaction_bytes(std::span<const vid_t> vertices, eid_t edges) const {
-  if (!plan_.compressed) return edges * edge_bytes_ + vertices.size() * kCompactionIndexBytes;
-  const CompressedTargets& c = g_.compressed;
+  if (!lists().compressed) return edges * edge_bytes_ + vertices.size() * kCompactionIndexBytes;
+  const CompressedTargets& c = lists().g->compressed;
   const std::uint64_t list_bytes = tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, vertices.size(), 4096), std::uint64_t{0},
       [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
@@ -581,7 +604,7 @@ eid_t CpuExecutor<P>::over_batches(std::span<const vid_t> active, ListSource fro
   eid_t edges = 0;
   for (std::size_t done = 0; done < active.size();) {
     auto start = Clock::now();
-    const CompactedBatch batch = compact(g_, active.subspan(done), buffer, from);
+    const CompactedBatch batch = compact(*lists().g, active.subspan(done), buffer, from);
     stats.transfer_seconds += since(start);
     edges += batch.edges;
     start = Clock::now();
@@ -601,13 +624,15 @@ eid_t CpuExecutor<P>::over_batches(std::span<const vid_t> active, ListSource fro
 // when the edges fit the GPU (the only case the unified policy accepts).
 template <class P>
 std::uint64_t CpuExecutor<P>::unified_bytes(std::span<const vid_t> vertices) {
+  const Graph& g = *lists().g;
+  Bitmap& touched = &g == &g_ ? touched_pages_ : touched_pull_pages_;
   std::uint64_t pages = 0;
   for (const vid_t v : vertices) {
-    const std::uint64_t first = g_.offsets[v] * sizeof(vid_t) / kUnifiedPageBytes;
+    const std::uint64_t first = g.offsets[v] * sizeof(vid_t) / kUnifiedPageBytes;
     const std::uint64_t last =
-        (g_.offsets[v + 1] * sizeof(vid_t) + kUnifiedPageBytes - 1) / kUnifiedPageBytes;
+        (g.offsets[v + 1] * sizeof(vid_t) + kUnifiedPageBytes - 1) / kUnifiedPageBytes;
     for (std::uint64_t page = first; page < last; ++page)
-      pages += touched_pages_.set_atomic(page) ? 1 : 0;
+      pages += touched.set_atomic(page) ? 1 : 0;
   }
   return pages * kUnifiedPageBytes * (weighted_ ? 2 : 1);
 }
@@ -677,9 +702,9 @@ void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
       stats.compute_seconds += since(start);
       return;
     }
-    if (task.engine == Engine::compaction ||
-        (task.engine == Engine::zerocopy && plan_.compressed)) {
-      const auto from = plan_.compressed ? ListSource::compressed : ListSource::raw;
+    const bool compressed = lists().compressed;
+    if (task.engine == Engine::compaction || (task.engine == Engine::zerocopy && compressed)) {
+      const auto from = compressed ? ListSource::compressed : ListSource::raw;
       const eid_t edges = over_batches(vertices, from, stats, [&](std::size_t n, const auto& of) {
         return gather(n, of, unread);
       });
@@ -701,7 +726,7 @@ void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
         [&](std::size_t i, eid_t read) {
           if (task.engine != Engine::zerocopy) return;
           std::uint64_t held = 0;
-          lines.fetch_add(read_lines(vertices[i], read, held), std::memory_order_relaxed);
+          lines.fetch_add(read_lines(lists(), vertices[i], read, held), std::memory_order_relaxed);
         });
     stats.compute_seconds += since(start);
     if (task.engine == Engine::zerocopy) {

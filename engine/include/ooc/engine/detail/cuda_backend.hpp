@@ -22,7 +22,8 @@ namespace ooc::detail {
 // a run keeps them resident (in-memory mode) or in managed memory (unified policy).
 struct DeviceGraph;
 
-// Moves the graph's edges to pinned (portable, mapped) memory if they are not there yet.
+// Moves the graph's edges (and its in-edges, if any) to pinned (portable, mapped) memory if they
+// are not there yet.
 void pin_edges(Graph& graph, int device);
 
 // A rank of a distributed run, as its DeviceGraph needs it.
@@ -39,6 +40,10 @@ struct RankSetup {
 std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Partition> partitions,
                                                const EngineOptions& options,
                                                const RankSetup* rank = nullptr);
+// Adds the device state of a directed graph's in-lists (in_edge_view of the graph, pinned), which
+// the pull direction reads, with their partitions (the graph's vertex ranges).
+void add_in_lists(DeviceGraph& device, const Graph& in_lists,
+                  std::span<const Partition> partitions);
 std::string device_name(const DeviceGraph& device);
 // The GPU's L2 cache, which sizes the pull blocks (MemoryPlan::pull_blocks).
 std::uint64_t device_l2_bytes(const DeviceGraph& device);
@@ -51,6 +56,8 @@ struct CudaRun {
   const EngineOptions& options;
   const MemoryPlan& plan;
   DeviceGraph& device;
+  // The partitions of the lists the pull direction reads (device.in_lists', when it has them).
+  std::span<const Partition> pull_partitions;
 };
 
 std::unique_ptr<ValuesExecutor<Bfs::Value>> make_cuda_executor(const Bfs& program,

@@ -14,6 +14,14 @@
 
 namespace ooc::detail {
 
+// The lists the pull direction reads: a symmetric graph's own (its out-lists are its in-lists),
+// or a directed graph's in-lists (in_edge_view), with partitions of the same vertex ranges whose
+// edges are those lists'.
+struct Lists {
+  const Graph& graph;
+  std::span<const Partition> partitions;
+};
+
 class Executor {
  public:
   virtual ~Executor() = default;
