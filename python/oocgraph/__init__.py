@@ -276,11 +276,14 @@ def load(path: str, **options: Any) -> Graph:
 def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0,
              cols: int = 0, vertices: int = 16, seed: int = 1, undirected: bool = False,
              weights: Optional[str] = None, hub_sort: Optional[float] = 0.08,
-             compress: bool = False, output: Optional[str] = None, **options: Any) -> Graph:
+             compress: bool = False, in_edges: bool = False, output: Optional[str] = None,
+             **options: Any) -> Graph:
     """A synthetic graph, as ``partition-tool generate`` makes it: ``kind`` is ``"kron"``,
     ``"urand"``, ``"grid"``, ``"star"``, ``"chain"``, ``"complete"`` or ``"empty"``.
     ``weights`` is None or ``"random:LO-HI"``; ``hub_sort`` the fraction of vertices moved
-    first as hubs (None: off); ``output`` also writes the ``.oocg`` file."""
+    first as hubs (None: off); ``in_edges`` also keeps each vertex's in-neighbours, which
+    ``direction="pull"`` (or ``"auto"``) needs on a directed graph; ``output`` also writes the
+    ``.oocg`` file."""
     spec = _core.GeneratorSpec()
     spec.kind = _text(kind, "kind")
     spec.scale, spec.edge_factor = _vertex(scale, "scale"), _vertex(edge_factor, "edge_factor")
@@ -288,16 +291,16 @@ def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0
     spec.vertices, spec.seed = _vertex(vertices, "vertices"), _vertex(seed, "seed")
     return Graph(_core.generate(spec, bool(undirected), "none" if weights is None else
                                 _text(weights, "weights"), _fraction(hub_sort), bool(compress),
-                                None if output is None else str(output), options))
+                                bool(in_edges), None if output is None else str(output), options))
 
 
 def convert(input: str, output: str, *, format: Optional[str] = None, undirected: bool = False,
             weights: str = "file", seed: int = 1, hub_sort: Optional[float] = 0.08,
-            compress: bool = False) -> None:
+            compress: bool = False, in_edges: bool = False) -> None:
     """Reads a text graph (edge list, ``.wel``, ``.mtx``, gzip or not) and writes ``output``
     as ``.oocg``, as ``partition-tool convert`` does."""
     _core.convert(str(input), str(output), format, bool(undirected), _text(weights, "weights"),
-                  _vertex(seed, "seed"), _fraction(hub_sort), bool(compress))
+                  _vertex(seed, "seed"), _fraction(hub_sort), bool(compress), bool(in_edges))
 
 
 def _ids(values: Any, name: str) -> np.ndarray:
@@ -330,12 +333,13 @@ def _weights(values: Any, edges: int) -> tuple[Optional[np.ndarray], str]:
 
 def from_edges(sources: Any, targets: Any, weights: Any = None, *,
                num_vertices: Optional[int] = None, undirected: bool = False,
-               hub_sort: Optional[float] = 0.08, compress: bool = False,
+               hub_sort: Optional[float] = 0.08, compress: bool = False, in_edges: bool = False,
                output: Optional[str] = None, **options: Any) -> Graph:
     """A graph from edge arrays: edge i goes from ``sources[i]`` to ``targets[i]``, with
     ``weights[i]`` (integers: u32, floats: f32) when given. uint32 arrays are read in place.
     ``num_vertices`` keeps isolated vertices past the largest id; ``undirected`` adds every
-    edge's reverse. Self loops and repeated edges are dropped, as partition-tool does."""
+    edge's reverse; ``in_edges`` keeps each vertex's in-neighbours too, for the pull direction
+    on a directed graph. Self loops and repeated edges are dropped, as partition-tool does."""
     src, dst = _ids(sources, "sources"), _ids(targets, "targets")
     if src.shape != dst.shape:
         raise ValueError(f"sources and targets differ in length ({src.size} and {dst.size})")
@@ -343,8 +347,8 @@ def from_edges(sources: Any, targets: Any, weights: Any = None, *,
     largest = int(max(src.max(), dst.max())) + 1 if src.size else 0
     n = largest if num_vertices is None else _vertex(num_vertices, "num_vertices")
     return Graph(_core.from_edges(src, dst, w, kind, n, bool(undirected), _fraction(hub_sort),
-                                  bool(compress), None if output is None else str(output),
-                                  options))
+                                  bool(compress), bool(in_edges),
+                                  None if output is None else str(output), options))
 
 
 def from_scipy(matrix: Any, *, weighted: bool = True, undirected: bool = False,

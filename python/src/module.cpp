@@ -260,6 +260,7 @@ struct BuildSettings {
   std::uint64_t seed = 1;
   double hub_sort = kDefaultHubFraction;  // 0: off
   bool compress = false;
+  bool in_edges = false;              // also the in-edges, for the pull direction
   std::optional<std::string> output;  // also write the .oocg here
 };
 
@@ -270,6 +271,14 @@ Graph build(EdgeList&& edges, const BuildSettings& s) {
   Graph g = build_graph(std::move(edges), options);
   if (s.hub_sort > 0.0) g = hub_sort(std::move(g), s.hub_sort);
   if (s.compress) compress(g);
+  if (s.in_edges) {  // last: hub sort moves the lists
+    if (g.symmetric) {
+      throw InvalidInput(
+          "in_edges is for directed graphs, and this one is symmetric: its in-lists are its "
+          "out-lists, which the pull direction reads instead (leave out in_edges)");
+    }
+    g.in_edges = in_edges_of(g);
+  }
   if (s.output) write_oocg(g, *s.output);
   return g;
 }
@@ -279,8 +288,9 @@ std::unique_ptr<PyEngine> engine_of(Graph&& g, const EngineOptions& o) {
 }
 
 BuildSettings build_settings(bool undirected, std::string weights, std::uint64_t seed,
-                             double hub_sort, bool compress, std::optional<std::string> output) {
-  return {undirected, std::move(weights), seed, hub_sort, compress, std::move(output)};
+                             double hub_sort, bool compress, bool in_edges,
+                             std::optional<std::string> output) {
+  return {undirected, std::move(weights), seed, hub_sort, compress, in_edges, std::move(output)};
 }
 
 using U32Array = py::array_t<std::uint32_t, py::array::c_style>;
@@ -374,43 +384,45 @@ PYBIND11_MODULE(_core, m) {
     py::gil_scoped_release unlocked;
     return std::make_unique<PyEngine>(OocEngine::load(path, o));
   });
-  m.def("generate",
-        [](const GeneratorSpec& spec, bool undirected, const std::string& weights, double hub_sort,
-           bool compress, std::optional<std::string> output, const py::dict& options) {
-          const EngineOptions o = engine_options(options);
-          const BuildSettings s =
-              build_settings(undirected, weights, spec.seed, hub_sort, compress, std::move(output));
-          py::gil_scoped_release unlocked;
-          return engine_of(build(generate(spec), s), o);
-        });
-  m.def("from_edges",
-        [](const U32Array& sources, const U32Array& targets, std::optional<U32Array> weights,
-           const std::string& weight_type, vid_t num_vertices, bool undirected, double hub_sort,
-           bool compress, std::optional<std::string> output, const py::dict& options) {
-          const EngineOptions o = engine_options(options);
-          EdgeList edges;
-          edges.sources = view_of(sources);
-          edges.targets = view_of(targets);
-          if (weights) {
-            edges.weights = view_of(*weights);
-            edges.weight_type = weight_type == "f32" ? WeightType::f32 : WeightType::u32;
-          }
-          edges.num_vertices = num_vertices;
-          const BuildSettings s = build_settings(undirected, weights ? "file" : "none", 1, hub_sort,
-                                                 compress, std::move(output));
-          py::gil_scoped_release unlocked;
-          return engine_of(build(std::move(edges), s), o);
-        });
-  m.def("convert", [](const std::string& input, const std::string& output,
-                      std::optional<std::string> format, bool undirected,
-                      const std::string& weights, std::uint64_t seed, double hub_sort,
-                      bool compress) {
-    const BuildSettings s = build_settings(undirected, weights, seed, hub_sort, compress, output);
+  m.def("generate", [](const GeneratorSpec& spec, bool undirected, const std::string& weights,
+                       double hub_sort, bool compress, bool in_edges,
+                       std::optional<std::string> output, const py::dict& options) {
+    const EngineOptions o = engine_options(options);
+    const BuildSettings s = build_settings(undirected, weights, spec.seed, hub_sort, compress,
+                                           in_edges, std::move(output));
     py::gil_scoped_release unlocked;
-    const Format f = format ? parse_format(*format) : detect_format(input);
-    if (f == Format::oocg) throw InvalidInput("'" + input + "' is already an .oocg file");
-    build(read_text(input, f), s);
+    return engine_of(build(generate(spec), s), o);
   });
+  m.def(
+      "from_edges",
+      [](const U32Array& sources, const U32Array& targets, std::optional<U32Array> weights,
+         const std::string& weight_type, vid_t num_vertices, bool undirected, double hub_sort,
+         bool compress, bool in_edges, std::optional<std::string> output, const py::dict& options) {
+        const EngineOptions o = engine_options(options);
+        EdgeList edges;
+        edges.sources = view_of(sources);
+        edges.targets = view_of(targets);
+        if (weights) {
+          edges.weights = view_of(*weights);
+          edges.weight_type = weight_type == "f32" ? WeightType::f32 : WeightType::u32;
+        }
+        edges.num_vertices = num_vertices;
+        const BuildSettings s = build_settings(undirected, weights ? "file" : "none", 1, hub_sort,
+                                               compress, in_edges, std::move(output));
+        py::gil_scoped_release unlocked;
+        return engine_of(build(std::move(edges), s), o);
+      });
+  m.def("convert",
+        [](const std::string& input, const std::string& output, std::optional<std::string> format,
+           bool undirected, const std::string& weights, std::uint64_t seed, double hub_sort,
+           bool compress, bool in_edges) {
+          const BuildSettings s =
+              build_settings(undirected, weights, seed, hub_sort, compress, in_edges, output);
+          py::gil_scoped_release unlocked;
+          const Format f = format ? parse_format(*format) : detect_format(input);
+          if (f == Format::oocg) throw InvalidInput("'" + input + "' is already an .oocg file");
+          build(read_text(input, f), s);
+        });
 
   py::class_<GeneratorSpec>(m, "GeneratorSpec")
       .def(py::init<>())

@@ -218,6 +218,25 @@ def test_cache_blocks_give_the_unblocked_values(backend):
     np.testing.assert_array_equal(blocked, g.cc())
 
 
+def test_a_directed_graph_pulls_over_its_in_edges(tmp_path, backend):
+    # Directed Kronecker with in-edges: pulling and auto give the pushed levels and distances,
+    # PageRank within its tolerance; the file written keeps them (format version 4).
+    path = tmp_path / "directed.oocg"
+    g = oocgraph.generate("kron", scale=10, weights="random:1-64", in_edges=True,
+                          output=str(path), backend=backend)
+    levels = g.bfs()  # from the highest-degree vertex
+    for direction in ("pull", "auto"):
+        pulled = g.bfs(direction=direction)
+        if direction == "pull":
+            assert pulled.stats["pull_iterations"] > 0
+        np.testing.assert_array_equal(pulled, levels)
+        np.testing.assert_array_equal(g.sssp(direction=direction), g.sssp())
+        ranks = g.pagerank(direction=direction, tolerance=1e-6)
+        assert np.abs(ranks - g.pagerank(tolerance=1e-6)).sum() < 1e-4
+    reloaded = oocgraph.load(str(path), backend=backend)
+    np.testing.assert_array_equal(reloaded.bfs(direction="pull"), levels)
+
+
 # --- bad input -------------------------------------------------------------------------------
 
 def test_bad_arguments_raise_clear_errors(tmp_path, backend):
@@ -248,8 +267,12 @@ def test_bad_arguments_raise_clear_errors(tmp_path, backend):
     directed = oocgraph.from_edges([0, 1], [1, 2], backend=backend)
     with pytest.raises(ValueError, match="symmetric"):
         directed.cc()
-    with pytest.raises(ValueError, match="the pull direction reads in-edges"):
+    with pytest.raises(ValueError, match="the pull direction reads each vertex's in-edges, and "
+                                         "this directed graph's file holds none"):
         directed.bfs(0, direction="pull")
+    with pytest.raises(ValueError, match="in_edges is for directed graphs, and this one is "
+                                         "symmetric"):
+        oocgraph.from_edges([0, 1], [1, 2], undirected=True, in_edges=True)
     with pytest.raises(ValueError, match="unknown direction 'up'"):
         g.bfs(0, direction="up")
     with pytest.raises(ValueError, match=r"pull blocks must be from 1 to 64, or 0 for the GPU's "
