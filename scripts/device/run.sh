@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction pull-blocks direction-graphs reorder)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction pull-blocks direction-graphs in-edges reorder)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -98,6 +98,11 @@ distance to that run:
                bfs,cc,pagerank,sssp --direction push,auto in GPU memory (--repeat \$REPEAT) and out
                of core (hybrid); the direction set's table per graph. The set makes its own
                graphs (not \$GRAPH) and deletes them
+  in-edges     the pull direction on a directed graph: Kronecker \$KRON_SCALE generated
+               directed (weights 1..64) with partition-tool --in-edges under /usr/bin/time -v,
+               partition-tool info, then bfs,pagerank,sssp --direction push,pull,auto in GPU
+               memory (--repeat \$REPEAT) and out of core (hybrid; sssp push,auto); the direction
+               set's table. The set makes its own graph (not \$GRAPH) and deletes it
   reorder      hub order against SAGE's (partition-tool --reorder sage): for each graph of
                \$REORDER_GRAPHS — kron and urand at scale \$REORDER_SCALE (edge factor 16), a
                \$REORDER_GRID grid — generated (undirected, weights 1..64) once per order under
@@ -724,6 +729,15 @@ print("%.3f value sectors per tile; %d BFS: %d target lines read together, %d li
 
 # Push against auto on graphs of other shapes than kron-26 (DIRECTION_GRAPHS), each with its own
 # PageRank reference.
+# pr_reference NAME FILE OUT: PageRank at tolerance 1e-7 on FILE into OUT, which the set's
+# PageRank runs measure their L1 distance to; a failure is noted (and returns 1).
+pr_reference() {
+  bounded 300 "$OOC_RUN" pagerank --graph "$2" --tolerance 1e-7 -q --output "$3" \
+    >"$RESULTS/timings/$1-pr-reference.log" 2>&1 && return 0
+  note "$1: pagerank reference failed: timings/$1-pr-reference.log"
+  return 1
+}
+
 timing_direction_graphs() {
   local d=$RESULTS/timings kind name file shape reference g
   for kind in $DIRECTION_GRAPHS; do
@@ -746,12 +760,7 @@ timing_direction_graphs() {
       continue
     fi
     g=(--graph "$file")
-    if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$reference" \
-      >"$d/$name-pr-reference.log" 2>&1; then
-      g+=(--pagerank-reference "$reference")
-    else
-      note "$name: pagerank reference failed: timings/$name-pr-reference.log"
-    fi
+    pr_reference "$name" "$file" "$reference" && g+=(--pagerank-reference "$reference")
     timing "$name-inmemory" 300 bfs,cc,pagerank,sssp "${g[@]}" --direction push,auto \
       --tolerance 1e-3 --repeat "$REPEAT"
     timing "$name-host" 300 bfs,cc,pagerank,sssp "${g[@]}" --in-memory off --direction push,auto \
@@ -761,12 +770,38 @@ timing_direction_graphs() {
   done
 }
 
+timing_in_edges() {
+  local d=$RESULTS/timings name=in-edges file=/tmp/ooc-in-edges.oocg
+  local reference=/tmp/ooc-in-edges-pagerank.tsv g
+  if ! bounded 400 /usr/bin/time -v "$PARTITION_TOOL" generate kron --scale "$KRON_SCALE" \
+    --edge-factor 16 --weights random:1-64 --in-edges -o "$file" >"$d/$name-generate.log" 2>&1; then
+    note "$name: generating failed: timings/$name-generate.log"
+    TIMING_FAILED+=("$name-generate")
+    rm -f "$file"
+    return
+  fi
+  note "$name: $(grep -E 'Elapsed|Maximum resident' "$d/$name-generate.log" | tr -s ' ' | tr '\n' ';')"
+  bounded 60 "$PARTITION_TOOL" info "$file" >"$d/$name-info.log" 2>&1
+  g=(--graph "$file")
+  pr_reference "$name" "$file" "$reference" && g+=(--pagerank-reference "$reference")
+  timing "$name-inmemory" 300 bfs,pagerank,sssp "${g[@]}" --direction push,pull,auto \
+    --tolerance 1e-3 --repeat "$REPEAT"
+  timing "$name-host" 300 bfs,pagerank "${g[@]}" --in-memory off --direction push,pull,auto \
+    --tolerance 1e-3
+  timing "$name-host-sssp" 200 sssp "${g[@]}" --in-memory off --direction push,auto
+  note "directed kron-$KRON_SCALE with in-edges:" \
+    "$(direction_table "$d/$name-"{inmemory,host,host-sssp}.json 2>&1)"
+  rm -f "$file" "$reference"
+}
+
 stage_timings() {
   need "$OOC_RUN" "$PARTITION_TOOL" || return 1
   local d=$RESULTS/timings k=k$KRON_SCALE ts g=(--graph "$GRAPH") host=(--in-memory off)
   TIMING_FAILED=()
   local file_sets=0
-  for ts in $TIMINGS; do [[ $ts != k22 && $ts != reorder && $ts != direction-graphs ]] && file_sets=1; done
+  for ts in $TIMINGS; do
+    [[ $ts != k22 && $ts != reorder && $ts != direction-graphs && $ts != in-edges ]] && file_sets=1
+  done
   if ((file_sets)); then
     if [[ $KEEP_GRAPH == 1 && -s $GRAPH ]]; then
       note "graph: reusing $GRAPH (KEEP_GRAPH=1)"
@@ -950,6 +985,7 @@ EOF
           --direction push,auto
         note "$(direction_table "$d/$k-compressed-direction"{,-raw}.json 2>&1)" ;;
       direction-graphs) timing_direction_graphs ;;
+      in-edges) timing_in_edges ;;
       reorder) timing_reorder ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.
