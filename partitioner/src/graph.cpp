@@ -1,6 +1,7 @@
 #include "ooc/partitioner/graph.hpp"
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <atomic>
@@ -11,6 +12,7 @@
 #include "ooc/core/error.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "parallel.hpp"
+#include "random.hpp"
 
 namespace ooc {
 namespace {
@@ -34,6 +36,33 @@ void sort_in_list(vid_t* sources, std::uint32_t* weights, eid_t degree,
   }
 }
 
+// body(u, e) for every edge e, u its source, in parallel chunks of edges rather than of sources: a
+// Kronecker graph's hubs come first and hold much of them.
+template <class Body>
+void for_each_edge(const Graph& g, Body&& body) {
+  constexpr eid_t kChunk = eid_t{1} << 16;
+  const eid_t m = g.num_edges();
+  tbb::parallel_for(eid_t{0}, (m + kChunk - 1) / kChunk, [&](eid_t c) {
+    const eid_t first = c * kChunk, last = std::min(m, first + kChunk);
+    auto u = static_cast<vid_t>(std::upper_bound(g.offsets.begin(), g.offsets.end(), first) -
+                                g.offsets.begin() - 1);
+    for (eid_t e = first; e < last; ++e) {
+      while (g.offsets[u + 1] <= e)
+        ++u;
+      body(u, e);
+    }
+  });
+}
+
+// An in-edge's (source, weight) as one key, in the order the in-lists keep.
+std::uint64_t in_key(vid_t source, const Buffer<std::uint32_t>& weights, eid_t e) {
+  return std::uint64_t{source} << 32 | (weights.empty() ? 0u : weights[e]);
+}
+
+// Whether the in-edges are in_edges_of(g), without building a second copy: per vertex, the
+// in-degree, the (source, weight) order, and a 64-bit sum of mixed (source, weight) keys over its
+// in-list against the same sum over the out-edges that reach it. The sum fingerprints the list
+// as a multiset, which the order then fixes.
 void check_in_edges(const Graph& g) {
   const InEdges& in = g.in_edges;
   const vid_t n = g.num_vertices();
@@ -47,16 +76,29 @@ void check_in_edges(const Graph& g) {
   }
   if (in.offsets[0] != 0)
     throw FormatError("the in-offsets start at " + std::to_string(in.offsets[0]) + ", not 0");
-  const InEdges expected = in_edges_of(g);
+  Buffer<eid_t> expected = Buffer<eid_t>::allocate(std::size_t{n} + 1);
+  Buffer<std::uint64_t> sums = Buffer<std::uint64_t>::allocate(n);
+  detail::parallel_fill(expected.data(), std::size_t{n} + 1, eid_t{0});
+  detail::parallel_fill(sums.data(), std::size_t{n}, std::uint64_t{0});
+  for_each_edge(g, [&](vid_t u, eid_t e) {
+    const vid_t v = g.targets[e];
+    std::atomic_ref<eid_t>(expected[v]).fetch_add(1, std::memory_order_relaxed);
+    std::atomic_ref<std::uint64_t>(sums[v]).fetch_add(detail::mix64(in_key(u, g.weights, e)),
+                                                      std::memory_order_relaxed);
+  });
+  detail::exclusive_scan(expected.data(), std::size_t{n} + 1);
   if (auto v = detail::first_bad(n,
                                  [&](std::size_t i) {
-                                   if (in.offsets[i + 1] != expected.offsets[i + 1]) return true;
-                                   const eid_t b = expected.offsets[i], e = expected.offsets[i + 1];
-                                   return !std::equal(in.sources.data() + b, in.sources.data() + e,
-                                                      expected.sources.data() + b) ||
-                                          (!in.weights.empty() &&
-                                           !std::equal(in.weights.data() + b, in.weights.data() + e,
-                                                       expected.weights.data() + b));
+                                   if (in.offsets[i + 1] != expected[i + 1]) return true;
+                                   std::uint64_t sum = 0;
+                                   for (eid_t e = expected[i]; e < expected[i + 1]; ++e) {
+                                     const std::uint64_t key = in_key(in.sources[e], in.weights, e);
+                                     if (e > expected[i] &&
+                                         key < in_key(in.sources[e - 1], in.weights, e - 1))
+                                       return true;
+                                     sum += detail::mix64(key);
+                                   }
+                                   return sum != sums[i];
                                  });
       v < n) {
     throw FormatError("the in-edges are not the graph's edges grouped by target: vertex " +
@@ -115,30 +157,48 @@ InEdges in_edges_of(const Graph& g) {
   in.sources = Buffer<vid_t>::allocate(m);
   if (weighted) in.weights = Buffer<std::uint32_t>::allocate(m);
   detail::parallel_fill(in.offsets.data(), std::size_t{n} + 1, eid_t{0});
-  tbb::parallel_for(std::size_t{0}, std::size_t{m}, [&](std::size_t e) {
+  for_each_edge(g, [&](vid_t, eid_t e) {
     std::atomic_ref<eid_t>(in.offsets[g.targets[e]]).fetch_add(1, std::memory_order_relaxed);
   });
   detail::exclusive_scan(in.offsets.data(), std::size_t{n} + 1);
   // Each list filled through a cursor per vertex, in whatever order the threads reach it.
   Buffer<eid_t> cursor = Buffer<eid_t>::copy_of(in.offsets.span().first(n));
-  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 1024), [&](const tbb::blocked_range<vid_t>& r) {
-    for (vid_t u = r.begin(); u < r.end(); ++u) {
-      for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-        const eid_t at =
-            std::atomic_ref<eid_t>(cursor[g.targets[e]]).fetch_add(1, std::memory_order_relaxed);
-        in.sources[at] = u;
-        if (weighted) in.weights[at] = g.weights[e];
-      }
-    }
+  for_each_edge(g, [&](vid_t u, eid_t e) {
+    const eid_t at =
+        std::atomic_ref<eid_t>(cursor[g.targets[e]]).fetch_add(1, std::memory_order_relaxed);
+    in.sources[at] = u;
+    if (weighted) in.weights[at] = g.weights[e];
   });
+  // Long lists one at a time with every core; the others a block of vertices per task.
+  constexpr eid_t kLong = eid_t{1} << 16;
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n, 1024), [&](const tbb::blocked_range<vid_t>& r) {
     detail::ListSortScratch scratch;
     for (vid_t v = r.begin(); v < r.end(); ++v) {
       const eid_t b = in.offsets[v];
-      sort_in_list(in.sources.data() + b, weighted ? in.weights.data() + b : nullptr,
-                   in.offsets[v + 1] - b, scratch);
+      if (in.degree(v) >= kLong) continue;
+      sort_in_list(in.sources.data() + b, weighted ? in.weights.data() + b : nullptr, in.degree(v),
+                   scratch);
     }
   });
+  std::vector<std::uint64_t> keys;
+  for (vid_t v = 0; v < n; ++v) {
+    const eid_t b = in.offsets[v], d = in.degree(v);
+    if (d < kLong) continue;
+    vid_t* sources = in.sources.data() + b;
+    if (!weighted) {
+      tbb::parallel_sort(sources, sources + d);
+      continue;
+    }
+    std::uint32_t* weights = in.weights.data() + b;
+    keys.resize(d);
+    tbb::parallel_for(eid_t{0}, d,
+                      [&](eid_t i) { keys[i] = std::uint64_t{sources[i]} << 32 | weights[i]; });
+    tbb::parallel_sort(keys.begin(), keys.end());
+    tbb::parallel_for(eid_t{0}, d, [&](eid_t i) {
+      sources[i] = static_cast<vid_t>(keys[i] >> 32);
+      weights[i] = static_cast<std::uint32_t>(keys[i]);
+    });
+  }
   return in;
 }
 
