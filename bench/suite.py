@@ -9,13 +9,15 @@ transfer policy with the edges kept in host memory, checks the results, and writ
   *.png        time per policy per algorithm, and the per-iteration execution path (which
                engine moved how many bytes in each iteration, as HyTGraph's Fig. 7)
 Per graph, ooc-run runs bfs, sssp and cc under every policy on one load and pagerank under
-every policy on a second; then hybrid with priority off (sssp, pagerank), hybrid with the warp
-load-balancing mapping instead of the tiled one, and bfs with the graph in GPU memory; on a GPU,
-hybrid with half of the edge bytes each algorithm reads in the edge cache, and hybrid with the
-cost model calibrated by a probe of the link (listed as the policies "hybrid, cache 50%" and
-"hybrid, calibrated"), and cc and pagerank pulling in GPU memory, gathering all at once and in
-cache blocks sized to the L2 ("pull in memory", "pull in memory, cache blocks"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
-memory: the policy "hybrid, direction auto"). The graph is deleted after. PageRank runs first once at tolerance 1e-7;
+every policy on a second; then hybrid with priority off (sssp, pagerank), hybrid with each other
+load-balancing mapping (warp, ordered, decompose, hierarchical) instead of the tiled one, and bfs
+with the graph in GPU memory; on a GPU, hybrid with half of the edge bytes each algorithm reads
+in the edge cache, and hybrid with the cost model calibrated by a probe of the link (listed as
+the policies "hybrid, cache 50%" and "hybrid, calibrated"), and cc and pagerank pulling in GPU
+memory, gathering all at once and in cache blocks sized to the L2 ("pull in memory", "pull in
+memory, cache blocks"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
+memory: the policy "hybrid, direction auto"). The graph is deleted after. PageRank runs first
+once at tolerance 1e-7;
 every PageRank run then reports the L1 distance of its ranks to that one (ooc-run
 --pagerank-reference), beside its time. Results are checked two ways: every run of bfs, sssp
 and cc must give the same values (a digest), and the grid is verified against the serial
@@ -56,7 +58,7 @@ import time
 
 POLICIES = ["hybrid", "filter", "compaction", "zerocopy", "unified"]
 ALGORITHMS = ["bfs", "sssp", "cc", "pagerank"]
-OTHER_MAPPINGS = ["warp", "decompose", "hierarchical"]  # --load-balance beside the default, tiled
+OTHER_MAPPINGS = ["warp", "ordered", "decompose", "hierarchical"]  # --load-balance beside the default, tiled
 
 # (name, partition-tool generate arguments). Weighted (1..64) for sssp; the other algorithms
 # read no weights, and the engine moves none for them.

@@ -17,9 +17,10 @@ constexpr std::array<std::pair<std::string_view, TransferPolicy>, 5> kPolicies{
      {"compaction", TransferPolicy::compaction},
      {"zerocopy", TransferPolicy::zerocopy},
      {"unified", TransferPolicy::unified}}};
-constexpr std::array<std::pair<std::string_view, LoadBalance>, 4> kLoadBalances{
+constexpr std::array<std::pair<std::string_view, LoadBalance>, 5> kLoadBalances{
     {{"tiled", LoadBalance::tiled},
      {"warp", LoadBalance::warp},
+     {"ordered", LoadBalance::ordered},
      {"decompose", LoadBalance::decompose},
      {"hierarchical", LoadBalance::hierarchical}}};
 

@@ -16,8 +16,9 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
 
 ``backend``          ``"auto"`` (the GPU when there is one), ``"cpu"`` or ``"cuda"``
 ``transfer``         ``"hybrid"``, ``"filter"``, ``"compaction"``, ``"zerocopy"``, ``"unified"``
-``load_balance``     ``"tiled"``, ``"warp"``, ``"decompose"`` or ``"hierarchical"`` (the CUDA
-                     advance mapping)
+``load_balance``     ``"tiled"``, ``"warp"``, ``"ordered"``, ``"decompose"`` or
+                     ``"hierarchical"`` (the CUDA advance mapping; ``"ordered"``: PageRank's
+                     short lists walked in vertex order)
 ``direction``        ``"push"``, ``"pull"`` or ``"auto"`` (pull: vertices gather from their
                      in-neighbours; a symmetric graph; auto chooses per iteration)
 ``pull_blocks``      int: cache blocking of the pull direction in GPU memory (1: none, the

@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction pull-blocks direction-graphs in-edges reorder)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction pull-blocks direction-graphs in-edges reorder mapping-graphs)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -92,6 +92,10 @@ distance to that run:
   pull-blocks  bfs,cc,pagerank,sssp in GPU memory (--repeat \$REPEAT): --direction push, then
                pull,auto at each --pull-blocks of \$PULL_BLOCKS (GraphCage's cache blocking); the
                direction set's table, dir/N marking runs whose gathers went in N blocks
+  mapping-graphs  the mappings where they differ in iterations: a \$MAPPING_GRID grid, generated
+               (undirected, weights 1..64), a PageRank reference at 1e-7 on it, then
+               bfs,sssp,cc,pagerank --load-balance \$MAPPINGS in GPU memory and out of core
+               (hybrid), one run each; the set makes its own graph and deletes it
   direction-graphs  push against auto beyond kron-26: for each graph of \$DIRECTION_GRAPHS —
                urand at scale \$KRON_SCALE (edge factor 16), a \$DIRECTION_GRID grid — generated
                (undirected, weights 1..64), a PageRank reference at 1e-7 on it, then
@@ -138,7 +142,8 @@ Variables (default):
   KRON_SCALE     (26);  GRAPH  (/tmp/kron\${KRON_SCALE}w.oocg);  KEEP_GRAPH  1 keeps the file
                  and reuses one already there (0: generated afresh, deleted after)
   REPEAT         runs of each policies/mappings setting, the best reported (2)
-  MAPPINGS       the mapping sets' --load-balance list (tiled,warp,decompose,hierarchical)
+  MAPPINGS       the mapping sets' --load-balance list (tiled,warp,ordered,decompose,
+                 hierarchical);  MAPPING_GRID  the mapping-graphs set's grid, ROWSxCOLS (2048x2048)
   PULL_BLOCKS    the pull-blocks set's --pull-blocks list (1,auto,4,16)
   PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
   PART_SIZES     (32MiB 4MiB 1MiB 256KiB: the smallest kron-26 with weights allows)
@@ -201,7 +206,8 @@ GPU_FILTER=${GPU_FILTER:-*}
 GPU_SHARDS=${GPU_SHARDS:-8}
 SAN_POLICIES=${SAN_POLICIES:-hybrid filter compaction zerocopy unified}
 SAN_MAPPINGS=${SAN_MAPPINGS:-tiled,warp}
-MAPPINGS=${MAPPINGS:-tiled,warp,decompose,hierarchical}
+MAPPINGS=${MAPPINGS:-tiled,warp,ordered,decompose,hierarchical}
+MAPPING_GRID=${MAPPING_GRID:-2048x2048}
 PULL_BLOCKS=${PULL_BLOCKS:-1,auto,4,16}
 SAN_TESTS=${SAN_TESTS:-}
 PCIE=${PCIE:-full}
@@ -770,6 +776,24 @@ timing_direction_graphs() {
   done
 }
 
+timing_mapping_graphs() {
+  local d=$RESULTS/timings name=mapping-grid file=/tmp/ooc-mapping-grid.oocg
+  local reference=/tmp/ooc-mapping-grid-pagerank.tsv g
+  if ! bounded 300 "$PARTITION_TOOL" generate grid --rows "${MAPPING_GRID%x*}" --cols "${MAPPING_GRID#*x}" \
+    --undirected --weights random:1-64 -o "$file" >"$d/$name-generate.log" 2>&1; then
+    note "$name: generating failed: timings/$name-generate.log"
+    TIMING_FAILED+=("$name-generate")
+    rm -f "$file"
+    return
+  fi
+  g=(--graph "$file")
+  pr_reference "$name" "$file" "$reference" && g+=(--pagerank-reference "$reference")
+  timing "$name-inmemory" 300 bfs,sssp,cc,pagerank "${g[@]}" --load-balance "$MAPPINGS" --tolerance 1e-3
+  timing "$name-host" 300 bfs,sssp,cc,pagerank "${g[@]}" --in-memory off --transfer hybrid \
+    --load-balance "$MAPPINGS" --tolerance 1e-3
+  rm -f "$file" "$reference"
+}
+
 timing_in_edges() {
   local d=$RESULTS/timings name=in-edges file=/tmp/ooc-in-edges.oocg
   local reference=/tmp/ooc-in-edges-pagerank.tsv g
@@ -800,7 +824,8 @@ stage_timings() {
   TIMING_FAILED=()
   local file_sets=0
   for ts in $TIMINGS; do
-    [[ $ts != k22 && $ts != reorder && $ts != direction-graphs && $ts != in-edges ]] && file_sets=1
+    [[ $ts != k22 && $ts != reorder && $ts != direction-graphs && $ts != in-edges && $ts != mapping-graphs ]] &&
+      file_sets=1
   done
   if ((file_sets)); then
     if [[ $KEEP_GRAPH == 1 && -s $GRAPH ]]; then
@@ -986,6 +1011,7 @@ EOF
         note "$(direction_table "$d/$k-compressed-direction"{,-raw}.json 2>&1)" ;;
       direction-graphs) timing_direction_graphs ;;
       in-edges) timing_in_edges ;;
+      mapping-graphs) timing_mapping_graphs ;;
       reorder) timing_reorder ;;
       cache)
         # Each program's vertex data and staging, from one iteration of each with --json.

@@ -36,8 +36,8 @@ TEST_P(CudaUserPrograms, GiveTheCpuBackendsValues) {
 
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, CudaUserPrograms,
                          ::testing::Combine(::testing::ValuesIn(test::policy_names()),
-                                            ::testing::Values("tiled", "warp", "decompose",
-                                                              "hierarchical")),
+                                            ::testing::Values("tiled", "warp", "ordered",
+                                                              "decompose", "hierarchical")),
                          [](const ::testing::TestParamInfo<UserCase>& param) {
                            return std::get<0>(param.param) + "_" + std::get<1>(param.param);
                          });

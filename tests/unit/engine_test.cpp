@@ -54,8 +54,10 @@ TEST(Engine, BadRequestsGetOneClearLine) {
   EXPECT_EQ(error_of([] { parse_backend("tpu"); }),
             "unknown backend 'tpu' (expected one of: auto, cpu, cuda)");
   EXPECT_EQ(error_of([] { parse_load_balance("block"); }),
-            "unknown load balance 'block' (expected one of: tiled, warp, decompose, hierarchical)");
+            "unknown load balance 'block' (expected one of: tiled, warp, ordered, decompose, "
+            "hierarchical)");
   EXPECT_EQ(parse_load_balance("warp"), LoadBalance::warp);
+  EXPECT_EQ(parse_load_balance("ordered"), LoadBalance::ordered);
   EXPECT_EQ(parse_load_balance("hierarchical"), LoadBalance::hierarchical);
   EXPECT_EQ(to_string(LoadBalance::tiled), "tiled");
   EXPECT_EQ(to_string(LoadBalance::decompose), "decompose");

@@ -896,8 +896,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option(
          "--load-balance", a.load_balance,
-         "CUDA advance mapping: tiled (SAGE) | warp | decompose | hierarchical (Raval et al.; "
-         "pushing only, they pull tiled), or a list (each in turn)")
+         "CUDA advance mapping: tiled (SAGE) | warp | ordered (tiled; pagerank's short lists "
+         "walked in vertex order as warp does) | decompose | hierarchical (Raval et al.; the last "
+         "three push only and pull tiled), or a list (each in turn)")
       ->capture_default_str();
   app.add_option("--direction", a.direction,
                  "push | pull (vertices gather from their in-neighbours: a symmetric graph or one "

@@ -22,13 +22,16 @@ enum class TransferPolicy { hybrid, filter, compaction, zerocopy, unified };
 //   tiled         SAGE's tiled partitioning (SIGMOD'21 §5.1): block, then warp tiles for long
 //                 lists, short lists gathered by the warp with a prefix sum
 //   warp          a warp per active vertex (EMOGI's mapping): simpler; idles lanes on short lists
+//   ordered       tiled, but for accumulative programs (PageRank) each warp walks its short
+//                 lists one after another in vertex order, taking each delta only when it gets
+//                 there, as warp does (far fewer iterations on high-diameter graphs)
 //   decompose     Raval et al.'s workload decomposition (HiPC'17 §III-A): a block's lists
 //                 concatenated by a prefix sum, their edges dealt out evenly over its threads
 //   hierarchical  Raval et al.'s hierarchical processing (§III-C), in the block: a thread walks
 //                 up to the mean degree of its own list, the rest is decomposed
-// Pushing only: pulling, the last two gather with the tiled mapping
+// Pushing only: pulling, the last three gather with the tiled mapping
 // (kernels/cuda/advance_raval.cuh).
-enum class LoadBalance { tiled, warp, decompose, hierarchical };
+enum class LoadBalance { tiled, warp, ordered, decompose, hierarchical };
 
 // How the ranks of a distributed run on GPUs agree after each iteration (docs/distributed.md,
 // section 2). The CPU backend's ranks always exchange dense arrays over MPI.

@@ -190,12 +190,14 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   // launch(mapping) with the block kernels' Mapping of options_.load_balance (not warp).
   template <class Launch>
   void with_block_mapping(Launch&& launch) const {
-    if (options_.load_balance == LoadBalance::decompose) {
+    if (options_.load_balance == LoadBalance::ordered) {
+      launch(cuda::Ordered{});
+    } else if (options_.load_balance == LoadBalance::decompose) {
       launch(cuda::Decomposed{});
     } else if (options_.load_balance == LoadBalance::hierarchical) {
       // Raval et al.'s MDT (advance_raval.cuh): the mean degree.
       const vid_t n = g_.num_vertices();
-      launch(cuda::Hierarchical{n == 0 ? 1 : std::max<eid_t>(1, (g_.num_edges() + n - 1) / n)});
+      launch(cuda::Hierarchical{{}, n == 0 ? 1 : std::max<eid_t>(1, (g_.num_edges() + n - 1) / n)});
     } else {
       launch(cuda::Tiled{});
     }

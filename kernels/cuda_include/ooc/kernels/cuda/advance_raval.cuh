@@ -53,7 +53,7 @@ __device__ __forceinline__ void decompose(const P& program, const ProgramState<P
   __syncthreads();  // the block's next call writes the shared arrays again
 }
 
-struct Decomposed {
+struct Decomposed : ClaimsAtOnce {
   template <class P>
   __device__ __forceinline__ void expand(const P& program, const ProgramState<P>& s,
                                          Pending<Message<P>> mine,
@@ -63,7 +63,7 @@ struct Decomposed {
   }
 };
 
-struct Hierarchical {
+struct Hierarchical : ClaimsAtOnce {
   eid_t mdt;  // the most edges a thread walks of its own list
 
   template <class P>
