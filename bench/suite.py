@@ -23,6 +23,11 @@ every PageRank run then reports the L1 distance of its ranks to that one (ooc-ru
 and cc must give the same values (a digest), and the grid is verified against the serial
 references.
 
+Then a directed Kronecker graph (scale 24, quick 22), generated with its in-edges (--in-edges):
+bfs, sssp and pagerank pushing, pulling over the in-lists and choosing per iteration, out of core
+(hybrid) and in GPU memory (the policies "hybrid", "hybrid, pull" and "hybrid, direction auto";
+cc needs a symmetric graph). Its bfs and sssp values must agree across the three.
+
 With --compressed, each graph is generated with --compress (lists compressed, weights packed);
 the runs above then read the raw arrays (ooc-run --compressed off), and two more read the
 compressed ones: hybrid with the edges in host memory, and on a GPU hybrid with half the raw edge
@@ -74,6 +79,11 @@ QUICK = [
     ("kron22", ["kron", "--scale", "22", "--edge-factor", "16"]),
     ("urand22", ["urand", "--scale", "22", "--edge-factor", "16"]),
 ]
+# Directed graphs, generated with their in-edges (--in-edges), on which bfs, sssp and pagerank
+# push, pull over the in-lists and choose per iteration (cc needs a symmetric graph).
+DIRECTED_FULL = [("kron24-directed", ["kron", "--scale", "24", "--edge-factor", "16"])]
+DIRECTED_QUICK = [("kron22-directed", ["kron", "--scale", "22", "--edge-factor", "16"])]
+DIRECTED_ALGORITHMS = "bfs,sssp,pagerank"
 
 
 def log(*args):
@@ -193,11 +203,12 @@ def multi_gpu(args, clock, name, options):
     return result
 
 
-def bench_graph(args, clock, name, spec, verify):
+def bench_graph(args, clock, name, spec, verify, directed=False):
     work = os.path.join(args.work, name + ".oocg")
     start = time.time()
-    run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec, "--undirected",
-         "--weights", "random:1-64", "-o", work, "-q"] + (["--compress"] if args.compressed else []))
+    run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec,
+         "--in-edges" if directed else "--undirected", "--weights", "random:1-64", "-o", work, "-q"] +
+        (["--compress"] if args.compressed else []))
     generate_seconds = time.time() - start
     graph = ["--graph", work]
     # PageRank is judged at a measured accuracy: every run's L1 distance to a run at 1e-7.
@@ -215,6 +226,8 @@ def bench_graph(args, clock, name, spec, verify):
     if args.compressed:  # the plans below move the raw arrays; compressed_variants the others
         graph = graph + ["--compressed", "off"]
     out_of_core = [*graph, "--in-memory", "off"]
+    if directed:
+        return bench_directed(args, clock, name, work, reference, generate_seconds, graph, out_of_core)
     every = ["--transfer", ",".join(POLICIES)] + (["--verify"] if verify else [])
     plans = [
         ("bfs, sssp, cc: every policy", "bfs,sssp,cc", out_of_core + every),
@@ -258,6 +271,33 @@ def bench_graph(args, clock, name, spec, verify):
     if args.gpus >= 2:
         # The options of the first plan's hybrid run: the 1-GPU figures the table compares with.
         result["multi_gpu"] = multi_gpu(args, clock, name, out_of_core + (["--verify"] if verify else []))
+    os.remove(work)
+    if os.path.exists(reference):
+        os.remove(reference)
+    return result
+
+
+def bench_directed(args, clock, name, work, reference, generate_seconds, graph, out_of_core):
+    """A directed graph with its in-edges: bfs, sssp and pagerank pushing, pulling over the in-lists
+    and choosing per iteration (the policies "hybrid", "hybrid, pull", "hybrid, direction auto"),
+    out of core and in GPU memory."""
+    result = {"name": name, "generate_seconds": generate_seconds, "runs": [], "skipped": [], "edges": 0,
+              "directed": True}
+    plans = []
+    for where in [out_of_core + ["--transfer", "hybrid"], graph]:
+        plans += [("hybrid", DIRECTED_ALGORITHMS, where),
+                  ("hybrid, pull", DIRECTED_ALGORITHMS, where + ["--direction", "pull"]),
+                  ("hybrid, direction auto", DIRECTED_ALGORITHMS, where + ["--direction", "auto"])]
+    for i, (label, algorithms, options) in enumerate(plans):
+        doc, why = ooc_run(args, clock, label, os.path.join(args.out, "%s-%d.json" % (name, i)), algorithms,
+                           *options)
+        if doc is None:
+            result["skipped"].append({"runs": "%s (%s)" % (label, algorithms), "why": why})
+            continue
+        for r in doc["runs"]:
+            r["transfer"] = label
+        result["runs"] += doc["runs"]
+        result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
     os.remove(work)
     if os.path.exists(reference):
         os.remove(reference)
@@ -357,6 +397,34 @@ def summary_table(graphs):
                 "%.2f" % (hybrid / time_of["filter"]) if "filter" in time_of else "",
                 " | ".join("%.2f" % (hybrid / o["seconds"]) if o else "" for o in others)))
     return "\n".join(lines) + "\n"
+
+
+def direction_section(graphs):
+    """The directed graphs: push, pull over the in-lists and auto, out of core and in GPU memory."""
+    directed = [g for g in graphs if g.get("directed")]
+    if not directed:
+        return ""
+    labels = [("push", "hybrid"), ("pull", "hybrid, pull"), ("auto", "hybrid, direction auto")]
+    lines = ["| graph | algorithm | edges | " + " | ".join("%s (ms)" % d for d, _ in labels) +
+             " | auto / push | pull / push |", "|" + "---|" * (3 + len(labels) + 2)]
+    for g in directed:
+        best = best_runs(g)
+        for algorithm in DIRECTED_ALGORITHMS.split(","):
+            for in_memory in [False, True]:
+                runs = [best.get((algorithm, label, True, in_memory, "tiled")) for _, label in labels]
+                if runs[0] is None:
+                    continue
+                push = runs[0]["seconds"]
+                cells = ["%.1f" % (r["seconds"] * 1e3) + (" (L1 %.1e)" % r["l1_to_reference"]
+                                                          if "l1_to_reference" in r else "") if r else ""
+                         for r in runs]
+                ratios = ["%.2f" % (r["seconds"] / push) if r and push > 0 else "" for r in (runs[2], runs[1])]
+                lines.append("| %s | %s | %s | %s | %s |" % (g["name"], algorithm, "GPU memory" if in_memory
+                                                            else "host (hybrid)", " | ".join(cells),
+                                                            " | ".join(ratios)))
+    return "\n## Directed graphs: push, pull over the in-lists, auto\n\nFastest of the repeats; bfs and " \
+           "sssp values must agree across the three (the main table's last columns).\n\n" + \
+        "\n".join(lines) + "\n"
 
 
 def multi_gpu_table(g):
@@ -471,7 +539,7 @@ def report(summary, out):
     md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
          "PageRank tolerance %g. Edges in host memory unless marked in-memory.\n\n" % (
              summary["gpu"], peak, summary["tolerance"]) + summary_table(graphs) + "\n" + table(graphs, peak) + \
-        multi_gpu_section(graphs)
+        direction_section(graphs) + multi_gpu_section(graphs)
     open(os.path.join(out, "suite.md"), "w").write(md)
     plots(graphs, out)
     return md
@@ -515,6 +583,8 @@ def main():
     specs = QUICK if args.quick else FULL
     # The grid is small enough for the serial references (Dijkstra, power iteration) to check.
     graphs = [bench_graph(args, clock, name, spec, verify=name.startswith("grid")) for name, spec in specs]
+    graphs += [bench_graph(args, clock, name, spec, verify=False, directed=True)
+               for name, spec in (DIRECTED_QUICK if args.quick else DIRECTED_FULL)]
     shutil.rmtree(args.work, ignore_errors=True)
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
                "gpus": args.gpus, "seconds": time.time() - start, "graphs": graphs}
