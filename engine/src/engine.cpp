@@ -228,9 +228,10 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
     }
     auto whole = std::make_shared<Graph>(std::move(graph));
 #if OOC_ENGINE_CUDA
-    // Pinned once (portable to every GPU): the ranks' views then pin nothing of their own.
+    // Pinned once (portable to every GPU): the ranks' views then pin nothing of their own. Ranks
+    // push only, so the in-edges stay where they are.
     if (resolve_backend(options.backend, options.devices.front()) == Backend::cuda)
-      detail::pin_edges(*whole, options.devices.front());
+      detail::pin_edges(*whole, options.devices.front(), detail::PinLists::out);
 #endif
     impl_->options = options;
     impl_->group =
@@ -249,7 +250,8 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
 #if OOC_ENGINE_CUDA
     // In pinned memory before the view of them is taken (a file loaded for the GPU has them
     // there already).
-    if (impl_->backend == Backend::cuda) detail::pin_edges(impl_->graph, options.device);
+    if (impl_->backend == Backend::cuda)
+      detail::pin_edges(impl_->graph, options.device, detail::PinLists::out_and_in);
 #endif
     impl_->in_lists = in_edge_view(impl_->graph);
     const Buffer<eid_t>& in_offsets = impl_->graph.in_edges.offsets;

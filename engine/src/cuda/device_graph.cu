@@ -116,10 +116,11 @@ void upload_lists(DeviceGraph& d, const Graph& g, std::span<const Partition> par
 
 }  // namespace
 
-void pin_edges(Graph& g, int device) {
+void pin_edges(Graph& g, int device, PinLists lists) {
   OOC_CUDA(cudaSetDevice(device), "selecting the GPU");
   pin(g.targets, device);
   pin(g.weights, device);
+  if (lists == PinLists::out) return;
   pin(g.in_edges.sources, device);
   pin(g.in_edges.weights, device);
 }

@@ -22,9 +22,12 @@ namespace ooc::detail {
 // a run keeps them resident (in-memory mode) or in managed memory (unified policy).
 struct DeviceGraph;
 
-// Moves the graph's edges (and its in-edges, if any) to pinned (portable, mapped) memory if they
-// are not there yet.
-void pin_edges(Graph& graph, int device);
+// Which of a graph's lists pin_edges pins: the out-edges, or the in-edges (if any) too.
+enum class PinLists { out, out_and_in };
+
+// Moves the graph's edges (and, if asked, its in-edges) to pinned (portable, mapped) memory if
+// they are not there yet.
+void pin_edges(Graph& graph, int device, PinLists lists);
 
 // A rank of a distributed run, as its DeviceGraph needs it.
 struct RankSetup {
