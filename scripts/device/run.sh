@@ -173,7 +173,8 @@ Examples:
   REORDER_GRAPHS=kron TIMINGS=reorder bash scripts/device/run.sh build timings   # hub vs sage
 One device call runs at most 10 minutes, and BUDGET_S cuts what does not fit. From earlier
 runs on an H200: build about 40 s, generating kron-26 about 57 s, pcie-bench 28 s (5 s quick),
-the quick suite 62 s, the full suite 522 s (so run it alone; SUITE_SECONDS bounds it).
+the quick suite 140 s, the full suite 522 s before the ordered mapping and the directed
+graph were added (so run it alone; SUITE_SECONDS bounds it).
 EOF
 }
 
