@@ -28,6 +28,9 @@ bfs, sssp and pagerank pushing, pulling over the in-lists and choosing per itera
 (hybrid) and in GPU memory (the policies "hybrid", "hybrid, pull" and "hybrid, direction auto";
 cc needs a symmetric graph). Its bfs and sssp values must agree across the three.
 
+With --reorder sage (or none), every graph is generated in that vertex order instead of hub sort's
+(partition-tool --reorder): run the suite once per order and compare the two suite.json files.
+
 With --compressed, each graph is generated with --compress (lists compressed, weights packed);
 the runs above then read the raw arrays (ooc-run --compressed off), and two more read the
 compressed ones: hybrid with the edges in host memory, and on a GPU hybrid with half the raw edge
@@ -208,8 +211,8 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
     work = os.path.join(args.work, name + ".oocg")
     start = time.time()
     run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec,
-         "--in-edges" if directed else "--undirected", "--weights", "random:1-64", "-o", work, "-q"] +
-        (["--compress"] if args.compressed else []))
+         "--in-edges" if directed else "--undirected", "--weights", "random:1-64", "--reorder", args.reorder,
+         "-o", work, "-q"] + (["--compress"] if args.compressed else []))
     generate_seconds = time.time() - start
     graph = ["--graph", work]
     # PageRank is judged at a measured accuracy: every run's L1 distance to a run at 1e-7.
@@ -538,8 +541,8 @@ def report(summary, out):
     """suite.md and the plots, from the summary that suite.json holds."""
     graphs, peak = summary["graphs"], summary["peak_gbps"]
     md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
-         "PageRank tolerance %g. Edges in host memory unless marked in-memory.\n\n" % (
-             summary["gpu"], peak, summary["tolerance"]) + summary_table(graphs) + "\n" + table(graphs, peak) + \
+         "PageRank tolerance %g. Graphs in %s order. Edges in host memory unless marked in-memory.\n\n" % (
+             summary["gpu"], peak, summary["tolerance"], summary.get("reorder", "hub")) + summary_table(graphs) + "\n" + table(graphs, peak) + \
         direction_section(graphs) + multi_gpu_section(graphs)
     open(os.path.join(out, "suite.md"), "w").write(md)
     plots(graphs, out)
@@ -561,6 +564,10 @@ def main():
     parser.add_argument("--gpus", type=int, default=1, metavar="N", help="N >= 2: also run each graph's four "
                         "algorithms (hybrid) on GPUs 0..N-1, from one process (--devices) and as N MPI ranks "
                         "(mpirun), and compare them with the 1-GPU run (default 1: one GPU only)")
+    parser.add_argument("--reorder", choices=["hub", "sage", "none"], default="hub",
+                        help="the vertex order partition-tool generates the graphs in (--reorder): hub sort, "
+                        "SAGE's sampled reordering after it, or the generator's own (default hub); run the suite "
+                        "once per order to compare them")
     parser.add_argument("--compressed", action="store_true", help="generate the graphs with --compress and add "
                         "hybrid runs that read the compressed lists and packed weights, without and with "
                         "the edge cache")
@@ -588,6 +595,7 @@ def main():
                for name, spec in (DIRECTED_QUICK if args.quick else DIRECTED_FULL)]
     shutil.rmtree(args.work, ignore_errors=True)
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
+               "reorder": args.reorder,
                "gpus": args.gpus, "seconds": time.time() - start, "graphs": graphs}
     json.dump(summary, open(os.path.join(args.out, "suite.json"), "w"), indent=1)
     print(report(summary, args.out))
