@@ -209,12 +209,27 @@ TEST_F(Tools, InEdgesAreStoredVerifiedAndDescribed) {
                             "direction\n"),
               std::string::npos)
         << text.out;
+    // Partitions of 4 KiB: several, their in-edges adding up to the graph's.
+    const Ran small =
+        partition_tool({"info", graph.string(), "--partition-bytes", "4KiB", "--json"});
+    ASSERT_EQ(small.exit_code, 0) << small.err;
+    const nlohmann::json parts = nlohmann::json::parse(small.out)["partitions"];
+    const nlohmann::json& in = parts["in_edges"];
+    ASSERT_TRUE(in.is_object()) << parts.dump();
+    EXPECT_GT(parts["count"].get<std::uint64_t>(), 1u);
+    EXPECT_DOUBLE_EQ(in["mean"].get<double>() * parts["count"].get<double>(),
+                     described["edges"].get<double>());
+    EXPECT_LE(in["min"].get<std::uint64_t>(), in["max"].get<std::uint64_t>());
+    EXPECT_NE(partition_tool({"info", graph.string(), "--partition-bytes", "4KiB"})
+                  .out.find("in-edges per partition min "),
+              std::string::npos);
   }
   const fs::path plain = path("plain.oocg");
   ASSERT_EQ(
       partition_tool({"generate", "kron", "--scale", "10", "-q", "-o", plain.string()}).exit_code,
       0);
   EXPECT_EQ(info(plain)["in_edges"], false);
+  EXPECT_TRUE(info(plain)["partitions"]["in_edges"].is_null());
   EXPECT_EQ(info(plain)["format_version"], 1);
   EXPECT_NE(partition_tool({"info", plain.string()})
                 .out.find("\nin-edges    no (partition-tool --in-edges adds them, which the pull "

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdio>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "ooc/core/units.hpp"
@@ -55,22 +56,35 @@ json histogram_json(const DegreeStats& s) {
   return rows;
 }
 
-json partitions_json(const Graph& g, std::uint64_t partition_bytes) {
-  const auto parts = partition_by_edges(g, partition_bytes, g.bytes_per_edge());
-  eid_t min_edges = ~eid_t{0}, max_edges = 0;
-  std::size_t hub_partitions = 0;
+// A partition's edges counted on `offsets` (the out- or the in-lists): min, mean and max.
+json edges_per_partition(std::span<const Partition> parts, const Buffer<eid_t>& offsets) {
+  eid_t min_edges = ~eid_t{0}, max_edges = 0, total = 0;
   for (const Partition& p : parts) {
-    min_edges = std::min(min_edges, p.num_edges());
-    max_edges = std::max(max_edges, p.num_edges());
-    hub_partitions += p.first_vertex < g.hub_count ? 1 : 0;
+    const eid_t edges = offsets[p.last_vertex] - offsets[p.first_vertex];
+    min_edges = std::min(min_edges, edges);
+    max_edges = std::max(max_edges, edges);
+    total += edges;
   }
   const double mean =
-      parts.empty() ? 0.0 : static_cast<double>(g.num_edges()) / static_cast<double>(parts.size());
+      parts.empty() ? 0.0 : static_cast<double>(total) / static_cast<double>(parts.size());
+  return {{"min", parts.empty() ? 0 : min_edges}, {"mean", mean}, {"max", max_edges}};
+}
+
+// The partition layout. With in-edges, partitions are cut so that both lists fit, and the
+// in-edges per partition are given too.
+json partitions_json(const Graph& g, std::uint64_t partition_bytes) {
+  const auto parts = partition_by_edges(g, partition_bytes, g.bytes_per_edge());
+  std::size_t hub_partitions = 0;
+  for (const Partition& p : parts)
+    hub_partitions += p.first_vertex < g.hub_count ? 1 : 0;
+  const json out = edges_per_partition(parts, g.offsets);
   return {{"partition_bytes", partition_bytes},
           {"count", parts.size()},
-          {"min_edges", parts.empty() ? 0 : min_edges},
-          {"mean_edges", mean},
-          {"max_edges", max_edges},
+          {"min_edges", out["min"]},
+          {"mean_edges", out["mean"]},
+          {"max_edges", out["max"]},
+          {"in_edges",
+           g.has_in_edges() ? edges_per_partition(parts, g.in_edges.offsets) : json(nullptr)},
           {"with_hubs", hub_partitions}};
 }
 
@@ -212,6 +226,12 @@ std::string format_description(const nlohmann::json& j) {
                 with_commas(p["min_edges"]).c_str(), p["mean_edges"].get<double>(),
                 with_commas(p["max_edges"]).c_str(), with_commas(p["with_hubs"]).c_str());
   out += line("partitions", buf);
+  if (const json& in = p["in_edges"]; !in.is_null()) {
+    std::snprintf(buf, sizeof buf, "in-edges per partition min %s, mean %.0f, max %s",
+                  with_commas(in["min"]).c_str(), in["mean"].get<double>(),
+                  with_commas(in["max"]).c_str());
+    out += line("", buf);
+  }
   const std::string order = j["order"];
   out += line("order", order == "sage"  ? "sage: hub sort, then SAGE's sampled reordering inside "
                                           "the hubs and inside the rest"
