@@ -292,16 +292,7 @@ def bench_directed(args, clock, name, work, reference, generate_seconds, graph, 
         plans += [("hybrid", DIRECTED_ALGORITHMS, where),
                   ("hybrid, pull", DIRECTED_ALGORITHMS, where + ["--direction", "pull"]),
                   ("hybrid, direction auto", DIRECTED_ALGORITHMS, where + ["--direction", "auto"])]
-    for i, (label, algorithms, options) in enumerate(plans):
-        doc, why = ooc_run(args, clock, label, os.path.join(args.out, "%s-%d.json" % (name, i)), algorithms,
-                           *options)
-        if doc is None:
-            result["skipped"].append({"runs": "%s (%s)" % (label, algorithms), "why": why})
-            continue
-        for r in doc["runs"]:
-            r["transfer"] = label
-        result["runs"] += doc["runs"]
-        result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
+    run_variants(args, clock, name, "directed", result, plans)
     os.remove(work)
     if os.path.exists(reference):
         os.remove(reference)
@@ -323,7 +314,7 @@ def cache_plans(label, graph, result):
 def run_variants(args, clock, name, kind, result, plans):
     """Runs (label, algorithms, options) plans whose runs show in the tables as the policy `label`
     (e.g. "hybrid, cache 50%", or "hybrid, calibrated": the cost model's link constants from a
-    probe of the GPU)."""
+    probe of the GPU). Each run also gives the graph's vertex and edge counts."""
     for i, (label, algorithms, options) in enumerate(plans):
         path = os.path.join(args.out, "%s-%s-%d.json" % (name, kind, i))
         doc, why = ooc_run(args, clock, label, path, algorithms, *options)
@@ -333,6 +324,7 @@ def run_variants(args, clock, name, kind, result, plans):
         for r in doc["runs"]:
             r["transfer"] = label
         result["runs"] += doc["runs"]
+        result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
 
 
 SINGLE = ["filter", "compaction", "zerocopy"]  # the single policies hybrid must beat (unified aside)

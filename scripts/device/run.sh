@@ -688,10 +688,32 @@ for (graph, algo, policy), o in sorted(runs.items()):
 EOF
 }
 
+# generate_graph NAME FILE ARGS...: partition-tool generate ARGS -o FILE, its output in
+# timings/NAME-generate.log and, where /usr/bin/time is, its wall time and peak memory in
+# timings/NAME-time.log. On failure it says so, counts NAME-generate as failed, removes FILE and
+# returns 1.
+generate_graph() {
+  local name=$1 file=$2 d=$RESULTS/timings timev=()
+  shift 2
+  [[ -x /usr/bin/time ]] && timev=(/usr/bin/time -v -o "$d/$name-time.log")
+  bounded 400 "${timev[@]}" "$PARTITION_TOOL" generate "$@" -o "$file" >"$d/$name-generate.log" 2>&1 &&
+    return 0
+  note "$name: generating failed: timings/$name-generate.log"
+  TIMING_FAILED+=("$name-generate")
+  rm -f "$file"
+  return 1
+}
+
+# generate_time NAME: the wall time and peak memory generate_graph measured, on one line.
+generate_time() {
+  grep -hE 'Elapsed|Maximum resident' "$RESULTS/timings/$1-time.log" 2>/dev/null | tr -s ' \t' ' ' |
+    tr '\n' ';'
+}
+
 # The reorder set: each graph of $REORDER_GRAPHS in hub order and in SAGE's, generated, measured
 # (info --locality) and run, one after the other so that one graph's file is on disk at a time.
 timing_reorder() {
-  local d=$RESULTS/timings kind order name file shape rounds=() t timev
+  local d=$RESULTS/timings kind order name file shape rounds=() t
   [[ -n $REORDER_ROUNDS ]] && rounds=(--reorder-rounds "$REORDER_ROUNDS")
   for kind in $REORDER_GRAPHS; do
     case $kind in
@@ -706,18 +728,11 @@ timing_reorder() {
       name=reorder-$kind-$order
       file=/tmp/ooc-$name.oocg
       t=$SECONDS
-      timev=()
-      [[ -x /usr/bin/time ]] && timev=(/usr/bin/time -v -o "$d/$name-time.log")
-      if ! bounded 400 "${timev[@]}" "$PARTITION_TOOL" generate "$kind" "${shape[@]}" --undirected \
-        --weights random:1-64 --reorder "$order" "${rounds[@]}" -o "$file" >"$d/$name-generate.log" 2>&1; then
-        note "$name: generating failed: timings/$name-generate.log"
-        TIMING_FAILED+=("$name-generate")
-        rm -f "$file"
-        continue
-      fi
+      generate_graph "$name" "$file" "$kind" "${shape[@]}" --undirected --weights random:1-64 \
+        --reorder "$order" "${rounds[@]}" || continue
       # The summary line gives the order and the time it took ("sage order (2 rounds) in 21.30 s").
       note "$name: generated in $((SECONDS - t)) s: $(tail -n 1 "$d/$name-generate.log")" \
-        "  $(grep -hE 'Elapsed|Maximum resident' "$d/$name-time.log" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ';')"
+        "  $(generate_time "$name")"
       if [[ $REORDER_LOCALITY == 1 ]]; then
         bounded 300 "$PARTITION_TOOL" info "$file" --locality --json >"$d/$name-info.json" 2>&1
         note "  locality: $(python3 -c 'import json, sys
@@ -759,13 +774,8 @@ timing_direction_graphs() {
     name=direction-$kind
     file=/tmp/ooc-$name.oocg
     reference=/tmp/ooc-$name-pagerank.tsv
-    if ! bounded 400 "$PARTITION_TOOL" generate "$kind" "${shape[@]}" --undirected \
-      --weights random:1-64 -o "$file" >"$d/$name-generate.log" 2>&1; then
-      note "$name: generating failed: timings/$name-generate.log"
-      TIMING_FAILED+=("$name-generate")
-      rm -f "$file"
+    generate_graph "$name" "$file" "$kind" "${shape[@]}" --undirected --weights random:1-64 ||
       continue
-    fi
     g=(--graph "$file")
     pr_reference "$name" "$file" "$reference" && g+=(--pagerank-reference "$reference")
     timing "$name-inmemory" 300 bfs,cc,pagerank,sssp "${g[@]}" --direction push,auto \
@@ -780,13 +790,8 @@ timing_direction_graphs() {
 timing_mapping_graphs() {
   local d=$RESULTS/timings name=mapping-grid file=/tmp/ooc-mapping-grid.oocg
   local reference=/tmp/ooc-mapping-grid-pagerank.tsv g
-  if ! bounded 300 "$PARTITION_TOOL" generate grid --rows "${MAPPING_GRID%x*}" --cols "${MAPPING_GRID#*x}" \
-    --undirected --weights random:1-64 -o "$file" >"$d/$name-generate.log" 2>&1; then
-    note "$name: generating failed: timings/$name-generate.log"
-    TIMING_FAILED+=("$name-generate")
-    rm -f "$file"
-    return
-  fi
+  generate_graph "$name" "$file" grid --rows "${MAPPING_GRID%x*}" --cols "${MAPPING_GRID#*x}" \
+    --undirected --weights random:1-64 || return
   g=(--graph "$file")
   pr_reference "$name" "$file" "$reference" && g+=(--pagerank-reference "$reference")
   timing "$name-inmemory" 300 bfs,sssp,cc,pagerank "${g[@]}" --load-balance "$MAPPINGS" --tolerance 1e-3
@@ -798,14 +803,9 @@ timing_mapping_graphs() {
 timing_in_edges() {
   local d=$RESULTS/timings name=in-edges file=/tmp/ooc-in-edges.oocg
   local reference=/tmp/ooc-in-edges-pagerank.tsv g
-  if ! bounded 400 /usr/bin/time -v "$PARTITION_TOOL" generate kron --scale "$KRON_SCALE" \
-    --edge-factor 16 --weights random:1-64 --in-edges -o "$file" >"$d/$name-generate.log" 2>&1; then
-    note "$name: generating failed: timings/$name-generate.log"
-    TIMING_FAILED+=("$name-generate")
-    rm -f "$file"
-    return
-  fi
-  note "$name: $(grep -E 'Elapsed|Maximum resident' "$d/$name-generate.log" | tr -s ' ' | tr '\n' ';')"
+  generate_graph "$name" "$file" kron --scale "$KRON_SCALE" --edge-factor 16 --weights random:1-64 \
+    --in-edges || return
+  note "$name: $(generate_time "$name")"
   bounded 60 "$PARTITION_TOOL" info "$file" >"$d/$name-info.log" 2>&1
   g=(--graph "$file")
   pr_reference "$name" "$file" "$reference" && g+=(--pagerank-reference "$reference")
