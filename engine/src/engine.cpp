@@ -209,6 +209,13 @@ void check_exchange_rounds(std::uint32_t rounds) {
   }
 }
 
+void check_resident_slices(std::uint32_t slices) {
+  if (slices == 0 || slices > kMaxResidentSlices) {
+    throw InvalidInput("resident slices must be from 1 to " + std::to_string(kMaxResidentSlices) +
+                       " (got " + std::to_string(slices) + ")");
+  }
+}
+
 }  // namespace
 
 OocEngine::OocEngine(Graph graph, EngineOptions options)
@@ -217,6 +224,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options)
 OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
     : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
+  check_resident_slices(options.resident_slices);
   check_exchange_rounds(options.exchange_rounds);
   check_pull_blocks(options.pull_blocks);
   if (options.devices.size() == 1) options.device = options.devices.front();
@@ -381,6 +389,12 @@ void OocEngine::set_pull_blocks(std::uint32_t blocks) {
   for (OocEngine& e : impl_->group)
     e.set_pull_blocks(blocks);
 }
+void OocEngine::set_resident_slices(std::uint32_t slices) {
+  check_resident_slices(slices);
+  impl_->options.resident_slices = slices;
+  for (OocEngine& e : impl_->group)
+    e.set_resident_slices(slices);
+}
 void OocEngine::set_exchange_rounds(std::uint32_t rounds) {
   check_exchange_rounds(rounds);
   impl_->options.exchange_rounds = rounds;
@@ -494,6 +508,14 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
       g, partitions(), info.value_bytes, info.kind == ProgramKind::accumulative, o, budget,
       gpu_rank ? static_cast<std::uint32_t>(impl_->communicator->size()) : 0, l2_bytes);
   setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
+  // Slices pay where nothing else orders the work: accumulative programs and monotone ones without
+  // a priority order (CC). BFS and SSSP, whose priority windows already take the most settled
+  // vertices first, measured slower with them (docs/cost-model.md#resident-slices).
+  if (backend() == Backend::cuda && o.priority &&
+      (info.kind == ProgramKind::accumulative || !info.ordered)) {
+    setup.drive.tasks.resident_slices = o.resident_slices;
+    setup.drive.tasks.min_slice_edges = o.min_slice_edges;
+  }
   setup.drive.max_iterations = run.max_iterations;
   setup.drive.cancelled = run.cancelled;
   setup.drive.communicator = impl_->communicator.get();
@@ -512,6 +534,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   }
   s.in_memory = setup.memory.in_memory;
   s.pull_blocks = setup.memory.pull_blocks;
+  s.resident_slices = setup.drive.tasks.resident_slices;
   s.compressed = setup.memory.compressed;
   s.adapt_costs = o.adapt_costs && backend() == Backend::cuda;
   s.budget = setup.memory.budget;

@@ -91,6 +91,8 @@ std::string RunStats::summary() const {
   }
   if (total_bytes() == 0) text += " none";
   if (compressed) text += " (compressed lists)";
+  if (resident_slices > 1)
+    text += "; up to " + std::to_string(resident_slices) + " resident slices";
   if (direction != "push" && !direction.empty()) {
     text += "; pulled in " + std::to_string(pull_iterations()) + " of " +
             std::to_string(iterations.size()) + " iterations (direction " + direction +

@@ -46,13 +46,53 @@ void gather(std::span<const PartitionSurvey> surveys, Engine engine, std::vector
   if (!task.partitions.empty()) tasks.push_back(std::move(task));
 }
 
+// The active resident partitions as up to `slices` tasks of about equal active edges, in partition
+// order: a slice ends where the running sum of active edges first reaches the next multiple of
+// total / slices (a partition that spans several multiples ends one slice); the last takes the
+// rest, partitions without active edges after it included. Fewer slices when each would take
+// fewer than min_slice_edges; one task, not reprocessed, when that leaves one.
+void resident_slices(std::span<const PartitionSurvey> surveys, const TaskOptions& o,
+                     std::vector<Task>& tasks) {
+  const auto resident = [&](std::uint32_t i) {
+    return active(surveys[i]) && surveys[i].engine == Engine::resident;
+  };
+  std::uint64_t total = 0;
+  for (std::uint32_t i = 0; i < surveys.size(); ++i)
+    if (resident(i)) total += surveys[i].activity.active_edges;
+  std::uint64_t slices = o.resident_slices;
+  if (o.min_slice_edges > 0) slices = std::min<std::uint64_t>(slices, total / o.min_slice_edges);
+  if (slices <= 1) {
+    gather(surveys, Engine::resident, tasks);
+    return;
+  }
+  std::uint64_t sum = 0, reached = 0;  // reached: the multiples of total / slices passed
+  Task task{Engine::resident, {}, 0, o.priority};
+  for (std::uint32_t i = 0; i < surveys.size(); ++i) {
+    if (!resident(i)) continue;
+    task.partitions.push_back(i);
+    task.priority += surveys[i].priority;
+    sum += surveys[i].activity.active_edges;
+    if (sum < total && sum * slices >= (reached + 1) * total && reached + 1 < slices) {
+      tasks.push_back(std::move(task));
+      task = Task{Engine::resident, {}, 0, o.priority};
+      reached = sum * slices / total;
+    }
+  }
+  if (!task.partitions.empty()) tasks.push_back(std::move(task));
+}
+
 }  // namespace
 
 std::vector<Task> generate_tasks(std::span<const PartitionSurvey> surveys,
                                  const TaskOptions& options) {
   std::vector<Task> tasks = filter_tasks(surveys, options);
-  for (Engine e : {Engine::zerocopy, Engine::compaction, Engine::unified, Engine::resident})
+  for (Engine e : {Engine::zerocopy, Engine::compaction, Engine::unified})
     gather(surveys, e, tasks);
+  if (options.resident_slices > 1) {
+    resident_slices(surveys, options, tasks);
+  } else {
+    gather(surveys, Engine::resident, tasks);
+  }
   return tasks;
 }
 

@@ -23,6 +23,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      in-neighbours; a symmetric graph; auto chooses per iteration)
 ``pull_blocks``      int: cache blocking of the pull direction in GPU memory (1: none, the
                      default; 0: sized to the L2; up to 64)
+``resident_slices``  int: PageRank's and CC's partitions in GPU memory or in the edge cache as
+                     this many tasks in turn (4, the default; 1: one task; up to 256)
 ``priority``         bool: urgency-ordered scheduling
 ``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``
 ``in_memory``        bool: keep all edges on the GPU when they fit the budget

@@ -92,6 +92,8 @@ EngineOptions engine_options(const py::dict& kw) {
       o.exchange_rounds = cast_option<std::uint32_t>(v, name, "a positive int");
     } else if (key == "pull_blocks") {
       o.pull_blocks = cast_option<std::uint32_t>(v, name, "an int from 0 to 64");
+    } else if (key == "resident_slices") {
+      o.resident_slices = cast_option<std::uint32_t>(v, name, "an int from 1 to 256");
     } else if (key == "priority") {
       o.priority = bool_option(v, name);
     } else if (key == "in_memory") {

@@ -218,6 +218,20 @@ def test_cache_blocks_give_the_unblocked_values(backend):
     np.testing.assert_array_equal(blocked, g.cc())
 
 
+def test_resident_slices_give_the_ranks_of_one_task(backend):
+    # PageRank's partitions in GPU memory as 3 tasks in turn (the CPU backend runs one).
+    g = oocgraph.generate("kron", scale=10, undirected=True, backend=backend,
+                          partition_bytes=4096, resident_slices=3)
+    sliced = g.pagerank(tolerance=1e-9)
+    assert sliced.stats["resident_slices"] == (3 if backend == "cuda" else 1)
+    one = oocgraph.generate("kron", scale=10, undirected=True, backend=backend,
+                            partition_bytes=4096, resident_slices=1).pagerank(tolerance=1e-9)
+    assert one.stats["resident_slices"] == 1
+    assert np.abs(sliced - one).sum() < 1e-4
+    with pytest.raises(ValueError, match=r"resident slices must be from 1 to 256 \(got 0\)"):
+        oocgraph.generate("chain", vertices=5, backend=backend, resident_slices=0)
+
+
 def test_a_directed_graph_pulls_over_its_in_edges(tmp_path, backend):
     # Directed Kronecker with in-edges: pulling and auto give the pushed levels and distances,
     # PageRank within its tolerance; the file written keeps them (format version 4).

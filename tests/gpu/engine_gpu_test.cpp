@@ -3,6 +3,7 @@
 // GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 
@@ -50,6 +51,7 @@ TEST(CudaOrderedMapping, PassesDeltasAlongAGridWithinAnIteration) {
     SCOPED_TRACE(to_string(balance));
     EngineOptions o = test::options_for("resident", true, Backend::cuda);
     o.load_balance = balance;
+    o.resident_slices = 1;  // the mapping's effect alone
     OocEngine engine(test::build(generate_grid(64, 64), false, 4, 0.0), o);
     iterations[balance == LoadBalance::ordered] =
         test::expect_matches_reference("pagerank", engine).iterations.size();
@@ -347,6 +349,63 @@ TEST(CudaEdgeCacheRuns, CompressedListsFitMorePartitionsForTheSameValues) {
   EXPECT_EQ(sssp_packed.values, sssp_raw.values);
   EXPECT_GT(sssp_packed.stats.cache_partitions, sssp_raw.stats.cache_partitions);
 }
+
+// Resident slices (EngineOptions::resident_slices): PageRank's and CC's resident partitions, in
+// GPU memory or in the edge cache (raw or compressed lists), run as several tasks in turn, each
+// processed once more over the vertices it activated. Every count gives the references' values;
+// in GPU memory every task is a slice, so the iterations show them. BFS and SSSP, priority off,
+// and iterations with fewer active edges than two slices' minimum keep one task.
+class CudaResidentSlices : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CudaResidentSlices, PageRankAndCcMatchTheReferences) {
+  OOC_REQUIRE_GPU();
+  const std::string& shape = GetParam();
+  for (const std::uint32_t slices : {1u, 3u, 16u}) {
+    for (const std::string where : {"memory", "cache", "compressed cache"}) {
+      for (const std::string program : {"pagerank", "cc"}) {
+        if (program == "cc" && shape == "kron_directed") continue;  // cc needs a symmetric graph
+        SCOPED_TRACE(program + ", " + where + ", " + std::to_string(slices) + " slices");
+        EngineOptions o = where == "memory" ? test::options_for("resident", true, Backend::cuda)
+                                            : cache_options("hybrid");
+        o.resident_slices = slices;
+        o.min_slice_edges = 0;  // these graphs are far smaller than a slice's default minimum
+        OocEngine engine = where == "memory" ? OocEngine(test::make_shape(shape), o)
+                           : where == "cache"
+                               ? with_budget(test::make_shape(shape), o, 0.25)
+                               : with_budget(test::make_compressed_shape(shape), o, 0.1);
+        const RunStats s = test::expect_matches_reference(program, engine);
+        EXPECT_EQ(s.resident_slices, slices);
+        if (where == "memory") {
+          EXPECT_TRUE(s.in_memory);
+          std::uint32_t most = 0;
+          for (const IterationStats& it : s.iterations)
+            most = std::max(most, it.tasks);
+          EXPECT_LE(most, slices);
+          EXPECT_GE(most, std::min(slices, 2u));
+        } else {
+          EXPECT_GT(s.cache_partitions, 0u);
+        }
+      }
+    }
+  }
+  EngineOptions o = test::options_for("resident", true, Backend::cuda);
+  o.resident_slices = 4;
+  const RunStats small = [&] {
+    OocEngine engine(test::make_shape(shape), o);  // the default minimum
+    return test::expect_matches_reference("pagerank", engine);
+  }();
+  for (const IterationStats& it : small.iterations)
+    EXPECT_EQ(it.tasks, 1u);
+  o.min_slice_edges = 0;
+  OocEngine engine(test::make_shape(shape), o);
+  EXPECT_EQ(test::expect_matches_reference("bfs", engine).resident_slices, 1u);
+  EXPECT_EQ(test::expect_matches_reference("sssp", engine).resident_slices, 1u);
+  engine.set_priority(false);
+  EXPECT_EQ(test::expect_matches_reference("pagerank", engine).resident_slices, 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaResidentSlices,
+                         ::testing::Values("kron", "kron_directed", "grid", "big_star"));
 
 // Compressed lists: filter tasks copy them and decode_kernel expands them on the GPU.
 class CudaCompressed : public ::testing::TestWithParam<test::CompressedCase> {};

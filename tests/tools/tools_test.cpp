@@ -379,6 +379,7 @@ TEST_F(Tools, RunTimeErrorsGetOneLineAndExitCode1) {
 TEST_F(Tools, CountsOutOfRangeAreRefused) {
   const std::string rounds = "--exchange-rounds takes whole numbers from 1 to 64";
   const std::string blocks = "--pull-blocks takes auto or whole numbers from 1 to 64";
+  const std::string slices = "--resident-slices takes whole numbers from 1 to 256";
   for (const auto& [option, given, bad, message] :
        std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
            {"--exchange-rounds", "0", "0", rounds},
@@ -387,7 +388,9 @@ TEST_F(Tools, CountsOutOfRangeAreRefused) {
            {"--pull-blocks", "0", "0", blocks},
            {"--pull-blocks", "65", "65", blocks},
            {"--pull-blocks", "auto,x", "x", blocks},
-           {"--pull-blocks", "-1", "-1", blocks}}) {
+           {"--pull-blocks", "-1", "-1", blocks},
+           {"--resident-slices", "0", "0", slices},
+           {"--resident-slices", "8,257", "257", slices}}) {
     const Ran r = ooc_run({"cc", "--generate", "grid:3x3", "--backend", "cpu", option, given});
     EXPECT_EQ(r.exit_code, 1) << option << " " << given;
     EXPECT_EQ(r.err, "ooc-run: " + message + ", or a list of them (got '" + bad + "')\n");

@@ -92,6 +92,23 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
 
 // ooc-run's default source is the same vertex whatever order partition-tool wrote the graph
 // in: on a grid most vertices tie at degree 4, and the smallest user id among them wins.
+TEST(Engine, ResidentSlicesOutOfRangeAreRefusedAndTheCpuBackendRunsOneTask) {
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.resident_slices = 0;
+  try {
+    OocEngine engine(test::make_shape("kron"), o);
+    FAIL() << "accepted 0 resident slices";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), "resident slices must be from 1 to 256 (got 0)");
+  }
+  o.resident_slices = 8;
+  OocEngine engine(test::make_shape("kron"), o);
+  EXPECT_THROW(engine.set_resident_slices(kMaxResidentSlices + 1), InvalidInput);
+  EXPECT_EQ(engine.options().resident_slices, 8u);
+  // Slices are the CUDA backend's: the CPU one says it ran one task.
+  EXPECT_EQ(engine.pagerank().stats.resident_slices, 1u);
+}
+
 TEST(Engine, PullBlocksAboveTheMostAreRefused) {
   EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
   o.pull_blocks = kMaxPullBlocks + 1;

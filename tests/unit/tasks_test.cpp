@@ -70,5 +70,67 @@ TEST(Tasks, DeltaPriorityOrdersFilterTasksAndOffKeepsTheNaturalOrder) {
   EXPECT_FALSE(plain[0].reprocess);
 }
 
+// Resident partitions with these active edges (every one active).
+std::vector<PartitionSurvey> resident(const std::vector<eid_t>& active_edges) {
+  std::vector<PartitionSurvey> s;
+  for (const eid_t e : active_edges) {
+    s.push_back(survey(Engine::resident));
+    s.back().activity.active_edges = e;
+  }
+  return s;
+}
+
+TEST(Tasks, ResidentPartitionsAreOneTaskUnlessSliced) {
+  std::vector<PartitionSurvey> s = resident({10, 10, 10, 10});
+  s[1] = survey(Engine::filter);
+  TaskOptions o;
+  o.staging_edges = 1000;
+  const auto one = generate_tasks(s, o);
+  EXPECT_EQ(partitions_of(one), (std::vector<std::vector<std::uint32_t>>{{1}, {0, 2, 3}}));
+  EXPECT_FALSE(one[1].reprocess);
+  o.resident_slices = 3;
+  const auto sliced = generate_tasks(s, o);
+  EXPECT_EQ(partitions_of(sliced), (std::vector<std::vector<std::uint32_t>>{{1}, {0}, {2}, {3}}));
+  for (std::size_t t = 1; t < sliced.size(); ++t) {
+    EXPECT_EQ(sliced[t].engine, Engine::resident);
+    EXPECT_TRUE(sliced[t].reprocess);  // priority on
+  }
+  o.priority = false;
+  EXPECT_FALSE(generate_tasks(s, o)[1].reprocess);
+}
+
+TEST(Tasks, ResidentSlicesHoldAboutEqualActiveEdgesInPartitionOrder) {
+  TaskOptions o;
+  o.resident_slices = 4;
+  // 8 partitions of 10 active edges: 4 slices of 20.
+  EXPECT_EQ(partitions_of(generate_tasks(resident({10, 10, 10, 10, 10, 10, 10, 10}), o)),
+            (std::vector<std::vector<std::uint32_t>>{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  // A partition that passes several quarters ends one slice; the next quarter ends the next.
+  EXPECT_EQ(partitions_of(generate_tasks(resident({70, 10, 10, 10}), o)),
+            (std::vector<std::vector<std::uint32_t>>{{0}, {1}, {2, 3}}));
+  EXPECT_EQ(partitions_of(generate_tasks(resident({10, 10, 10, 70}), o)),
+            (std::vector<std::vector<std::uint32_t>>{{0, 1, 2}, {3}}));
+  // Never more slices than asked, nor than partitions.
+  EXPECT_EQ(generate_tasks(resident(std::vector<eid_t>(100, 1)), o).size(), 4u);
+  EXPECT_EQ(generate_tasks(resident({5, 5}), o).size(), 2u);
+  // Active vertices without active edges: one task.
+  EXPECT_EQ(partitions_of(generate_tasks(resident({0, 0, 0}), o)),
+            (std::vector<std::vector<std::uint32_t>>{{0, 1, 2}}));
+}
+
+TEST(Tasks, ResidentSlicesTakeAtLeastTheMinimumOfEdges) {
+  TaskOptions o;
+  o.resident_slices = 4;
+  o.min_slice_edges = 30;
+  const auto eight = resident({10, 10, 10, 10, 10, 10, 10, 10});  // 80 edges: 2 slices of 40
+  EXPECT_EQ(partitions_of(generate_tasks(eight, o)),
+            (std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_TRUE(generate_tasks(eight, o)[0].reprocess);
+  o.min_slice_edges = 41;  // one slice's worth: one task, as without slices
+  const auto one = generate_tasks(eight, o);
+  EXPECT_EQ(one.size(), 1u);
+  EXPECT_FALSE(one[0].reprocess);
+}
+
 }  // namespace
 }  // namespace ooc

@@ -50,6 +50,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"direction", s.direction},
           {"pull_iterations", s.pull_iterations()},
           {"pull_blocks", s.pull_blocks},
+          {"resident_slices", s.resident_slices},
           {"exchange", s.exchange},
           {"exchange_rounds", s.exchange_rounds},
           {"in_memory", s.in_memory},

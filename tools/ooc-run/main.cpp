@@ -54,6 +54,7 @@ struct Args {
   std::string exchange = "auto";
   std::string exchange_rounds = "4";
   std::string pull_blocks = "1";
+  std::string resident_slices = "4";
   std::string in_memory = "on";
   std::string cache = "on";
   std::string compressed = "on";
@@ -154,6 +155,10 @@ std::uint32_t parse_pull_blocks(const std::string& text) {
   return parse_count(text, "--pull-blocks", kMaxPullBlocks, "auto");
 }
 
+std::uint32_t parse_resident_slices(const std::string& text) {
+  return parse_count(text, "--resident-slices", kMaxResidentSlices);
+}
+
 EngineOptions engine_options(const Args& a) {
   EngineOptions o;
   o.backend = parse_backend(a.backend);
@@ -166,6 +171,8 @@ EngineOptions engine_options(const Args& a) {
   o.exchange = parse_exchange(a.exchange.substr(0, a.exchange.find(',')));
   o.exchange_rounds = parse_rounds(a.exchange_rounds.substr(0, a.exchange_rounds.find(',')));
   o.pull_blocks = parse_pull_blocks(a.pull_blocks.substr(0, a.pull_blocks.find(',')));
+  o.resident_slices =
+      parse_resident_slices(a.resident_slices.substr(0, a.resident_slices.find(',')));
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
   o.compressed = a.compressed == "on";
@@ -304,13 +311,14 @@ struct Setting {
   Exchange exchange;
   std::uint32_t exchange_rounds;
   std::uint32_t pull_blocks;
+  std::uint32_t resident_slices;
 };
 
-// Every (transfer policy, priority, load balance, direction, exchange, rounds, pull blocks) asked
-// for, policies outermost.
-// The CPU backend has one mapping, one exchange and no cache blocking: a list of them would run
-// the same thing again, so it takes the first; so does a run of one rank for the exchange and the
-// rounds.
+// Every (transfer policy, priority, load balance, direction, exchange, rounds, pull blocks,
+// resident slices) asked for, policies outermost.
+// The CPU backend has one mapping, one exchange, no cache blocking and no resident slices: a list
+// of them would run the same thing again, so it takes the first; so does a run of one rank for the
+// exchange and the rounds.
 std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   std::vector<LoadBalance> balances;
   for (const std::string& balance : split_list(a.load_balance))
@@ -331,6 +339,10 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   for (const std::string& b : split_list(a.pull_blocks))
     blocks.push_back(parse_pull_blocks(b));
   if (backend != Backend::cuda) blocks.resize(1);
+  std::vector<std::uint32_t> slices;
+  for (const std::string& n : split_list(a.resident_slices))
+    slices.push_back(parse_resident_slices(n));
+  if (backend != Backend::cuda) slices.resize(1);
   std::vector<Setting> out;
   for (const std::string& policy : split_list(a.transfer)) {
     for (const std::string& priority : split_list(a.priority)) {
@@ -341,8 +353,10 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
           for (const Exchange exchange : exchanges) {
             for (const std::uint32_t r : rounds) {
               for (const std::uint32_t b : blocks) {
-                out.push_back({parse_transfer_policy(policy), priority == "on", balance, direction,
-                               exchange, r, b});
+                for (const std::uint32_t n : slices) {
+                  out.push_back({parse_transfer_policy(policy), priority == "on", balance,
+                                 direction, exchange, r, b, n});
+                }
               }
             }
           }
@@ -637,7 +651,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     Args one = a;
     one.algorithm = algorithm;
     std::vector<double> expected;  // the reference, computed once per algorithm
-    for (const auto& [policy, priority, balance, direction, exchange, rounds, blocks] :
+    for (const auto& [policy, priority, balance, direction, exchange, rounds, blocks, slices] :
          settings(a, engine.backend(), engine.ranks())) {
       engine.set_transfer(policy);
       engine.set_priority(priority);
@@ -646,6 +660,7 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
       engine.set_exchange(exchange);
       engine.set_exchange_rounds(rounds);
       engine.set_pull_blocks(blocks);
+      engine.set_resident_slices(slices);
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
         last = run_once(engine, one, source, bc_sources);
         nlohmann::json j = to_json(last.stats);
@@ -911,6 +926,12 @@ int main(int argc, char** argv) {
                  "source ids, each range's values in the L2 (GraphCage's cache blocking): 1 "
                  "(none; blocking measured slower on Kronecker graphs) | auto (ranges of half the "
                  "L2, none when the values fit it) | N up to 64, or a list")
+      ->capture_default_str();
+  app.add_option("--resident-slices", a.resident_slices,
+                 "CUDA, pagerank and cc with priority on: the partitions in GPU memory or in the "
+                 "edge cache run as N tasks of equal active edges one after another, each once "
+                 "more over the vertices it activated, so later ones start from what earlier ones "
+                 "pushed (1: one task), N up to 256, or a list")
       ->capture_default_str();
   app.add_option("--exchange", a.exchange,
                  "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "

@@ -154,8 +154,9 @@ class OocEngine {
   void set_exchange(Exchange exchange);
   void set_exchange_rounds(std::uint32_t rounds);
   void set_direction(Direction direction);
-  void set_pull_blocks(std::uint32_t blocks);  // EngineOptions::pull_blocks
-  Backend backend() const;                     // the one chosen (never automatic)
+  void set_pull_blocks(std::uint32_t blocks);      // EngineOptions::pull_blocks
+  void set_resident_slices(std::uint32_t slices);  // EngineOptions::resident_slices
+  Backend backend() const;                         // the one chosen (never automatic)
   std::span<const Partition> partitions() const;
   // The user's id <-> the engine's internal id (hub sort permutes them). Throws InvalidInput for
   // an id that is not a vertex.

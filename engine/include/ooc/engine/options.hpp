@@ -88,6 +88,7 @@ struct CostConstants {
 inline constexpr std::uint32_t kMaxExchangeRounds = 64;
 // EngineOptions::pull_blocks allows 1 to this (0: automatic).
 inline constexpr std::uint32_t kMaxPullBlocks = 64;
+inline constexpr std::uint32_t kMaxResidentSlices = 256;
 
 struct EngineOptions {
   Backend backend = Backend::automatic;
@@ -111,7 +112,23 @@ struct EngineOptions {
   std::uint32_t pull_blocks = 1;
   std::uint64_t partition_bytes = std::uint64_t{32} << 20;  // HyTGraph §V-B
   unsigned filter_merge = 4;  // k: neighbouring filter partitions per task (HyTGraph §V-B)
-  int device = 0;             // CUDA device
+  // CUDA, with priority on, accumulative programs and monotone ones without a priority order
+  // (PageRank, CC; not BFS or SSSP, which measured slower): the partitions in GPU memory or in
+  // the edge cache run as this many tasks of about equal active edges, one after another in
+  // partition order, each processed once more over the vertices it activated, as filter tasks
+  // are. A later slice then starts from what the earlier ones pushed in the same iteration
+  // (Gauss-Seidel), so PageRank and CC converge in fewer edges (docs/cost-model.md#resident-
+  // slices). 1: one task, in which every vertex reads its value before most of the iteration's
+  // pushes land (Jacobi). 4, the default, was PageRank's fastest of 1, 4, 8 and 16 on kron-26
+  // (H200), in GPU memory and cached.
+  std::uint32_t resident_slices = 4;
+  // The fewest active edges a slice takes: an iteration whose resident partitions hold fewer
+  // than resident_slices times this many runs fewer slices, and one task (as resident_slices = 1)
+  // below twice this many. Each slice's launches cost about 0.2 ms, which a slice of kron-22's
+  // size (4 M vertices, 64 M edges) does not win back (H200, docs/cost-model.md#resident-slices).
+  // 0: no minimum.
+  std::uint64_t min_slice_edges = std::uint64_t{1} << 26;
+  int device = 0;  // CUDA device
   // Several GPUs from this process, a rank per GPU on its own thread, agreeing over NCCL as the
   // ranks of `mpirun` do (docs/distributed.md). One entry is that GPU alone; empty: `device`.
   std::vector<int> devices;

@@ -274,6 +274,9 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   std::uint64_t* work_bits() { return pulling_ ? gather_.data() : work_.data(); }
   void run_filter(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
   void run_direct(const Task& task, const cuda::RangeSet& ranges, IterationStats& stats);
+  template <class Source>
+  void advance_direct(const Task& task, const cuda::RangeSet& ranges, Source source,
+                      bool count_lines, const char* doing);
   void run_compaction(const Task& task, IterationStats& stats);
   // One batch of a compaction task over compressed lists, from the front of `active`, through
   // staging buffer i: the CPU gathers the lists' bytes, the GPU decodes and advances them.
@@ -1014,6 +1017,25 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
   }
   if (timed) time_from(stream(kDirect), doing);
   const cuda::FromWork source{work_bits()};
+  advance_direct(task, ranges, source, count_lines, doing);
+  // A resident slice (TaskOptions::resident_slices), once more over the vertices it activated,
+  // as a filter task is.
+  if (task.reprocess && !pulling_) {
+    const cuda::TakeAdmitted<VertexView<P>> newly_active{next_.data(), view(window_)};
+    advance_direct(task, ranges, newly_active, false, "reprocessing a resident slice");
+  }
+  if (timed) {
+    const double share =
+        edges == 0 ? 0.0 : static_cast<double>(active) / static_cast<double>(edges);
+    time_to(stream(kDirect), {Engine::zerocopy, static_cast<double>(requests), share}, doing);
+  }
+}
+
+// A direct task's kernels over its lists where they are (compressed or not), from `source`.
+template <class P>
+template <class Source>
+void CudaExecutor<P>::advance_direct(const Task& task, const cuda::RangeSet& ranges, Source source,
+                                     bool count_lines, const char* doing) {
   if (const auto lists = compressed_edges(task.engine)) {
     if (pulling_) {
       if constexpr (kCanPull) {
@@ -1037,11 +1059,6 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
       advance_ranges(kDirect, ranges, source, edges_for(task.engine), doing, false, device_.cut(b));
   } else {
     advance_ranges(kDirect, ranges, source, edges_for(task.engine), doing, count_lines);
-  }
-  if (timed) {
-    const double share =
-        edges == 0 ? 0.0 : static_cast<double>(active) / static_cast<double>(edges);
-    time_to(stream(kDirect), {Engine::zerocopy, static_cast<double>(requests), share}, doing);
   }
 }
 
