@@ -12,10 +12,12 @@ Per graph, ooc-run runs bfs, sssp and cc under every policy on one load and page
 every policy on a second; then hybrid with priority off (sssp, pagerank), hybrid with each other
 load-balancing mapping (warp, ordered, decompose, hierarchical) instead of the tiled one, and bfs
 with the graph in GPU memory; on a GPU, hybrid with half of the edge bytes each algorithm reads
-in the edge cache, and hybrid with the cost model calibrated by a probe of the link (listed as
-the policies "hybrid, cache 50%" and "hybrid, calibrated"), and cc and pagerank pulling in GPU
-memory, gathering all at once and in cache blocks sized to the L2 ("pull in memory", "pull in
-memory, cache blocks"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
+in the edge cache, hybrid with the cost model calibrated by a probe of the link, and with the
+probe's constants then following the run's timings (listed as the policies "hybrid, cache 50%",
+"hybrid, calibrated" and "hybrid, adapted"), cc and pagerank in GPU memory with their resident
+partitions in 4 slices (the default) and in one task ("in memory", "in memory, 1 resident
+slice"), and cc and pagerank pulling in GPU memory, gathering all at once and in cache blocks
+sized to the L2 ("pull in memory", "pull in memory, cache blocks"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
 memory: the policy "hybrid, direction auto"). The graph is deleted after. PageRank runs first
 once at tolerance 1e-7;
 every PageRank run then reports the L1 distance of its ranks to that one (ooc-run
@@ -262,6 +264,12 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
                      cache_plans("hybrid, cache 50%", graph, result) +
                      [("hybrid, calibrated", ",".join(ALGORITHMS),
                        out_of_core + ["--transfer", "hybrid", "--calibration", "probe"]),
+                      ("hybrid, adapted", ",".join(ALGORITHMS),
+                       out_of_core + ["--transfer", "hybrid", "--calibration", "probe",
+                                      "--adapt-costs", "on"]),
+                      # Resident slices (docs/cost-model.md#resident-slices) against one task.
+                      ("in memory", "cc,pagerank", graph),
+                      ("in memory, 1 resident slice", "cc,pagerank", graph + ["--resident-slices", "1"]),
                       # GraphCage's cache blocking against the plain gather, in GPU memory.
                       ("pull in memory", "cc,pagerank", graph + ["--direction", "pull"]),
                       ("pull in memory, cache blocks", "cc,pagerank",

@@ -13,7 +13,7 @@
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
-readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache calibration compressed compressed-direction bc direction pull-blocks direction-graphs in-edges reorder mapping-graphs)
+readonly ALL_TIMINGS=(policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks cache slices calibration compressed compressed-direction bc direction pull-blocks direction-graphs in-edges reorder mapping-graphs)
 readonly DEFAULT_TIMINGS="policies unified mappings pr-mappings inmemory priority pagerank pr-1e6"
 
 usage() {
@@ -32,6 +32,7 @@ by scripts/device/stage.sh here). Stages, in the order they run:
               host memory, --verify): memcheck of bfs,sssp,pagerank under each policy, and of
               bfs,cc,pagerank pulling (--direction pull), memcheck of cc with the edges in GPU
               memory and of bfs,cc,pagerank,sssp gathering in 3 and 64 cache blocks there,
+              memcheck of the GPU tests CudaResidentSlices (resident slices),
               racecheck of bfs, sssp and pagerank pushing and pulling and of bfs,pagerank in
               cache blocks, synccheck of bfs; every run under both mappings (\$SAN_MAPPINGS)
   pcie        pcie-bench --json --csv, with --plot (full) or --quick (\$PCIE)
@@ -75,7 +76,11 @@ distance to that run:
                each rank's peak resident memory against its share of the edges (KRON_SCALE=27
                for the 4.2 B-edge graph)
   calibration  bfs,sssp,cc,pagerank: hybrid with the default constants, each single policy, then
-               hybrid with --calibration probe and, after the pcie stage, with its JSON
+               hybrid with --calibration probe, with the probe and --adapt-costs on, and, after
+               the pcie stage, with its JSON; then bfs,sssp,cc with priority off (the same
+               iterations under every policy) under the four policies and hybrid probed and
+               adapted; bench/policy_choices.py's tables of both (hybrid against the best
+               single policy and against the per-iteration best, bfs iteration by iteration)
   compressed   the graph is generated with --compress (its lists sorted, so both runs read the
                same order); bfs,sssp,cc,pagerank hybrid, then bfs,sssp,cc filter, compaction and zerocopy,
                each with --compressed off then on, no cache (--in-memory off); then the bytes
@@ -121,9 +126,12 @@ distance to that run:
                (REORDER_GRAPHS=kron, then urand, then grid)
   cache        the edge cache: each of bfs,sssp,cc,pagerank hybrid with a budget of its vertex
                data and staging (from a probe run's --json) plus \$CACHE_SHARES percent of the
-               edge bytes it reads, so out of core with the cache holding that share, \$CACHE_REPEAT
-               runs each; a table of time, bytes moved and bytes served from the cache, values
-               against the 0% run
+               edge bytes it reads (\$CACHE_OF), so out of core with the cache holding that share,
+               \$CACHE_REPEAT runs each; a table of time, bytes moved and bytes served from the
+               cache, values against the 0% run
+  slices       pagerank at each of \$SLICES_TOLERANCES with --resident-slices \$RESIDENT_SLICES
+               (--repeat \$REPEAT): the edges in GPU memory, then out of core with every list in the
+               cache (the budget of the cache set's 100% of the stored bytes)
 
 Variables (default):
   OUT            where results.tar.gz and summary.txt go (\$OUT of the device call; /tmp/ooc-out)
@@ -140,7 +148,8 @@ Variables (default):
   PCIE           full (every test, plots) | quick (--quick) | peak (--quick --only copy) (full)
   TIMINGS        ($DEFAULT_TIMINGS)
   KRON_SCALE     (26);  GRAPH  (/tmp/kron\${KRON_SCALE}w.oocg);  KEEP_GRAPH  1 keeps the file
-                 and reuses one already there (0: generated afresh, deleted after)
+                 and reuses one already there (0: generated afresh, deleted after);  COMPRESS  1
+                 generates it with --compress for every set (0: only for the compressed sets)
   REPEAT         runs of each policies/mappings setting, the best reported (2)
   MAPPINGS       the mapping sets' --load-balance list (tiled,warp,ordered,decompose,
                  hierarchical);  MAPPING_GRID  the mapping-graphs set's grid, ROWSxCOLS (2048x2048)
@@ -148,6 +157,11 @@ Variables (default):
   PR_POLICIES    (hybrid,filter,compaction,zerocopy,unified);  PR_REPEAT  (1)
   PART_SIZES     (32MiB 4MiB 1MiB 256KiB: the smallest kron-26 with weights allows)
   CACHE_PR_TOLERANCES  pagerank's tolerances in the cache set (1e-3)
+  CACHE_OF       stored: shares of the bytes the cache keeps (a compressed graph's lists and
+                 packed weights) | raw: of 4 bytes per target and 4 per weight (stored)
+  RESIDENT_SLICES  the slices set's --resident-slices list (1,4);  SLICES_TOLERANCES  its
+                 pagerank tolerances (1e-3 1e-2)
+  CACHE_SLICES   the cache set's --resident-slices list (empty: the engine's default)
   CACHE_SHARES   (0 25 50 75);  CACHE_REPEAT  runs of each, the first choosing the cache by
                  edges per vertex, the later ones by the reuse measured before (1)
   SUITE          quick | full (quick);  SUITE_SECONDS  the suite's --time-limit (530)
@@ -217,11 +231,15 @@ KRON_SCALE=${KRON_SCALE:-26}
 GRAPH=${GRAPH:-/tmp/kron${KRON_SCALE}w.oocg}
 readonly PR_REFERENCE=/tmp/ooc-pagerank-1e-7.tsv
 KEEP_GRAPH=${KEEP_GRAPH:-0}
+COMPRESS=${COMPRESS:-0}
 REPEAT=${REPEAT:-2}
 PR_POLICIES=${PR_POLICIES:-hybrid,filter,compaction,zerocopy,unified}
 PR_REPEAT=${PR_REPEAT:-1}
 PART_SIZES=${PART_SIZES:-32MiB 4MiB 1MiB 256KiB}
 CACHE_SHARES=${CACHE_SHARES:-0 25 50 75}
+CACHE_OF=${CACHE_OF:-stored}
+RESIDENT_SLICES=${RESIDENT_SLICES:-1,4}
+SLICES_TOLERANCES=${SLICES_TOLERANCES:-1e-3 1e-2}
 CACHE_REPEAT=${CACHE_REPEAT:-1}
 CACHE_PR_TOLERANCES=${CACHE_PR_TOLERANCES:-1e-3}
 SUITE=${SUITE:-quick}
@@ -443,6 +461,11 @@ stage_sanitizers() {
   # The edges in GPU memory: the resident path, and the gathers in cache blocks.
   san memcheck-resident-cc memcheck "$OOC_RUN" cc --generate kron:12 --budget 1GiB \
     --load-balance "$SAN_MAPPINGS" --verify
+  # Resident partitions in slices, each processed once more: the GPU tests that make them on small
+  # graphs (ooc-run keeps the minimum edges per slice, which a kron:12 graph never reaches). Their
+  # kernels are the filter tasks' (racecheck-pagerank reprocesses those); under racecheck these
+  # tests ran past 300 s on an H200.
+  need "$GPU_TEST" && san memcheck-slices memcheck "$GPU_TEST" '--gtest_filter=*CudaResidentSlices*'
   san memcheck-pull-blocks memcheck "$OOC_RUN" bfs,cc,pagerank,sssp --generate kron:12 \
     --budget 1GiB --direction pull --pull-blocks 3,64 --tolerance 1e-4 --load-balance "$SAN_MAPPINGS" --verify
   san racecheck-pull-blocks racecheck "$OOC_RUN" bfs,pagerank --generate kron:12 --budget 1GiB \
@@ -484,6 +507,43 @@ stage_pcie() {
 
 # ---- timings ----------------------------------------------------------------------------------
 TIMING_FAILED=()
+# cache_plan: each program's vertex data and staging (one iteration of each with --json) and
+# the graph's stored bytes (partition-tool info --json), once per call, for cache_budget.
+cache_plan() {
+  local d=$RESULTS/timings
+  [[ -s $d/$k-cacheplan.json && -s $d/info.json ]] && return 0
+  bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank --graph "$GRAPH" "${host[@]}" --max-iterations 1 \
+    -q --json "$d/$k-cacheplan.json" >"$d/$k-cacheplan.log" 2>&1 &&
+    bounded 60 "$PARTITION_TOOL" info "$GRAPH" --json >"$d/info.json" 2>>"$d/$k-cacheplan.log" &&
+    return 0
+  note "cache: no plan (timings/$k-cacheplan.log)"
+  TIMING_FAILED+=("$k-cacheplan")
+  return 1
+}
+
+# cache_budget ALGO SHARE: ALGO's vertex data and staging plus SHARE percent of the edge bytes
+# it reads, raw or as the cache stores them ($CACHE_OF).
+cache_budget() {
+  python3 - "$RESULTS/timings/$k-cacheplan.json" "$RESULTS/timings/info.json" "$1" "$2" \
+    "$CACHE_OF" <<'EOF'
+import json, sys
+plan, info, algo, share, of = sys.argv[1:]
+info = json.load(open(info))
+for r in json.load(open(plan))["runs"]:
+    if r["algorithm"] != algo:
+        continue
+    m = r["memory"]
+    edges = m["edge_bytes"]
+    c = info.get("compressed")
+    if of == "stored" and c and r.get("compressed"):
+        weighted = m["edge_bytes"] > 4 * info["edges"]
+        edges = c["bytes"]
+        if weighted:
+            edges += c["weights"]["bytes"] if c.get("weights") else 4 * info["edges"]
+    print(m["vertex_bytes"] + m["staging_bytes"] + edges * int(share) // 100)
+EOF
+}
+
 # timing NAME CAP ARGS...: one ooc-run into timings/NAME.{log,json,csv}.
 timing() {
   local name=$1 cap=$2 d=$RESULTS/timings rc t=$SECONDS
@@ -835,7 +895,7 @@ stage_timings() {
       local t=$SECONDS timev=()
       [[ -x /usr/bin/time ]] && timev=(/usr/bin/time -v -o "$d/generate-time.log")
       local compress=()
-      [[ " $TIMINGS " =~ \ (compressed|compressed-direction)\  ]] && compress=(--compress)
+      [[ $COMPRESS == 1 || " $TIMINGS " =~ \ (compressed|compressed-direction)\  ]] && compress=(--compress)
       if ! bounded 300 "${timev[@]}" "$PARTITION_TOOL" generate kron --scale "$KRON_SCALE" --edge-factor 16 \
         --undirected --weights random:1-64 "${compress[@]}" -o "$GRAPH" >"$d/generate.log" 2>&1; then
         STAGE_NOTE="generating kron-$KRON_SCALE failed: timings/generate.log"
@@ -849,7 +909,7 @@ stage_timings() {
     bounded 60 "$PARTITION_TOOL" info "$GRAPH" >"$d/info.txt" 2>&1
     # PageRank is judged at a measured accuracy: the L1 distance of every run's ranks to a run at
     # tolerance 1e-7 (edges in GPU memory when they fit), which ooc-run prints and --json keeps.
-    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|calibration|compressed|compressed-direction|direction|pull-blocks)\  ]]; then
+    if [[ " $TIMINGS " =~ \ (pr-mappings|priority|pagerank|pr-1e6|gpus|rounds|ranks|cache|slices|calibration|compressed|compressed-direction|direction|pull-blocks)\  ]]; then
       local t=$SECONDS
       if bounded 300 "$OOC_RUN" pagerank "${g[@]}" --tolerance 1e-7 -q --output "$PR_REFERENCE" \
         >"$d/pr-reference.log" 2>&1; then
@@ -925,11 +985,21 @@ stage_timings() {
         timing "$k-calibration-probe" 120 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 \
           --calibration probe
         note "$(grep -h '^calibration' "$d/$k-calibration-probe.log")"
+        timing "$k-calibration-adapted" 120 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" \
+          --tolerance 1e-3 --calibration probe --adapt-costs on
         if [[ -s $RESULTS/pcie/pcie.json ]]; then
           timing "$k-calibration-pcie" 120 bfs,sssp,cc,pagerank "${g[@]}" "${host[@]}" --tolerance 1e-3 \
             --calibration "$RESULTS/pcie/pcie.json"
           note "$(grep -h '^calibration' "$d/$k-calibration-pcie.log")"
-        fi ;;
+        fi
+        # Priority off: every policy runs the same iterations, so hybrid's choices can be
+        # compared with the fastest policy of each iteration.
+        timing "$k-levels-off" 240 bfs,sssp,cc "${g[@]}" "${host[@]}" --priority off \
+          --transfer hybrid,filter,compaction,zerocopy
+        timing "$k-levels-adapted" 120 bfs,sssp,cc "${g[@]}" "${host[@]}" --priority off \
+          --calibration probe --adapt-costs on
+        note "" "$(python3 bench/policy_choices.py "$d/$k-calibration-"*.json 2>&1)" \
+          "" "$(python3 bench/policy_choices.py --iterations bfs "$d/$k-levels-"*.json 2>&1)" ;;
       compressed)
         local raw_or_not
         for raw_or_not in off on; do
@@ -1015,32 +1085,35 @@ EOF
       mapping-graphs) timing_mapping_graphs ;;
       reorder) timing_reorder ;;
       cache)
-        # Each program's vertex data and staging, from one iteration of each with --json.
-        bounded 120 "$OOC_RUN" bfs,sssp,cc,pagerank --graph "$GRAPH" "${host[@]}" --max-iterations 1 \
-          -q --json "$d/$k-cacheplan.json" >"$d/$k-cacheplan.log" 2>&1
         local algo share budget name tol names=(bfs sssp cc)
+        cache_plan || continue
         for tol in $CACHE_PR_TOLERANCES; do names+=("pagerank_tol$tol"); done
         for name in "${names[@]}"; do
           algo=${name%%_tol*}
           tol=1e-3
           [[ $name == pagerank_tol* ]] && tol=${name#pagerank_tol}
           for share in $CACHE_SHARES; do
-            budget=$(python3 -c 'import json, sys
-for r in json.load(open(sys.argv[1]))["runs"]:
-    if r["algorithm"] == sys.argv[2]:
-        m = r["memory"]
-        print(m["vertex_bytes"] + m["staging_bytes"] + m["edge_bytes"] * int(sys.argv[3]) // 100)' \
-              "$d/$k-cacheplan.json" "$algo" "$share") || budget=""
+            budget=$(cache_budget "$algo" "$share") || budget=""
             if [[ -z $budget ]]; then
               note "cache: no plan for $algo (timings/$k-cacheplan.log)"
               TIMING_FAILED+=("$k-cache-$algo")
               break
             fi
             timing "$k-cache-$name-$share" 120 "$algo" "${g[@]}" --budget "$budget" --tolerance "$tol" \
-              --repeat "$CACHE_REPEAT"
+              --repeat "$CACHE_REPEAT" ${CACHE_SLICES:+--resident-slices "$CACHE_SLICES"}
           done
         done
         note "" "$(cache_table "$d/$k-cache-"*.json 2>&1)" ;;
+      slices)
+        local budget tol
+        cache_plan || continue
+        budget=$(cache_budget pagerank 100) || budget=""
+        for tol in $SLICES_TOLERANCES; do
+          timing "$k-slices-memory-$tol" 150 pagerank "${g[@]}" --tolerance "$tol" \
+            --resident-slices "$RESIDENT_SLICES" --repeat "$REPEAT"
+          [[ -n $budget ]] && timing "$k-slices-cache-$tol" 150 pagerank "${g[@]}" --budget "$budget" \
+            --tolerance "$tol" --resident-slices "$RESIDENT_SLICES" --repeat "$REPEAT"
+        done ;;
     esac
   done
   [[ $KEEP_GRAPH == 1 ]] || rm -f "$GRAPH"
