@@ -5,8 +5,8 @@
 //   zerocopy    all zero-copy partitions' active vertices in one task (one kernel)
 //   compaction  all compaction partitions' active vertices in one task (batched by staging)
 //   unified: one task
-//   resident   one task, or `resident_slices` tasks of about equal active edges in partition
-//              order, each processed once more like a filter task (accumulative programs)
+//   resident   one task, or up to `resident_slices` tasks of about equal active edges in
+//              partition order, each processed once more like a filter task (PageRank, CC)
 // Order: filter tasks first, then zero-copy, then compaction (whose CPU work overlaps the
 // others on the GPU path). With priority on, filter tasks go in priority order — for ordered
 // programs the most urgent first (priority.hpp), otherwise the natural order, which puts hub
@@ -40,9 +40,9 @@ struct TaskOptions {
   eid_t staging_edges = 0;    // a filter task's edges must fit one staging buffer
   bool priority = true;
   bool ordered = false;  // order filter tasks by priority (programs that are ordered)
-  // The resident partitions (in GPU memory or in the edge cache) as this many tasks, run one
-  // after another, each processed once more over the vertices it activated when priority is on:
-  // a later slice takes deltas that the earlier ones pushed in the same iteration
+  // The resident partitions (in GPU memory or in the edge cache) as up to this many tasks, run
+  // one after another, each processed once more over the vertices it activated when priority is
+  // on: a later slice starts from what the earlier ones pushed in the same iteration
   // (EngineOptions::resident_slices). 1: one task.
   unsigned resident_slices = 1;
   // No slice takes fewer active edges (EngineOptions::min_slice_edges); 0: no minimum.
