@@ -50,7 +50,7 @@ void gather(std::span<const PartitionSurvey> surveys, Engine engine, std::vector
 // order: a slice ends where the running sum of active edges first reaches the next multiple of
 // total / slices (a partition that spans several multiples ends one slice); the last takes the
 // rest, partitions without active edges after it included. Fewer slices when each would take
-// fewer than min_slice_edges; one task, not reprocessed, when that leaves one.
+// fewer than min_slice_edges; one task, not reprocessed, when that leaves one (or one was asked).
 void resident_slices(std::span<const PartitionSurvey> surveys, const TaskOptions& o,
                      std::vector<Task>& tasks) {
   const auto resident = [&](std::uint32_t i) {
@@ -88,11 +88,7 @@ std::vector<Task> generate_tasks(std::span<const PartitionSurvey> surveys,
   std::vector<Task> tasks = filter_tasks(surveys, options);
   for (Engine e : {Engine::zerocopy, Engine::compaction, Engine::unified})
     gather(surveys, e, tasks);
-  if (options.resident_slices > 1) {
-    resident_slices(surveys, options, tasks);
-  } else {
-    gather(surveys, Engine::resident, tasks);
-  }
+  resident_slices(surveys, options, tasks);
   return tasks;
 }
 
