@@ -134,15 +134,26 @@ void validate(const Graph& g) {
   }
   if (g.hub_count > n) throw FormatError("hub count exceeds the number of vertices");
   if (!g.original_ids.empty()) {
-    if (g.original_ids.size() != n) throw FormatError("permutation has the wrong length");
-    Buffer<std::uint8_t> seen = Buffer<std::uint8_t>::allocate(n);
-    tbb::parallel_for(std::size_t{0}, std::size_t{n}, [&](std::size_t i) { seen[i] = 0; });
-    auto dup = detail::first_bad(n, [&](std::size_t i) {
-      const vid_t old = g.original_ids[i];
-      return old >= n || std::atomic_ref<std::uint8_t>(seen[old]).exchange(1) != 0;
+    const Buffer<vid_t>& ids = g.original_ids;
+    if (ids.size() != n) throw FormatError("permutation has the wrong length");
+    if (auto v = detail::first_bad(n, [&](std::size_t i) { return ids[i] >= n; }); v < n) {
+      throw FormatError("permutation gives vertex " + std::to_string(v) + " the original id " +
+                        std::to_string(ids[v]) + ", but there are only " + std::to_string(n) +
+                        " vertices");
+    }
+    // Each original id ends at 1 if one vertex has it and 2 if more do, whatever order the
+    // threads ran in, so the vertices named below are the same on every run.
+    Buffer<std::uint8_t> taken = Buffer<std::uint8_t>::allocate(n);
+    detail::parallel_fill(taken.data(), std::size_t{n}, std::uint8_t{0});
+    tbb::parallel_for(std::size_t{0}, std::size_t{n}, [&](std::size_t i) {
+      std::atomic_ref<std::uint8_t> t(taken[ids[i]]);
+      if (t.exchange(1, std::memory_order_relaxed) != 0) t.store(2, std::memory_order_relaxed);
     });
-    if (dup < n)
-      throw FormatError("permutation is not one-to-one at vertex " + std::to_string(dup));
+    if (auto v = detail::first_bad(n, [&](std::size_t i) { return taken[ids[i]] == 2; }); v < n) {
+      const auto w = detail::first_bad(n, [&](std::size_t j) { return j > v && ids[j] == ids[v]; });
+      throw FormatError("permutation is not one-to-one: vertices " + std::to_string(v) + " and " +
+                        std::to_string(w) + " both have the original id " + std::to_string(ids[v]));
+    }
   }
   if (!g.compressed.empty()) check_compressed(g);
   if (g.has_in_edges()) check_in_edges(g);

@@ -60,7 +60,30 @@ TEST(Graph, ValidateNamesTheFirstProblem) {
             "offsets end at 4 but there are 3 edges");
   Graph permuted = make({0, 0, 0}, {});
   permuted.original_ids = Buffer<vid_t>::copy_of(std::vector<vid_t>{1, 1});
-  EXPECT_EQ(validation_error(permuted), "permutation is not one-to-one at vertex 1");
+  EXPECT_EQ(validation_error(permuted),
+            "permutation is not one-to-one: vertices 0 and 1 both have the original id 1");
+  permuted.original_ids = Buffer<vid_t>::copy_of(std::vector<vid_t>{0, 2});
+  EXPECT_EQ(validation_error(permuted),
+            "permutation gives vertex 1 the original id 2, but there are only 2 vertices");
+}
+
+TEST(Graph, ARepeatedOriginalIdIsNamedTheSameWhateverTheThreads) {
+  // Enough vertices that the check runs on several threads: the first vertex whose original id
+  // another vertex shares, and the next one with it, are named on every run.
+  constexpr vid_t n = vid_t{1} << 18;
+  Graph g = make(std::vector<eid_t>(std::size_t{n} + 1, 0), {});
+  std::vector<vid_t> ids(n);
+  for (vid_t v = 0; v < n; ++v)
+    ids[v] = n - 1 - v;
+  ids[200000] = ids[70000];
+  ids[250000] = ids[70000];
+  ids[90000] = ids[5];
+  g.original_ids = Buffer<vid_t>::copy_of(ids);
+  for (int run = 0; run < 20; ++run) {
+    EXPECT_EQ(validation_error(g),
+              "permutation is not one-to-one: vertices 5 and 90000 both have "
+              "the original id 262138");
+  }
 }
 
 TEST(Graph, InternalIdsInvertThePermutation) {
