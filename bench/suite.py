@@ -17,11 +17,11 @@ probe's constants then following the run's timings (listed as the policies "hybr
 "hybrid, calibrated" and "hybrid, adapted"), cc and pagerank in GPU memory with their resident
 partitions in 4 slices (the default) and in one task ("in memory", "in memory, 1 resident
 slice"), and cc and pagerank pulling in GPU memory, gathering all at once and in cache blocks
-sized to the L2 ("pull in memory", "pull in memory, cache blocks"); and hybrid with --direction auto (every algorithm out of core, bfs in GPU
-memory: the policy "hybrid, direction auto"). The graph is deleted after. PageRank runs first
-once at tolerance 1e-7;
-every PageRank run then reports the L1 distance of its ranks to that one (ooc-run
---pagerank-reference), beside its time. Results are checked two ways: every run of bfs, sssp
+sized to the L2 ("pull in memory", "pull in memory, cache blocks"); and hybrid with --direction
+auto (every algorithm out of core, bfs in GPU memory: the policy "hybrid, direction auto"). The
+graph is deleted after. PageRank runs first once at tolerance 1e-7; every PageRank run then
+reports the L1 distance of its ranks to that one (ooc-run --pagerank-reference), beside its
+time. Results are checked two ways: every run of bfs, sssp
 and cc must give the same values (a digest), and the grid is verified against the serial
 references.
 
@@ -269,7 +269,8 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
                                       "--adapt-costs", "on"]),
                       # Resident slices (docs/cost-model.md#resident-slices) against one task.
                       ("in memory", "cc,pagerank", graph),
-                      ("in memory, 1 resident slice", "cc,pagerank", graph + ["--resident-slices", "1"]),
+                      ("in memory, 1 resident slice", "cc,pagerank",
+                       graph + ["--resident-slices", "1"]),
                       # GraphCage's cache blocking against the plain gather, in GPU memory.
                       ("pull in memory", "cc,pagerank", graph + ["--direction", "pull"]),
                       ("pull in memory, cache blocks", "cc,pagerank",

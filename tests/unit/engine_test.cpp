@@ -90,8 +90,6 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
   EXPECT_EQ(directed.bfs(0).values, levels.values);
 }
 
-// ooc-run's default source is the same vertex whatever order partition-tool wrote the graph
-// in: on a grid most vertices tie at degree 4, and the smallest user id among them wins.
 TEST(Engine, ResidentSlicesOutOfRangeAreRefusedAndTheCpuBackendRunsOneTask) {
   EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
   o.resident_slices = 0;
@@ -129,6 +127,8 @@ TEST(Engine, PullBlocksAboveTheMostAreRefused) {
   EXPECT_EQ(engine.cc().stats.pull_blocks, 1u);
 }
 
+// ooc-run's default source is the same vertex whatever order partition-tool wrote the graph
+// in: on a grid most vertices tie at degree 4, and the smallest user id among them wins.
 TEST(Engine, TheHighestDegreeVertexIsTheSameInEveryOrder) {
   const auto grid = [] { return build_graph(generate_grid(24, 24), {}); };
   const Graph plain = grid();

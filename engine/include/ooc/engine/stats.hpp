@@ -63,7 +63,7 @@ struct RunStats {
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
   bool in_memory = false;             // all edges were resident on the device
   std::uint32_t pull_blocks = 1;      // the ranges an iteration that pulled gathered by, in turn
-  std::uint32_t resident_slices = 1;  // the tasks resident partitions ran as (1: one)
+  std::uint32_t resident_slices = 1;  // the most tasks resident partitions ran as (1: one)
   bool compressed = false;            // the run read compressed lists (filter, zero-copy, cache)
   bool adapt_costs = false;           // the cost constants followed the run's timings
   std::uint32_t partitions = 0;
