@@ -6,17 +6,17 @@
 
 namespace ooc {
 
-std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
+std::uint64_t link_bytes(TransferEngine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
                          std::uint32_t request_bytes) {
   switch (e) {
-    case Engine::filter:
+    case TransferEngine::filter:
       return a.filter_bytes > 0 ? a.filter_bytes : a.edges * bytes_per_edge;
-    case Engine::compaction:
+    case TransferEngine::compaction:
       return static_cast<std::uint64_t>(compacted_bytes(a, bytes_per_edge));
-    case Engine::zerocopy:
+    case TransferEngine::zerocopy:
       return a.requests * request_bytes;
-    case Engine::unified:
-    case Engine::resident:
+    case TransferEngine::unified:
+    case TransferEngine::resident:
       break;
   }
   return 0;

@@ -7,17 +7,17 @@
 
 namespace ooc {
 
-std::string_view to_string(Engine e) {
+std::string_view to_string(TransferEngine e) {
   switch (e) {
-    case Engine::filter:
+    case TransferEngine::filter:
       return "filter";
-    case Engine::compaction:
+    case TransferEngine::compaction:
       return "compaction";
-    case Engine::zerocopy:
+    case TransferEngine::zerocopy:
       return "zerocopy";
-    case Engine::unified:
+    case TransferEngine::unified:
       return "unified";
-    case Engine::resident:
+    case TransferEngine::resident:
       return "resident";
   }
   return "?";
@@ -34,7 +34,7 @@ std::uint64_t RunStats::edges_processed() const {
   return sum;
 }
 
-std::uint64_t RunStats::bytes(Engine e) const {
+std::uint64_t RunStats::bytes(TransferEngine e) const {
   std::uint64_t sum = 0;
   for (const IterationStats& it : iterations)
     sum += it.bytes[static_cast<std::size_t>(e)];
@@ -86,8 +86,9 @@ std::string RunStats::summary() const {
       iterations.size(), static_cast<unsigned long long>(edges_processed()));
   std::string text = head;
   for (std::size_t e = 0; e < kEngines; ++e) {
-    const std::uint64_t b = bytes(static_cast<Engine>(e));
-    if (b > 0) text += " " + std::string(to_string(static_cast<Engine>(e))) + " " + format_bytes(b);
+    const std::uint64_t b = bytes(static_cast<TransferEngine>(e));
+    if (b > 0)
+      text += " " + std::string(to_string(static_cast<TransferEngine>(e))) + " " + format_bytes(b);
   }
   if (total_bytes() == 0) text += " none";
   if (compressed) text += " (compressed lists)";

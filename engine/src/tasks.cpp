@@ -14,13 +14,13 @@ std::vector<Task> filter_tasks(std::span<const PartitionSurvey> surveys, const T
   std::vector<Task> tasks;
   eid_t edges = 0;
   for (std::uint32_t i = 0; i < surveys.size(); ++i) {
-    if (!active(surveys[i]) || surveys[i].engine != Engine::filter) continue;
+    if (!active(surveys[i]) || surveys[i].engine != TransferEngine::filter) continue;
     const eid_t e = surveys[i].activity.edges;
     const bool extends = !tasks.empty() && tasks.back().partitions.back() + 1 == i &&
                          tasks.back().partitions.size() < o.filter_merge &&
                          edges + e <= o.staging_edges;
     if (!extends) {
-      tasks.push_back(Task{Engine::filter, {}, 0, o.priority});
+      tasks.push_back(Task{TransferEngine::filter, {}, 0, o.priority});
       edges = 0;
     }
     tasks.back().partitions.push_back(i);
@@ -35,7 +35,8 @@ std::vector<Task> filter_tasks(std::span<const PartitionSurvey> surveys, const T
 }
 
 // All active partitions that chose `engine`, as one task.
-void gather(std::span<const PartitionSurvey> surveys, Engine engine, std::vector<Task>& tasks) {
+void gather(std::span<const PartitionSurvey> surveys, TransferEngine engine,
+            std::vector<Task>& tasks) {
   Task task{engine, {}, 0, false};
   for (std::uint32_t i = 0; i < surveys.size(); ++i) {
     if (active(surveys[i]) && surveys[i].engine == engine) {
@@ -54,7 +55,7 @@ void gather(std::span<const PartitionSurvey> surveys, Engine engine, std::vector
 void resident_slices(std::span<const PartitionSurvey> surveys, const TaskOptions& o,
                      std::vector<Task>& tasks) {
   const auto resident = [&](std::uint32_t i) {
-    return active(surveys[i]) && surveys[i].engine == Engine::resident;
+    return active(surveys[i]) && surveys[i].engine == TransferEngine::resident;
   };
   std::uint64_t total = 0;
   for (std::uint32_t i = 0; i < surveys.size(); ++i)
@@ -62,11 +63,11 @@ void resident_slices(std::span<const PartitionSurvey> surveys, const TaskOptions
   std::uint64_t slices = o.resident_slices;
   if (o.min_slice_edges > 0) slices = std::min<std::uint64_t>(slices, total / o.min_slice_edges);
   if (slices <= 1) {
-    gather(surveys, Engine::resident, tasks);
+    gather(surveys, TransferEngine::resident, tasks);
     return;
   }
   std::uint64_t sum = 0, reached = 0;  // reached: the multiples of total / slices passed
-  Task task{Engine::resident, {}, 0, o.priority};
+  Task task{TransferEngine::resident, {}, 0, o.priority};
   for (std::uint32_t i = 0; i < surveys.size(); ++i) {
     if (!resident(i)) continue;
     task.partitions.push_back(i);
@@ -74,7 +75,7 @@ void resident_slices(std::span<const PartitionSurvey> surveys, const TaskOptions
     sum += surveys[i].activity.active_edges;
     if (sum < total && sum * slices >= (reached + 1) * total && reached + 1 < slices) {
       tasks.push_back(std::move(task));
-      task = Task{Engine::resident, {}, 0, o.priority};
+      task = Task{TransferEngine::resident, {}, 0, o.priority};
       reached = sum * slices / total;
     }
   }
@@ -86,7 +87,8 @@ void resident_slices(std::span<const PartitionSurvey> surveys, const TaskOptions
 std::vector<Task> generate_tasks(std::span<const PartitionSurvey> surveys,
                                  const TaskOptions& options) {
   std::vector<Task> tasks = filter_tasks(surveys, options);
-  for (Engine e : {Engine::zerocopy, Engine::compaction, Engine::unified})
+  for (TransferEngine e :
+       {TransferEngine::zerocopy, TransferEngine::compaction, TransferEngine::unified})
     gather(surveys, e, tasks);
   resident_slices(surveys, options, tasks);
   return tasks;

@@ -128,12 +128,12 @@ inline EngineOptions options_for(const std::string& policy, bool priority, Backe
 // graph's BFS, SSSP and CC values and move fewer bytes, on shapes of long, short and
 // one-target lists. The big star's lists of one target take 5 bytes compressed against 4 raw,
 // so zero-copy reads no fewer lines of them.
-inline void expect_compressed_like_raw(const EngineOptions& o, Engine engine) {
+inline void expect_compressed_like_raw(const EngineOptions& o, TransferEngine engine) {
   for (const char* shape : {"kron", "big_star", "grid"}) {
     OocEngine raw(make_shape(shape), o);
     OocEngine packed(make_compressed_shape(shape), o);
     const vid_t source = raw.highest_degree_vertex();
-    const bool fewer = engine == Engine::filter || std::string(shape) != "big_star";
+    const bool fewer = engine == TransferEngine::filter || std::string(shape) != "big_star";
     const auto bfs_raw = raw.bfs(source), bfs_packed = packed.bfs(source);
     EXPECT_EQ(bfs_packed.values, bfs_raw.values) << shape;
     EXPECT_TRUE(bfs_packed.stats.compressed) << shape;
@@ -340,8 +340,8 @@ inline void expect_zero_copy_gathers_count_lines(Backend backend) {
     span_bound += it.active_edges * sizeof(vid_t) + it.active_vertices * 2 * 128;
   }
   EXPECT_LT(bfs.stats.edges_processed(), gathering_edges);
-  EXPECT_GT(bfs.stats.bytes(Engine::zerocopy), 0u);
-  EXPECT_LE(bfs.stats.bytes(Engine::zerocopy), span_bound);
+  EXPECT_GT(bfs.stats.bytes(TransferEngine::zerocopy), 0u);
+  EXPECT_LE(bfs.stats.bytes(TransferEngine::zerocopy), span_bound);
 }
 
 // User programs written only against the public contract (programs.hpp), one of each kind.

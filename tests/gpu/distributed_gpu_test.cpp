@@ -106,7 +106,7 @@ TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
   if (list_devices().size() < 2) GTEST_SKIP() << "needs 2 GPUs: " << describe_devices();
   const auto single = [] {
     OocEngine engine(test::make_shape("kron"), test::options_for("filter", false, Backend::cuda));
-    return engine.cc().stats.bytes(Engine::filter);
+    return engine.cc().stats.bytes(TransferEngine::filter);
   }();
   std::vector<std::uint64_t> bytes(2);
   test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
@@ -115,7 +115,7 @@ TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
     o.exchange = Exchange::dense;
     OocEngine engine(test::make_shape("kron"), o, communicator);
     const auto result = engine.cc();
-    bytes[static_cast<std::size_t>(r)] = result.stats.bytes(Engine::filter);
+    bytes[static_cast<std::size_t>(r)] = result.stats.bytes(TransferEngine::filter);
     // Every vertex is active in the first iteration: dense, so it exchanges after each round.
     const IterationStats& first = result.stats.iterations.front();
     EXPECT_EQ(first.exchange_rounds, o.exchange_rounds);

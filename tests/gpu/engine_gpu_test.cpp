@@ -232,8 +232,8 @@ TEST(CudaBackendRuns, SeveralProgramsOnOneEngineReportTheirBytes) {
   OocEngine engine(test::make_shape("kron"), o);
   const auto bfs = engine.bfs(engine.highest_degree_vertex());
   const auto cc = engine.cc();
-  EXPECT_GT(bfs.stats.bytes(Engine::filter), 0u);
-  EXPECT_EQ(bfs.stats.total_bytes(), bfs.stats.bytes(Engine::filter));
+  EXPECT_GT(bfs.stats.bytes(TransferEngine::filter), 0u);
+  EXPECT_EQ(bfs.stats.total_bytes(), bfs.stats.bytes(TransferEngine::filter));
   EXPECT_EQ(bfs.stats.backend, "cuda");
   EXPECT_TRUE(reference::compare_exact(cc.values, reference::cc(engine.graph())).equal);
 }
@@ -426,7 +426,8 @@ INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CudaCompressed, test::compressed_cas
 // hub) chunk by chunk; all three read SSSP's weights packed.
 TEST(CudaCompressedRuns, GiveTheRawValuesWithFewerBytes) {
   OOC_REQUIRE_GPU();
-  for (const Engine engine : {Engine::filter, Engine::compaction, Engine::zerocopy})
+  for (const TransferEngine engine :
+       {TransferEngine::filter, TransferEngine::compaction, TransferEngine::zerocopy})
     test::expect_compressed_like_raw(
         test::options_for(std::string(to_string(engine)), true, Backend::cuda), engine);
 }
@@ -443,7 +444,7 @@ TEST(CudaEdgeCacheRuns, ServesPartOfTheEdgesAndMovesTheRest) {
   // The budget's edge share, and the deltas that SSSP does not keep (the budget is PageRank's).
   EXPECT_LE(s.cache_bytes, engine.graph().num_edges() * 8 / 4 + engine.graph().num_vertices() * 4);
   EXPECT_GT(s.cached_bytes(), 0u);
-  EXPECT_GT(s.bytes(Engine::filter), 0u);
+  EXPECT_GT(s.bytes(TransferEngine::filter), 0u);
   EXPECT_NE(s.summary().find("; cache "), std::string::npos) << s.summary();
 }
 

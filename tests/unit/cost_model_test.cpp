@@ -70,7 +70,7 @@ TEST(CostModel, FormulasByHand) {
   // (3) ceil(5000 / 256) = 20, times RTT_zc = 0.625 + 0.375 * 100000 / 8388608.
   EXPECT_DOUBLE_EQ(t.zerocopy, 20.0 * (0.625 + 0.375 * 100000.0 / 8388608.0));
   // 13 < 0.8 * 1024, but 13 >= 0.4 * 12.6: not compaction; 12.6 < 1024: zero-copy.
-  EXPECT_EQ(choose_engine(t, c), Engine::zerocopy);
+  EXPECT_EQ(choose_engine(t, c), TransferEngine::zerocopy);
 }
 
 TEST(CostModel, ManyActiveVerticesWithFewEdgesEachGoToCompaction) {
@@ -82,7 +82,7 @@ TEST(CostModel, ManyActiveVerticesWithFewEdgesEachGoToCompaction) {
   a.requests = 260000;
   const TransferCosts t = transfer_costs(a, 4, c);
   EXPECT_DOUBLE_EQ(t.compaction, 123.0);  // ceil((1.6M + 2.4M) / 32768)
-  EXPECT_EQ(choose_engine(t, c), Engine::compaction);
+  EXPECT_EQ(choose_engine(t, c), TransferEngine::compaction);
 }
 
 TEST(CostModel, MostlyActivePartitionsAreCopiedWhole) {
@@ -92,7 +92,7 @@ TEST(CostModel, MostlyActivePartitionsAreCopiedWhole) {
   a.active_vertices = 250000;
   a.active_edges = 7u << 20;
   a.requests = 400000;
-  EXPECT_EQ(choose_engine(transfer_costs(a, 4, c), c), Engine::filter);
+  EXPECT_EQ(choose_engine(transfer_costs(a, 4, c), c), TransferEngine::filter);
 }
 
 // HyTGraph Fig. 4: 9 vertices, 128 edges in two subsets of 64 edges, one of 6 vertices and one
@@ -114,8 +114,8 @@ TEST(CostModel, PaperToyExample) {
   // Tiz = 1 * (0.625 + 0.375 * 0.5) = 0.8125 for both, so both pick zero-copy.
   const CostConstants paper = CostConstants::hytgraph();
   EXPECT_DOUBLE_EQ(transfer_costs(green, 4, paper).zerocopy, 0.8125);
-  EXPECT_EQ(choose_engine(transfer_costs(green, 4, paper), paper), Engine::zerocopy);
-  EXPECT_EQ(choose_engine(transfer_costs(gray, 4, paper), paper), Engine::zerocopy);
+  EXPECT_EQ(choose_engine(transfer_costs(green, 4, paper), paper), TransferEngine::zerocopy);
+  EXPECT_EQ(choose_engine(transfer_costs(gray, 4, paper), paper), TransferEngine::zerocopy);
   // Scaled to one request per round trip (MR = 1) the difference shows: green costs
   // Tef = 4, Tec = ceil(328/128) = 3, Tiz = 7 * 0.8125 = 5.69 -> filter;
   // gray costs Tef = 4, Tec = ceil(292/128) = 3, Tiz = 4 * 0.8125 = 3.25 -> zero-copy.
@@ -125,9 +125,9 @@ TEST(CostModel, PaperToyExample) {
   EXPECT_DOUBLE_EQ(g.filter, 4.0);
   EXPECT_DOUBLE_EQ(g.compaction, 3.0);
   EXPECT_DOUBLE_EQ(g.zerocopy, 7 * 0.8125);
-  EXPECT_EQ(choose_engine(g, one), Engine::filter);
+  EXPECT_EQ(choose_engine(g, one), TransferEngine::filter);
   EXPECT_DOUBLE_EQ(y.zerocopy, 4 * 0.8125);
-  EXPECT_EQ(choose_engine(y, one), Engine::zerocopy);
+  EXPECT_EQ(choose_engine(y, one), TransferEngine::zerocopy);
 }
 
 // The measured terms: compaction pays its CPU gather, zero-copy its slower round trip.
@@ -153,18 +153,18 @@ TEST(CostModel, ShortListsAreCompactedOnlyWhenTheCpuKeepsUp) {
   const PartitionActivity sparse{8u << 20, 500000, 2000000, 550000};
   const CostConstants paper = CostConstants::hytgraph();
   EXPECT_DOUBLE_EQ(transfer_costs(sparse, 4, paper).compaction, 428.0);
-  EXPECT_EQ(choose_engine(transfer_costs(sparse, 4, paper), paper), Engine::compaction);
+  EXPECT_EQ(choose_engine(transfer_costs(sparse, 4, paper), paper), TransferEngine::compaction);
   const CostConstants measured;
-  EXPECT_EQ(choose_engine(transfer_costs(sparse, 4, measured), measured), Engine::filter);
+  EXPECT_EQ(choose_engine(transfer_costs(sparse, 4, measured), measured), TransferEngine::filter);
 }
 
 TEST(CostModel, PoliciesOverrideAndResidentEdgesAreFree) {
   const CostConstants c;
   const PartitionActivity a{100, 1, 1, 1};
-  EXPECT_EQ(engine_for(TransferPolicy::filter, false, a, 4, c), Engine::filter);
-  EXPECT_EQ(engine_for(TransferPolicy::compaction, false, a, 4, c), Engine::compaction);
-  EXPECT_EQ(engine_for(TransferPolicy::unified, false, a, 4, c), Engine::unified);
-  EXPECT_EQ(engine_for(TransferPolicy::filter, true, a, 4, c), Engine::resident);
+  EXPECT_EQ(engine_for(TransferPolicy::filter, false, a, 4, c), TransferEngine::filter);
+  EXPECT_EQ(engine_for(TransferPolicy::compaction, false, a, 4, c), TransferEngine::compaction);
+  EXPECT_EQ(engine_for(TransferPolicy::unified, false, a, 4, c), TransferEngine::unified);
+  EXPECT_EQ(engine_for(TransferPolicy::filter, true, a, 4, c), TransferEngine::resident);
 }
 
 // docs/cost-model.md's H200 figures: pcie-bench's 8- and 32-element lists at 17.5 and 51.1 GB/s

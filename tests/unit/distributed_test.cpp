@@ -47,14 +47,14 @@ TEST(DistributedRuns, EachRankProcessesOnlyItsOwnPartitions) {
   // Filter moves whole partitions: the ranks' bytes add up to one rank's, none moves them all.
   const auto single = [] {
     OocEngine engine(test::make_shape("kron"), test::options_for("filter", false, Backend::cpu));
-    return engine.cc().stats.bytes(Engine::filter);
+    return engine.cc().stats.bytes(TransferEngine::filter);
   }();
   std::vector<std::uint64_t> bytes(2);
   test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
     OocEngine engine(test::make_shape("kron"), test::options_for("filter", false, Backend::cpu),
                      communicator);
     const auto result = engine.cc();
-    bytes[static_cast<std::size_t>(r)] = result.stats.bytes(Engine::filter);
+    bytes[static_cast<std::size_t>(r)] = result.stats.bytes(TransferEngine::filter);
     EXPECT_GT(result.stats.iterations.front().exchange_bytes, 0u);
   });
   EXPECT_GT(bytes[0], 0u);
@@ -104,7 +104,7 @@ TEST(DistributedRuns, ExchangeRoundsCutTheRereadsOfConnectedComponents) {
       EngineOptions o = test::options_for("filter", true, Backend::cpu);
       o.exchange_rounds = rounds;
       OocEngine engine(test::make_shape("kron"), o, communicator);
-      const std::uint64_t b = engine.cc().stats.bytes(Engine::filter);
+      const std::uint64_t b = engine.cc().stats.bytes(TransferEngine::filter);
       const std::lock_guard lock(m);
       total += b;
     });

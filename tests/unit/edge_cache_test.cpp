@@ -56,11 +56,12 @@ struct PlanGraph {
 
 TEST(EdgeCache, LinkBytesAreWhatEachEngineMoves) {
   const PartitionActivity a{1000, 10, 300, 20};
-  EXPECT_EQ(link_bytes(Engine::filter, a, 8, 128), 8000u);
-  EXPECT_EQ(link_bytes(Engine::compaction, a, 8, 128), 300u * 8 + 10u * kCompactionIndexBytes);
-  EXPECT_EQ(link_bytes(Engine::zerocopy, a, 8, 128), 20u * 128);
-  EXPECT_EQ(link_bytes(Engine::resident, a, 8, 128), 0u);
-  EXPECT_EQ(link_bytes(Engine::unified, a, 8, 128), 0u);
+  EXPECT_EQ(link_bytes(TransferEngine::filter, a, 8, 128), 8000u);
+  EXPECT_EQ(link_bytes(TransferEngine::compaction, a, 8, 128),
+            300u * 8 + 10u * kCompactionIndexBytes);
+  EXPECT_EQ(link_bytes(TransferEngine::zerocopy, a, 8, 128), 20u * 128);
+  EXPECT_EQ(link_bytes(TransferEngine::resident, a, 8, 128), 0u);
+  EXPECT_EQ(link_bytes(TransferEngine::unified, a, 8, 128), 0u);
 }
 
 TEST(EdgeCache, WithoutMeasurementsTheDensestPartitionsComeFirst) {

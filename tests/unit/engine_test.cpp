@@ -253,17 +253,17 @@ TEST(Engine, StatsAddUp) {
   EXPECT_FALSE(s.in_memory);
   ASSERT_GT(s.iterations.size(), 2u);
   EXPECT_EQ(s.iterations[0].active_vertices, 1u);
-  EXPECT_EQ(s.iterations[0].partitions[static_cast<std::size_t>(Engine::filter)], 1u);
+  EXPECT_EQ(s.iterations[0].partitions[static_cast<std::size_t>(TransferEngine::filter)], 1u);
   // Without priority every active edge is processed exactly once per iteration, and filter
   // moves whole partitions: never less than the active edges. BFS reads no weights, so the
   // weighted graph moves 4 bytes per edge.
   for (const IterationStats& it : s.iterations) {
     EXPECT_EQ(it.edges_processed, it.active_edges);
-    EXPECT_GE(it.bytes[static_cast<std::size_t>(Engine::filter)], it.active_edges * 4);
+    EXPECT_GE(it.bytes[static_cast<std::size_t>(TransferEngine::filter)], it.active_edges * 4);
   }
   EXPECT_EQ(s.total_bytes() % 4, 0u);
   EXPECT_LT(s.total_bytes(), s.iterations.size() * engine.graph().num_edges() * 8);
-  EXPECT_EQ(s.total_bytes(), s.bytes(Engine::filter));
+  EXPECT_EQ(s.total_bytes(), s.bytes(TransferEngine::filter));
   EXPECT_TRUE(result.converged);
   EXPECT_NE(s.summary().find("bfs on CPU"), std::string::npos) << s.summary();
 }
@@ -275,7 +275,9 @@ TEST(Engine, InMemoryModeMovesNoEdgesPerIteration) {
   const auto result = engine.cc();
   EXPECT_TRUE(result.stats.in_memory);
   EXPECT_EQ(result.stats.total_bytes(), 0u);
-  EXPECT_GT(result.stats.iterations[0].partitions[static_cast<std::size_t>(Engine::resident)], 0u);
+  EXPECT_GT(
+      result.stats.iterations[0].partitions[static_cast<std::size_t>(TransferEngine::resident)],
+      0u);
 }
 
 TEST(Engine, MaxIterationsStopsARunAndSaysSo) {
@@ -321,10 +323,10 @@ TEST(Engine, CompressedListsGiveTheRawValuesWithFewerFilterBytes) {
   EXPECT_EQ(bfs_packed.values, bfs_raw.values);
   EXPECT_TRUE(bfs_packed.stats.compressed);
   EXPECT_FALSE(bfs_raw.stats.compressed);
-  const std::uint64_t raw_bytes = bfs_raw.stats.bytes(Engine::filter);
-  const std::uint64_t packed_bytes = bfs_packed.stats.bytes(Engine::filter);
+  const std::uint64_t raw_bytes = bfs_raw.stats.bytes(TransferEngine::filter);
+  const std::uint64_t packed_bytes = bfs_packed.stats.bytes(TransferEngine::filter);
   EXPECT_LT(packed_bytes, raw_bytes / 2) << raw_bytes << " raw, " << packed_bytes << " compressed";
-  EXPECT_EQ(unpacked.bfs(source).stats.bytes(Engine::filter), raw_bytes);
+  EXPECT_EQ(unpacked.bfs(source).stats.bytes(TransferEngine::filter), raw_bytes);
   EXPECT_EQ(packed.sssp(source).values, raw.sssp(source).values);
   EXPECT_EQ(packed.cc().values, raw.cc().values);
   EXPECT_NE(bfs_packed.stats.summary().find("(compressed lists)"), std::string::npos);
@@ -348,7 +350,8 @@ TEST(Engine, ACancelledRunThrowsCancelledNamingTheIterationsDone) {
 // Filter, compaction and zero-copy tasks read compressed lists and packed weights (decoded into
 // staging on the CPU): fewer bytes for the same values.
 TEST(Engine, CompressedListsAndPackedWeightsMoveFewerBytes) {
-  for (const Engine engine : {Engine::filter, Engine::compaction, Engine::zerocopy}) {
+  for (const TransferEngine engine :
+       {TransferEngine::filter, TransferEngine::compaction, TransferEngine::zerocopy}) {
     EngineOptions o = cpu();
     o.transfer = parse_transfer_policy(std::string(to_string(engine)));
     test::expect_compressed_like_raw(o, engine);

@@ -8,7 +8,7 @@ namespace ooc {
 namespace {
 
 // A partition of 100 edges (the edges of the lists this iteration reads) with an active vertex.
-PartitionSurvey survey(Engine e, double priority = 0) {
+PartitionSurvey survey(TransferEngine e, double priority = 0) {
   PartitionSurvey s;
   s.activity.edges = 100;
   s.activity.active_vertices = 1;
@@ -25,25 +25,25 @@ std::vector<std::vector<std::uint32_t>> partitions_of(const std::vector<Task>& t
 }
 
 TEST(Tasks, MergesNeighbouringFilterPartitionsUpToK) {
-  std::vector<PartitionSurvey> s(10, survey(Engine::filter));
+  std::vector<PartitionSurvey> s(10, survey(TransferEngine::filter));
   s[5] = PartitionSurvey{};  // inactive: breaks the run
-  s[7] = survey(Engine::zerocopy);
-  s[8] = survey(Engine::compaction);
-  s[9] = survey(Engine::zerocopy);
+  s[7] = survey(TransferEngine::zerocopy);
+  s[8] = survey(TransferEngine::compaction);
+  s[9] = survey(TransferEngine::zerocopy);
   TaskOptions o;
   o.staging_edges = 1000;
   const auto tasks = generate_tasks(s, o);
   EXPECT_EQ(partitions_of(tasks),
             (std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 3}, {4}, {6}, {7, 9}, {8}}));
-  EXPECT_EQ(tasks[0].engine, Engine::filter);
+  EXPECT_EQ(tasks[0].engine, TransferEngine::filter);
   EXPECT_TRUE(tasks[0].reprocess);
-  EXPECT_EQ(tasks[3].engine, Engine::zerocopy);
+  EXPECT_EQ(tasks[3].engine, TransferEngine::zerocopy);
   EXPECT_FALSE(tasks[3].reprocess);
-  EXPECT_EQ(tasks[4].engine, Engine::compaction);
+  EXPECT_EQ(tasks[4].engine, TransferEngine::compaction);
 }
 
 TEST(Tasks, StagingBoundsAFilterTask) {
-  std::vector<PartitionSurvey> s(4, survey(Engine::filter));
+  std::vector<PartitionSurvey> s(4, survey(TransferEngine::filter));
   TaskOptions o;
   o.staging_edges = 250;  // two partitions of 100 edges
   EXPECT_EQ(partitions_of(generate_tasks(s, o)),
@@ -56,9 +56,10 @@ TEST(Tasks, StagingBoundsAFilterTask) {
 }
 
 TEST(Tasks, DeltaPriorityOrdersFilterTasksAndOffKeepsTheNaturalOrder) {
-  std::vector<PartitionSurvey> s{survey(Engine::filter, 1.0), survey(Engine::zerocopy, 9.0),
-                                 survey(Engine::filter, 5.0), survey(Engine::zerocopy, 0.5),
-                                 survey(Engine::filter, 3.0)};
+  std::vector<PartitionSurvey> s{
+      survey(TransferEngine::filter, 1.0), survey(TransferEngine::zerocopy, 9.0),
+      survey(TransferEngine::filter, 5.0), survey(TransferEngine::zerocopy, 0.5),
+      survey(TransferEngine::filter, 3.0)};
   TaskOptions o;
   o.staging_edges = 1000;
   o.ordered = true;
@@ -74,7 +75,7 @@ TEST(Tasks, DeltaPriorityOrdersFilterTasksAndOffKeepsTheNaturalOrder) {
 std::vector<PartitionSurvey> resident(const std::vector<eid_t>& active_edges) {
   std::vector<PartitionSurvey> s;
   for (const eid_t e : active_edges) {
-    s.push_back(survey(Engine::resident));
+    s.push_back(survey(TransferEngine::resident));
     s.back().activity.active_edges = e;
   }
   return s;
@@ -82,7 +83,7 @@ std::vector<PartitionSurvey> resident(const std::vector<eid_t>& active_edges) {
 
 TEST(Tasks, ResidentPartitionsAreOneTaskUnlessSliced) {
   std::vector<PartitionSurvey> s = resident({10, 10, 10, 10});
-  s[1] = survey(Engine::filter);
+  s[1] = survey(TransferEngine::filter);
   TaskOptions o;
   o.staging_edges = 1000;
   const auto one = generate_tasks(s, o);
@@ -92,7 +93,7 @@ TEST(Tasks, ResidentPartitionsAreOneTaskUnlessSliced) {
   const auto sliced = generate_tasks(s, o);
   EXPECT_EQ(partitions_of(sliced), (std::vector<std::vector<std::uint32_t>>{{1}, {0}, {2}, {3}}));
   for (std::size_t t = 1; t < sliced.size(); ++t) {
-    EXPECT_EQ(sliced[t].engine, Engine::resident);
+    EXPECT_EQ(sliced[t].engine, TransferEngine::resident);
     EXPECT_TRUE(sliced[t].reprocess);  // priority on
   }
   o.priority = false;

@@ -6,7 +6,7 @@ namespace {
 nlohmann::json per_engine(const auto& values) {
   nlohmann::json j;
   for (std::size_t e = 0; e < kEngines; ++e)
-    j[std::string(to_string(static_cast<Engine>(e)))] = values[e];
+    j[std::string(to_string(static_cast<TransferEngine>(e)))] = values[e];
   return j;
 }
 
@@ -40,7 +40,7 @@ nlohmann::json to_json(const RunStats& s) {
   }
   std::array<std::uint64_t, kEngines> bytes{};
   for (std::size_t e = 0; e < kEngines; ++e)
-    bytes[e] = s.bytes(static_cast<Engine>(e));
+    bytes[e] = s.bytes(static_cast<TransferEngine>(e));
   return {{"algorithm", s.algorithm},
           {"backend", s.backend},
           {"device", s.device},
@@ -81,7 +81,7 @@ void write_trace_header(std::ostream& out) {
          "edges_processed";
   for (const char* what : {"partitions", "bytes"}) {
     for (std::size_t e = 0; e < kEngines; ++e)
-      out << ',' << what << '_' << to_string(static_cast<Engine>(e));
+      out << ',' << what << '_' << to_string(static_cast<TransferEngine>(e));
   }
   out << ",cached_bytes,tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,"
          "exchange_bytes,exchange_seconds,nccl_seconds,sparse_exchange,exchange_rounds,"

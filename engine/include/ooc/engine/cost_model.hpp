@@ -101,26 +101,27 @@ OOC_HD inline TransferCosts transfer_costs(const PartitionActivity& a, std::uint
 }
 
 // Algorithm 1, lines 4-12.
-OOC_HD inline Engine choose_engine(const TransferCosts& t, const CostConstants& c) {
+OOC_HD inline TransferEngine choose_engine(const TransferCosts& t, const CostConstants& c) {
   if (t.compaction < c.alpha * t.filter && t.compaction < c.beta * t.zerocopy) {
-    return Engine::compaction;
+    return TransferEngine::compaction;
   }
-  return t.zerocopy < t.filter ? Engine::zerocopy : Engine::filter;
+  return t.zerocopy < t.filter ? TransferEngine::zerocopy : TransferEngine::filter;
 }
 
 // The engine for one active partition under a policy. Resident edges cost nothing to reach.
-OOC_HD inline Engine engine_for(TransferPolicy policy, bool resident, const PartitionActivity& a,
-                                std::uint32_t bytes_per_edge, const CostConstants& c) {
-  if (resident) return Engine::resident;
+OOC_HD inline TransferEngine engine_for(TransferPolicy policy, bool resident,
+                                        const PartitionActivity& a, std::uint32_t bytes_per_edge,
+                                        const CostConstants& c) {
+  if (resident) return TransferEngine::resident;
   switch (policy) {
     case TransferPolicy::filter:
-      return Engine::filter;
+      return TransferEngine::filter;
     case TransferPolicy::compaction:
-      return Engine::compaction;
+      return TransferEngine::compaction;
     case TransferPolicy::zerocopy:
-      return Engine::zerocopy;
+      return TransferEngine::zerocopy;
     case TransferPolicy::unified:
-      return Engine::unified;
+      return TransferEngine::unified;
     case TransferPolicy::hybrid:
       break;
   }

@@ -1,8 +1,8 @@
 #pragma once
 // The GPU edge cache's choice of partitions. Out of core, the device memory that the budget
 // leaves after vertex data and staging keeps whole partitions resident across iterations and
-// runs; the cost model prices a cached partition as free to reach (Engine::resident). What to
-// keep is decided by expected reuse, in two steps:
+// runs; the cost model prices a cached partition as free to reach (TransferEngine::resident). What
+// to keep is decided by expected reuse, in two steps:
 //   * measured: the bytes each partition made its engines move over the link in the engine's
 //     earlier runs (what it would have moved had it not been cached), per byte it takes in the
 //     cache (its compressed lists, when the run reads them: then more partitions fit);
@@ -21,7 +21,7 @@ namespace ooc {
 
 // The bytes engine `e` moves over the link for one partition's activity, as the run's
 // statistics count them (resident and unified edges: none).
-std::uint64_t link_bytes(Engine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
+std::uint64_t link_bytes(TransferEngine e, const PartitionActivity& a, std::uint32_t bytes_per_edge,
                          std::uint32_t request_bytes);
 
 // The bytes each partition takes in the cache: its targets, raw or (`compressed`) its compressed

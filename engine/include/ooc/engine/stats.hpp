@@ -11,9 +11,9 @@
 namespace ooc {
 
 // How one partition's active edges were brought to the processor in one iteration.
-enum class Engine : std::uint8_t { filter, compaction, zerocopy, unified, resident };
+enum class TransferEngine : std::uint8_t { filter, compaction, zerocopy, unified, resident };
 inline constexpr std::size_t kEngines = 5;
-std::string_view to_string(Engine e);
+std::string_view to_string(TransferEngine e);
 
 struct IterationStats {
   std::uint32_t iteration = 0;
@@ -86,7 +86,7 @@ struct RunStats {
   void add(const RunStats& run);
 
   std::uint64_t edges_processed() const;
-  std::uint64_t bytes(Engine e) const;
+  std::uint64_t bytes(TransferEngine e) const;
   std::uint64_t total_bytes() const;
   std::uint64_t cached_bytes() const;
   std::size_t pull_iterations() const;

@@ -25,11 +25,11 @@ namespace ooc {
 struct PartitionSurvey {
   PartitionActivity activity;
   double priority = 0;  // larger runs first: pending delta (accumulative), -urgency (monotone)
-  Engine engine = Engine::filter;
+  TransferEngine engine = TransferEngine::filter;
 };
 
 struct Task {
-  Engine engine = Engine::filter;
+  TransferEngine engine = TransferEngine::filter;
   std::vector<std::uint32_t> partitions;  // ascending; contiguous for filter tasks
   double priority = 0;
   bool reprocess = false;  // process newly activated vertices once more while loaded

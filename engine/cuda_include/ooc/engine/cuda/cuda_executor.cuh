@@ -234,7 +234,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   // The compressed lists that a task of `engine` reads in place, if it reads any: zero-copy
   // reads them from pinned host memory, a task of cached partitions from the cache (out-lists
   // only: device_'s).
-  std::optional<cuda::CompressedEdges> compressed_edges(Engine engine) const;
+  std::optional<cuda::CompressedEdges> compressed_edges(TransferEngine engine) const;
   // PartitionActivity::filter_bytes of partition p (0: edges * bytes per edge).
   std::uint64_t filter_bytes_of(const Partition& p, bool pull) const {
     if (!compressed(pull)) return 0;
@@ -248,7 +248,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   // The pull direction: the floor, the gathering vertices, their survey, and the choice.
   void survey_pull(std::vector<PartitionSurvey>& out);
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
-  cuda::OffsetEdges edges_for(Engine engine) const;
+  cuda::OffsetEdges edges_for(TransferEngine engine) const;
   // The advance over a task's ranges on stream i, in the chosen load-balancing mapping, then
   // the heavy vertices it queued; in an iteration that pulls, the gather over the ranges'
   // gathering vertices instead (`count_lines`: a zero-copy task's, always the warp mapping).
@@ -336,7 +336,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value> {
   // adapt_costs: this run of tasks' timed spans, a start and an end event each after a base event
   // that precedes every task on every stream, and what each moved.
   struct Timed {
-    Engine engine;
+    TransferEngine engine;
     double amount;  // filter: bytes; zero-copy: requests
     double share;   // zero-copy: active edges over the partitions' edges
   };
@@ -489,8 +489,8 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
     const PartitionSurvey& survey = out[i];
     if (survey.activity.active_vertices == 0) continue;
     // What the partition would move were it not cached: the cache's measure of reuse.
-    const Engine moving =
-        survey.engine == Engine::resident
+    const TransferEngine moving =
+        survey.engine == TransferEngine::resident
             ? engine_for(options_.transfer, false, survey.activity, edge_bytes_, cost_)
             : survey.engine;
     device_.moved[i] += link_bytes(moving, survey.activity, edge_bytes_, cost_.request_bytes);
@@ -511,7 +511,7 @@ void CudaExecutor<P>::read_surveys(const cuda::PartitionCounters* counters,
                        c.requests,
                        filter_bytes_of(parts[i], pull),
                        compacted_bytes_of(c, pull)};
-    survey.engine = static_cast<Engine>(c.engine);
+    survey.engine = static_cast<TransferEngine>(c.engine);
     survey.priority = pull || c.active_vertices == 0 ? 0.0
                       : kAccumulative                ? c.delta
                                                      : -cuda::from_order_key(c.most_urgent);
@@ -592,7 +592,7 @@ cuda::RangeSet CudaExecutor<P>::upload_ranges(std::span<const Task> tasks) {
   std::uint64_t words = 0;
   for (const Task& task : tasks) {
     task_range_start_.push_back(r);
-    const bool from_cache = task.engine == Engine::resident && cached();
+    const bool from_cache = task.engine == TransferEngine::resident && cached();
     for (std::size_t k = 0; k < task.partitions.size(); ++k) {
       const Partition& p = parts_[task.partitions[k]];
       if (k > 0 && task.partitions[k - 1] + 1 == task.partitions[k]) {
@@ -659,17 +659,17 @@ inline cuda::RangeSet task_ranges(const cuda::RangeSet& all, std::uint32_t first
 }
 
 template <class P>
-cuda::OffsetEdges CudaExecutor<P>::edges_for(Engine engine) const {
+cuda::OffsetEdges CudaExecutor<P>::edges_for(TransferEngine engine) const {
   const DeviceGraph& d = lists(pulling_);
   switch (engine) {
-    case Engine::resident:
+    case TransferEngine::resident:
       if (cached()) {
         return {d.offsets.data(), d.cache.targets.data(),
                 weighted_ ? d.cache.weights.data() : nullptr, 0};
       }
       return {d.offsets.data(), d.resident_targets.data(),
               weighted_ ? d.resident_weights.data() : nullptr, 0};
-    case Engine::unified:
+    case TransferEngine::unified:
       return {d.offsets.data(), d.managed_targets, weighted_ ? d.managed_weights : nullptr, 0};
     default:
       return {d.offsets.data(), d.mapped_targets, weighted_ ? d.mapped_weights : nullptr, 0};
@@ -677,8 +677,9 @@ cuda::OffsetEdges CudaExecutor<P>::edges_for(Engine engine) const {
 }
 
 template <class P>
-std::optional<cuda::CompressedEdges> CudaExecutor<P>::compressed_edges(Engine engine) const {
-  if (engine == Engine::zerocopy && compressed()) {
+std::optional<cuda::CompressedEdges> CudaExecutor<P>::compressed_edges(
+    TransferEngine engine) const {
+  if (engine == TransferEngine::zerocopy && compressed()) {
     cuda::PackedWeights weights{};
     if (weighted_ && packed()) {
       const CompressedTargets& c = g_.compressed;
@@ -693,7 +694,7 @@ std::optional<cuda::CompressedEdges> CudaExecutor<P>::compressed_edges(Engine en
                                  weighted_ && !packed() ? device_.mapped_weights : nullptr,
                                  weights};
   }
-  if (engine == Engine::resident && cached() && device_.cache.compressed) {
+  if (engine == TransferEngine::resident && cached() && device_.cache.compressed) {
     // The cache keeps the weights beside the compressed lists, packed when the graph packs them.
     const EdgeCache& cache = device_.cache;
     cuda::PackedWeights weights{};
@@ -737,8 +738,9 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
     taken_ = true;
   }
   const cuda::RangeSet all = upload_ranges(tasks);
-  const bool compacting = std::any_of(tasks.begin(), tasks.end(),
-                                      [](const Task& t) { return t.engine == Engine::compaction; });
+  const bool compacting = std::any_of(tasks.begin(), tasks.end(), [](const Task& t) {
+    return t.engine == TransferEngine::compaction;
+  });
   if (compacting) d2h(ws_.host_work.data(), work_bits(), words_, s, doing);
   if (options_.adapt_costs) {
     if (timers_.empty()) timers_.emplace_back(true);
@@ -750,10 +752,10 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const cuda::RangeSet ranges = task_ranges(all, task_range_start_[t], task_range_start_[t + 1]);
     switch (tasks[t].engine) {
-      case Engine::filter:
+      case TransferEngine::filter:
         run_filter(tasks[t], ranges, stats);
         break;
-      case Engine::compaction:
+      case TransferEngine::compaction:
         break;  // last: its CPU work overlaps everything queued above
       default:
         run_direct(tasks[t], ranges, stats);
@@ -761,7 +763,7 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
     }
   }
   for (const Task& task : tasks) {
-    if (task.engine == Engine::compaction) run_compaction(task, stats);
+    if (task.engine == TransferEngine::compaction) run_compaction(task, stats);
   }
   for (unsigned i = 0; i < kStreams; ++i)
     ws_.streams[i].synchronize(doing);
@@ -771,7 +773,7 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
   OOC_CUDA(cudaMemset(ws_.scalars.data(), 0, sizeof(unsigned long long)), doing);
   OOC_CUDA(cudaMemset(ws_.scalars.data() + kLinesRead, 0, sizeof(unsigned long long)), doing);
   stats.edges_processed += ws_.host_scalars[0];
-  stats.bytes[static_cast<std::size_t>(Engine::zerocopy)] +=
+  stats.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] +=
       ws_.host_scalars[kLinesRead] * cost_.request_bytes;
   if (options_.adapt_costs) adapt_costs(doing);
 }
@@ -816,7 +818,7 @@ void CudaExecutor<P>::adapt_costs(const char* doing) {
   double share = 0;
   for (std::size_t i = 0; i < timed_.size(); ++i) {
     if (!alone(i)) continue;
-    if (timed_[i].engine == Engine::filter) {
+    if (timed_[i].engine == TransferEngine::filter) {
       filter.push_back(spans[i]);
       t.filter_bytes += timed_[i].amount;
     } else {
@@ -983,8 +985,9 @@ void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
                              cudaMemcpyHostToDevice, s),
              doing);
   }
-  if (options_.adapt_costs) time_to(s, {Engine::filter, static_cast<double>(bytes), 0.0}, doing);
-  stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
+  if (options_.adapt_costs)
+    time_to(s, {TransferEngine::filter, static_cast<double>(bytes), 0.0}, doing);
+  stats.bytes[static_cast<std::size_t>(TransferEngine::filter)] += bytes;
   const cuda::OffsetEdges staged{lists(pulling_).offsets.data(), st.targets.data(),
                                  weighted_ ? st.weights.data() : nullptr, base};
   advance_ranges(i, ranges, cuda::FromWork{work_bits()}, staged, doing);
@@ -998,9 +1001,9 @@ template <class P>
 void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
                                  IterationStats& stats) {
   const char* doing = "a zero-copy task";
-  const bool timed = options_.adapt_costs && task.engine == Engine::zerocopy;
+  const bool timed = options_.adapt_costs && task.engine == TransferEngine::zerocopy;
   std::uint64_t requests = 0, active = 0, edges = 0;
-  if (task.engine == Engine::zerocopy) {
+  if (task.engine == TransferEngine::zerocopy) {
     for (const std::uint32_t p : task.partitions) {
       requests += surveys_[p].activity.requests;
       active += surveys_[p].activity.active_edges;
@@ -1008,10 +1011,10 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
     }
   }
   // A gathering zero-copy task over raw lists counts the lines it reads (a vertex may stop early).
-  const bool count_lines = pulling_ && task.engine == Engine::zerocopy && !compressed();
+  const bool count_lines = pulling_ && task.engine == TransferEngine::zerocopy && !compressed();
   if (!count_lines)
     stats.bytes[static_cast<std::size_t>(task.engine)] += requests * cost_.request_bytes;
-  if (task.engine == Engine::resident && cached()) {
+  if (task.engine == TransferEngine::resident && cached()) {
     for (const std::uint32_t p : task.partitions)
       stats.cached_bytes += surveys_[p].activity.active_edges * edge_bytes_;
   }
@@ -1027,7 +1030,8 @@ void CudaExecutor<P>::run_direct(const Task& task, const cuda::RangeSet& ranges,
   if (timed) {
     const double share =
         edges == 0 ? 0.0 : static_cast<double>(active) / static_cast<double>(edges);
-    time_to(stream(kDirect), {Engine::zerocopy, static_cast<double>(requests), share}, doing);
+    time_to(stream(kDirect), {TransferEngine::zerocopy, static_cast<double>(requests), share},
+            doing);
   }
 }
 
@@ -1053,7 +1057,7 @@ void CudaExecutor<P>::advance_direct(const Task& task, const cuda::RangeSet& ran
       check_launch("advance_compressed_kernel", doing);
       drain_heavy(kDirect, *lists, doing);
     }
-  } else if (pulling_ && task.engine == Engine::resident && plan_.pull_blocks > 1) {
+  } else if (pulling_ && task.engine == TransferEngine::resident && plan_.pull_blocks > 1) {
     // Cache blocking: the gather range by range of source ids, each range's values in the L2.
     for (std::uint32_t b = 0; b < device_.list_blocks; ++b)
       advance_ranges(kDirect, ranges, source, edges_for(task.engine), doing, false, device_.cut(b));
@@ -1100,7 +1104,7 @@ void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
     up(st.targets.data(), buffer.targets, batch.edges);
     if (weighted_) up(st.weights.data(), buffer.weights, batch.edges);
     st.host_free.record(s, doing);
-    stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+    stats.bytes[static_cast<std::size_t>(TransferEngine::compaction)] +=
         batch.edges * edge_bytes_ + batch.vertices * kCompactionIndexBytes;
     const cuda::CompactedEdges compacted{st.vertices.data(), st.begin.data(), st.targets.data(),
                                          weighted_ ? st.weights.data() : nullptr};
@@ -1158,7 +1162,7 @@ std::size_t CudaExecutor<P>::compact_compressed(unsigned i, std::span<const vid_
       check_launch("unpack_weights_kernel", doing);
     }
   }
-  stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+  stats.bytes[static_cast<std::size_t>(TransferEngine::compaction)] +=
       batch.list_bytes + batch.weight_bytes + batch.vertices * kCompressedIndexBytes;
   const cuda::CompactedEdges compacted{st.vertices.data(), st.begin.data(), st.targets.data(),
                                        weighted_ ? st.weights.data() : nullptr};

@@ -510,10 +510,10 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
   }
   for (const Task& task : tasks) {
     switch (task.engine) {
-      case Engine::filter:
+      case TransferEngine::filter:
         run_filter(task, stats);
         break;
-      case Engine::compaction:
+      case TransferEngine::compaction:
         run_compaction(task, stats);
         break;
       default:
@@ -546,7 +546,7 @@ eid_t CpuExecutor<P>::stage(const Task& task, IterationStats& stats) {
     }
   }
   stats.transfer_seconds += since(start);
-  stats.bytes[static_cast<std::size_t>(Engine::filter)] += bytes;
+  stats.bytes[static_cast<std::size_t>(TransferEngine::filter)] += bytes;
   return base;
 }
 
@@ -575,7 +575,8 @@ void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   const eid_t edges =
       over_batches(active, plan_.compressed ? ListSource::compressed : ListSource::raw, stats,
                    [&](std::size_t count, const auto& edges_of) { return push(count, edges_of); });
-  stats.bytes[static_cast<std::size_t>(Engine::compaction)] += compaction_bytes(active, edges);
+  stats.bytes[static_cast<std::size_t>(TransferEngine::compaction)] +=
+      compaction_bytes(active, edges);
 }
 
 template <class P>
@@ -642,14 +643,14 @@ void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
   const std::span<const vid_t> active =
       take_current(task.partitions, [&](vid_t v) { return admitted(v); });
   std::uint64_t bytes = 0;
-  if (task.engine == Engine::zerocopy) {
+  if (task.engine == TransferEngine::zerocopy) {
     for (const std::uint32_t p : task.partitions)
       bytes += surveys_[p].activity.requests * options_.cost.request_bytes;
-  } else if (task.engine == Engine::unified) {
+  } else if (task.engine == TransferEngine::unified) {
     bytes = unified_bytes(active);
   }
   stats.bytes[static_cast<std::size_t>(task.engine)] += bytes;
-  if (task.engine == Engine::zerocopy && plan_.compressed) {
+  if (task.engine == TransferEngine::zerocopy && plan_.compressed) {
     // As the GPU reads compressed lists in place and decodes them: decoded here into staging.
     over_batches(active, ListSource::compressed, stats,
                  [&](std::size_t count, const auto& edges_of) { return push(count, edges_of); });
@@ -694,7 +695,7 @@ void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
     const auto unread = [](std::size_t, eid_t) {};
     const std::span<const vid_t> vertices =
         take_set(gathering_, task.partitions, [](vid_t) { return true; });
-    if (task.engine == Engine::filter) {
+    if (task.engine == TransferEngine::filter) {
       const eid_t base = stage(task, stats);
       const auto start = Clock::now();
       stats.edges_processed += gather(
@@ -703,17 +704,18 @@ void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
       return;
     }
     const bool compressed = lists().compressed;
-    if (task.engine == Engine::compaction || (task.engine == Engine::zerocopy && compressed)) {
+    if (task.engine == TransferEngine::compaction ||
+        (task.engine == TransferEngine::zerocopy && compressed)) {
       const auto from = compressed ? ListSource::compressed : ListSource::raw;
       const eid_t edges = over_batches(vertices, from, stats, [&](std::size_t n, const auto& of) {
         return gather(n, of, unread);
       });
-      if (task.engine == Engine::compaction) {
-        stats.bytes[static_cast<std::size_t>(Engine::compaction)] +=
+      if (task.engine == TransferEngine::compaction) {
+        stats.bytes[static_cast<std::size_t>(TransferEngine::compaction)] +=
             compaction_bytes(vertices, edges);
       } else {  // the survey's lines: the whole lists, which a stopping vertex may not read
         for (const std::uint32_t p : task.partitions)
-          stats.bytes[static_cast<std::size_t>(Engine::zerocopy)] +=
+          stats.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] +=
               surveys_[p].activity.requests * options_.cost.request_bytes;
       }
       return;
@@ -724,16 +726,16 @@ void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
     stats.edges_processed += gather(
         vertices.size(), [&](std::size_t i) { return edges_in_place(vertices[i]); },
         [&](std::size_t i, eid_t read) {
-          if (task.engine != Engine::zerocopy) return;
+          if (task.engine != TransferEngine::zerocopy) return;
           std::uint64_t held = 0;
           lines.fetch_add(read_lines(lists(), vertices[i], read, held), std::memory_order_relaxed);
         });
     stats.compute_seconds += since(start);
-    if (task.engine == Engine::zerocopy) {
-      stats.bytes[static_cast<std::size_t>(Engine::zerocopy)] +=
+    if (task.engine == TransferEngine::zerocopy) {
+      stats.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] +=
           lines.load() * options_.cost.request_bytes;
-    } else if (task.engine == Engine::unified) {
-      stats.bytes[static_cast<std::size_t>(Engine::unified)] += unified_bytes(vertices);
+    } else if (task.engine == TransferEngine::unified) {
+      stats.bytes[static_cast<std::size_t>(TransferEngine::unified)] += unified_bytes(vertices);
     }
   }
 }

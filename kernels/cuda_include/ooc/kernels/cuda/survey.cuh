@@ -34,7 +34,7 @@ struct PartitionCounters {
   unsigned long long list_bytes;   // of the compressed lists, when the run reads them
   double delta;                    // pending delta (accumulative programs)
   unsigned long long most_urgent;  // ordered encoding of the smallest urgency key
-  std::uint32_t engine;            // Engine
+  std::uint32_t engine;            // TransferEngine
   std::uint32_t pad;
 };
 
