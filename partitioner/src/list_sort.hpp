@@ -13,8 +13,8 @@ namespace ooc::detail {
 
 // Lists at least this long take a radix sort: 3 passes over them, against introsort's log2 of
 // their length. Kronecker graphs' hubs have lists of 10^5 targets and more, and sorting the
-// relabelled lists was most of SAGE's setup: on kron-21's hub-sorted lists, one thread, the
-// radix sort takes 0.70 s against 1.65 s without weights, 0.93 s against 1.72 s with them.
+// relabelled lists was most of SAGE's setup; on them the radix sort takes about half std::sort's
+// time (docs/performance-log.md, "Figures moved from code comments").
 inline constexpr eid_t kRadixFrom = 512;
 
 // Stable LSD radix sort of `data` by the 32-bit key(x), 11 bits a pass; `buffer` is scratch.

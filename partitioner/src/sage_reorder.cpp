@@ -83,7 +83,8 @@ std::uint32_t gained(std::uint64_t counts) {
 }
 
 // How many members of a tile each sector holds: a small open-addressing table, sized for the
-// tile (sorting each tile instead made a round 1.5 times as long on a Kronecker graph).
+// tile (sorting each tile instead made a round markedly longer on a Kronecker graph:
+// docs/performance-log.md, "Figures moved from code comments").
 class SectorCounts {
  public:
   void reset(eid_t members) {

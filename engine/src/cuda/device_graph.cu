@@ -33,8 +33,9 @@ bool is_pinned(const void* p) {
 
 // Copies with every core. One thread copies at one core's bandwidth and takes each first-touch
 // page fault of the destination in turn: the unified policy's managed copy of a Kronecker-26
-// graph's edges took 10-16 s that way. Chunks of 1 Mi elements (4 or 8 MiB) keep oneTBB's
-// scheduling cost negligible.
+// graph's edges took several times as long that way (docs/performance-log.md, "Figures moved
+// from code comments"). Chunks of 1 Mi elements (4 or 8 MiB) keep oneTBB's scheduling cost
+// negligible.
 template <class T>
 void parallel_copy(const T* src, std::size_t n, T* dst) {
   constexpr std::size_t kChunk = std::size_t{1} << 20;

@@ -1,7 +1,7 @@
 #pragma once
 // Portable atomics for programs: the same call maps to a CUDA atomic in device code and to
-// std::atomic_ref on the host, so a program's relax() is written once (DESIGN.md, "Programs
-// and the contract"). Each returns the value held before the operation.
+// std::atomic_ref on the host, so a program's relax() is written once (docs/programs.md, "The
+// contract"). Each returns the value held before the operation.
 #include <atomic>
 #include <cstdint>
 #include <cstring>

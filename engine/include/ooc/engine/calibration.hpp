@@ -32,8 +32,9 @@ struct EngineTimings {
   double zerocopy_share = 0;
 };
 
-// Timings shorter than this change nothing: launch costs and latency would dominate them (the
-// tail iterations of a kron-26 run take 0.2-0.6 ms whatever they move).
+// Timings shorter than this change nothing: launch costs and latency would dominate them (a
+// run's tail iterations take about as long whatever they move: docs/performance-log.md, "Figures
+// moved from code comments").
 inline constexpr double kMinTimedSeconds = 1e-3;
 // The weight of one iteration's timings against the constants before it.
 inline constexpr double kAdaptWeight = 0.5;
@@ -51,7 +52,8 @@ inline constexpr double kAdaptWeight = 0.5;
 CostConstants adapted(CostConstants c, const EngineTimings& t);
 
 // Measures GPU `device`'s link (pinned copies, then zero-copy lists of 8 and 32 elements over
-// 256 MiB) in about 0.1 s. Throws Unsupported in a build without CUDA.
+// 256 MiB) in well under a second (docs/cost-model.md, "Calibration"). Throws Unsupported in a
+// build without CUDA.
 LinkMeasurements probe_link(int device);
 
 }  // namespace ooc

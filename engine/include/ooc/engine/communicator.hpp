@@ -1,5 +1,5 @@
 #pragma once
-// How the ranks of a distributed run agree (DESIGN.md, "Several GPUs and several hosts"). A rank
+// How the ranks of a distributed run agree (docs/architecture.md, "Several ranks"). A rank
 // runs the single-GPU (or CPU) pipeline on the partitions it owns and keeps a replica of the
 // vertex arrays; after each iteration the replicas are combined through a Communicator: min
 // (or max) for monotone programs, sum of the deltas' changes for accumulative ones.

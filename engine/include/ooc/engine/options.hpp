@@ -59,7 +59,7 @@ enum class Direction { push, pull, automatic };
 //
 // Two terms are added, both measured on the lent H200 (PCIe Gen5 x16; see docs/cost-model.md):
 //   * a full zero-copy request takes zerocopy_round_trip times as long as its share of a
-//     cudaMemcpy (merged, aligned zero-copy reads 51.3 GB/s against the copy's 55.5);
+//     cudaMemcpy (merged, aligned zero-copy reads run a little below the copy's bandwidth);
 //   * compaction pays its CPU gather, compacted bytes / compaction_bandwidth, in round trips of
 //     m*MR bytes at link_bandwidth. HyTGraph leaves this out "in practice"; on a Gen5 link the
 //     CPU gather of a dense partition is slower than copying the whole partition.
@@ -71,7 +71,7 @@ struct CostConstants {
   std::uint32_t request_bytes = 128;   // m: the largest PCIe read request a warp makes (EMOGI)
   std::uint32_t max_requests = 256;    // MR: outstanding requests per round trip (PCIe 3.0)
   double round_trip = 1.0;             // RTT: cancels in every comparison
-  double zerocopy_round_trip = 1.08;   // 55.5 / 51.3 GB/s on the H200
+  double zerocopy_round_trip = 1.08;   // copy over zero-copy bandwidth (docs/cost-model.md)
   double link_bandwidth = 55.5e9;      // bytes/s, pinned cudaMemcpy H2D on the H200
   double compaction_bandwidth = 20e9;  // bytes/s the CPU gathers into pinned staging (16 cores)
 
@@ -124,8 +124,8 @@ struct EngineOptions {
   std::uint32_t resident_slices = 4;
   // The fewest active edges a slice takes: an iteration whose resident partitions hold fewer
   // than resident_slices times this many runs fewer slices, and one task (as resident_slices = 1)
-  // below twice this many. Each slice's launches cost about 0.2 ms, which a slice of kron-22's
-  // size (4 M vertices, 64 M edges) does not win back (H200, docs/cost-model.md#resident-slices).
+  // below twice this many. Each slice adds launches of its own, whose cost a slice of kron-22's
+  // size (4 M vertices, 64 M edges) does not win back (docs/cost-model.md#resident-slices).
   // 0: no minimum.
   std::uint64_t min_slice_edges = std::uint64_t{1} << 26;
   int device = 0;  // CUDA device

@@ -3,8 +3,9 @@
 //
 // HyTGraph (§VI-A) orders partitions by contribution — hubs first, the largest pending delta
 // first — and processes a loaded partition once more. On its own that barely changes the work
-// (measured here: 1.16-1.18x fewer bytes for SSSP and PageRank, and PageRank processing more
-// edges). What cuts the work is to also *defer* the vertices whose update is least useful now,
+// (measured here: somewhat fewer bytes for SSSP and PageRank, and PageRank processing more
+// edges; the figures are in docs/performance-log.md, "Figures moved from code comments").
+// What cuts the work is to also *defer* the vertices whose update is least useful now,
 // as delta-stepping does for shortest paths and Maiter's priority queue for delta PageRank:
 // a vertex processed later pushes a more settled value (SSSP) or a larger accumulated delta
 // (PageRank), so fewer pushes reach the fixpoint.

@@ -30,12 +30,11 @@
 
 namespace ooc {
 
-// Measured here (docs/reordering.md): on a 1024 x 1024 grid the value sectors per tile fall by
-// 4.8, 7.3, 9.0 and 9.3% after 1, 2, 4 and 8 rounds at a quarter of the tiles per stage (all
-// of them, the paper's |E|, 16.9% after 4 rounds at 3.3 times the cost a round). On a weighted
-// Kronecker graph of scale 22 a round costs about half a hub sort and the rest (hub order,
-// relabelling into sorted lists) one and a third: 2 rounds keep most of the grid's gain for
-// two thirds of the time of 4, and the reordering under the time the graph takes to generate.
+// Why these defaults (docs/reordering.md; the figures are in docs/performance-log.md, "Figures
+// moved from code comments"): on a grid most of the gain in value sectors per tile comes in the
+// first rounds, and sampling every tile (the paper's |E|) gains more but makes each round several
+// times as costly. 2 rounds at a quarter of the tiles keep most of 4 rounds' gain for two thirds
+// of their time, and keep the reordering under the time the graph takes to generate.
 inline constexpr unsigned kDefaultSageRounds = 2;
 inline constexpr double kDefaultSageSample = 0.25;  // SAGE §7.1 samples |E| edges: 1.0
 

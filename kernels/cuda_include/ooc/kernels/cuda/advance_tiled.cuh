@@ -210,9 +210,9 @@ __device__ __forceinline__ void walk_in_order(const P& program, const ProgramSta
 // another, lowest vertex id first, and takes each delta only then, so that a delta pushed earlier
 // in the same kernel to a later lane's vertex is sent on at once (Gauss-Seidel-like), as the warp
 // mapping does over a word. It gives up the coalesced gather of short lists for that, and pays
-// only where deltas flow: PageRank on a 2048x2048 grid in GPU memory (H200) took 70-88 iterations
-// and 54-57 ms against tiled's 298-1112 and 101-193 ms, while walking monotone programs' lists in
-// order made SSSP 1.4x slower and CC 1.1x, in fewer iterations (docs/performance-log.md).
+// only where deltas flow: on a grid it cut PageRank's iterations and time, while walking monotone
+// programs' lists in order made SSSP and CC slower, in fewer iterations (docs/performance-log.md,
+// "Figures moved from code comments").
 // Monotone programs' short lists are therefore gathered as in Tiled.
 struct Ordered {
   template <class P>

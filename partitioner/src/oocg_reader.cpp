@@ -1,187 +1,30 @@
-// .oocg reader and writer. Each section's checksum is XXH3-64 over the XXH3-64 digests of its
-// consecutive 1 MiB blocks, so hashing runs in parallel and can ride along with the copy into
-// pinned memory while the block is still in cache. From version 4 the header's last free slot
-// points at a section table that lists further sections, so new ones need no new header; in
-// memory every section, in the header or in the table, is one entry of the same list.
-#include "ooc/partitioner/oocg.hpp"
-
+// Reading a .oocg file (the layout: oocg_layout.hpp): the header, the section table and the
+// counts they give are checked before any array is read; then the sections, in parallel blocks,
+// each block hashed while it is in cache and every checksum checked, or only the edge ranges a
+// rank owns.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
-#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "oocg_layout.hpp"
 
 namespace ooc {
+using namespace oocg;  // the layout
 namespace {
-
-static_assert(std::endian::native == std::endian::little, ".oocg is little-endian on disk");
-
-constexpr char kMagic[8] = {'O', 'O', 'C', 'G', 'R', 'A', 'P', 'H'};
-constexpr std::uint64_t kHeaderBytes = 256;
-constexpr std::uint64_t kAlign = 4096;
-constexpr std::uint64_t kBlock = std::uint64_t{1} << 20;
-constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2, kFlagCompressed = 4,
-                        kFlagPackedWeights = 8, kFlagSageOrdered = 16, kFlagInEdges = 32;
-constexpr std::uint32_t kOldestVersion = 1;  // version 1 has no compressed sections
-constexpr std::uint32_t kPackedVersion = 3;  // the first with packed weights
-constexpr std::uint32_t kTableVersion = 4;   // the first with a section table (and in-edges)
-enum SectionId {
-  kOffsets,
-  kTargets,
-  kWeights,
-  kOriginalIds,
-  kCompressedOffsets,
-  kCompressedLists,
-  kPackedWeights,
-  kInOffsets,  // this one and those after it are listed in the section table
-  kInSources,
-  kInWeights,
-  kSections
-};
-constexpr int kHeaderSections = kInOffsets;
-constexpr std::uint64_t kTableEntries = kSections - kHeaderSections;  // in version 4
-constexpr std::array<const char*, kSections> kSectionNames{
-    "offsets",          "targets",        "weights",    "original-ids", "compressed-offsets",
-    "compressed-lists", "packed-weights", "in-offsets", "in-sources",   "in-weights"};
-
-struct Section {
-  std::uint64_t offset, bytes, checksum;
-};
-using Sections = std::array<Section, kSections>;
-
-struct Header {
-  char magic[8];
-  std::uint32_t version;
-  std::uint32_t header_bytes;
-  std::uint64_t flags;
-  std::uint64_t num_vertices;
-  std::uint64_t num_edges;
-  std::uint32_t weight_type;
-  std::uint32_t hub_count;
-  Section sections[kHeaderSections];  // packed-weights took reserved bytes of versions 1 and 2
-  std::uint32_t weight_width;         // packed weights: bits per weight
-  std::uint32_t weight_base;          // and the value added to each
-  Section table;  // version 4 on: the section table; before, reserved and never read
-  std::uint64_t header_checksum;  // XXH3-64 of the 248 bytes before it
-};
-static_assert(sizeof(Header) == kHeaderBytes);
-
-// The section table (version 4 on), a section of its own after all the others: the entries of
-// the sections from kInOffsets on, in SectionId order.
-struct Table {
-  std::uint64_t count;
-  Section entries[kTableEntries];
-};
-static_assert(sizeof(Table) == 8 + kTableEntries * sizeof(Section));
-
-std::uint64_t header_checksum(const Header& h) {
-  return XXH3_64bits(&h, offsetof(Header, header_checksum));
-}
-
-std::uint64_t align_up(std::uint64_t x) {
-  return (x + kAlign - 1) / kAlign * kAlign;
-}
-
-std::string errno_text() {
-  return std::strerror(errno);
-}
-
-class File {
- public:
-  File(const std::filesystem::path& path, int flags, mode_t mode = 0644)
-      : fd_(::open(path.c_str(), flags | O_CLOEXEC, mode)) {
-    if (fd_ < 0) throw IoError("cannot open '" + path.string() + "': " + errno_text());
-  }
-  ~File() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  File(const File&) = delete;
-  File& operator=(const File&) = delete;
-  int fd() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-// Digest of each 1 MiB block of [data, data + bytes), combined into the section checksum.
-std::uint64_t combine(const std::vector<std::uint64_t>& digests) {
-  return XXH3_64bits(digests.data(), digests.size() * sizeof(std::uint64_t));
-}
-
-std::uint64_t blocks_of(std::uint64_t bytes) {
-  return (bytes + kBlock - 1) / kBlock;
-}
-
-// ---- writing --------------------------------------------------------------------------------
-
-struct Source {
-  const void* data;
-  std::uint64_t bytes;
-};
-
-void write_all(int fd, const void* data, std::uint64_t bytes, std::uint64_t at,
-               const std::filesystem::path& path) {
-  const char* p = static_cast<const char*>(data);
-  while (bytes > 0) {
-    const ssize_t n = ::pwrite(fd, p, bytes, static_cast<off_t>(at));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw IoError("cannot write '" + path.string() + "': " + errno_text());
-    p += n;
-    at += static_cast<std::uint64_t>(n);
-    bytes -= static_cast<std::uint64_t>(n);
-  }
-}
-
-// Writes a section in parallel, 64 blocks per task, and returns its checksum.
-std::uint64_t write_section(int fd, const Source& src, std::uint64_t at,
-                            const std::filesystem::path& path, ProgressStep& progress) {
-  const std::uint64_t blocks = blocks_of(src.bytes);
-  std::vector<std::uint64_t> digests(blocks);
-  constexpr std::uint64_t kBlocksPerTask = 64;
-  tbb::parallel_for(std::uint64_t{0}, (blocks + kBlocksPerTask - 1) / kBlocksPerTask,
-                    [&](std::uint64_t task) {
-                      const std::uint64_t b0 = task * kBlocksPerTask;
-                      const std::uint64_t b1 = std::min(blocks, b0 + kBlocksPerTask);
-                      const char* base = static_cast<const char*>(src.data);
-                      for (std::uint64_t b = b0; b < b1; ++b) {
-                        const std::uint64_t len = std::min(kBlock, src.bytes - b * kBlock);
-                        digests[b] = XXH3_64bits(base + b * kBlock, len);
-                      }
-                      const std::uint64_t len = std::min(src.bytes, b1 * kBlock) - b0 * kBlock;
-                      write_all(fd, base + b0 * kBlock, len, at + b0 * kBlock, path);
-                      progress.advance(len);
-                    });
-  return combine(digests);
-}
-
-void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesystem::path& path) {
-  if (::fsync(fd) != 0) throw IoError("cannot flush '" + tmp.string() + "': " + errno_text());
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec)
-    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() +
-                  "': " + ec.message());
-  // Make the rename itself durable.
-  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-}
-
-// ---- reading --------------------------------------------------------------------------------
 
 [[noreturn]] void bad(const std::filesystem::path& path, const std::string& why) {
   throw FormatError(path.string() + ": " + why);
@@ -399,87 +242,6 @@ void check_edge_ranges(const std::vector<std::pair<eid_t, eid_t>>& ranges, eid_t
 }
 
 }  // namespace
-
-void write_oocg(const Graph& g, const std::filesystem::path& path) {
-  validate(g);
-  Header h{};
-  std::memcpy(h.magic, kMagic, sizeof kMagic);
-  // A file is written at the oldest version that holds it, which older builds read.
-  const bool compressed = !g.compressed.empty();
-  const bool packed = compressed && g.compressed.packs_weights();
-  const bool in_edges = g.has_in_edges();
-  h.version = in_edges ? kTableVersion : packed ? kPackedVersion : compressed ? 2 : kOldestVersion;
-  h.header_bytes = kHeaderBytes;
-  h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted) |
-            (compressed ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0) |
-            (g.sage_ordered ? kFlagSageOrdered : 0) | (in_edges ? kFlagInEdges : 0);
-  if (packed) {
-    h.weight_width = g.compressed.weight_width;
-    h.weight_base = g.compressed.weight_base;
-  }
-  h.num_vertices = g.num_vertices();
-  h.num_edges = g.num_edges();
-  h.weight_type = static_cast<std::uint32_t>(g.weight_type);
-  h.hub_count = g.hub_count;
-  const std::array<Source, kSections> sources{
-      Source{g.offsets.data(), g.offsets.size_bytes()},
-      Source{g.targets.data(), g.targets.size_bytes()},
-      Source{g.weights.data(), g.weights.size_bytes()},
-      Source{g.original_ids.data(), g.original_ids.size_bytes()},
-      Source{g.compressed.offsets.data(), g.compressed.offsets.size_bytes()},
-      Source{g.compressed.bytes.data(), g.compressed.size_bytes()},
-      Source{g.compressed.packed_weights.data(),
-             packed ? codec::packed_bytes(g.num_edges(), g.compressed.weight_width) : 0},
-      Source{g.in_edges.offsets.data(), g.in_edges.offsets.size_bytes()},
-      Source{g.in_edges.sources.data(), g.in_edges.sources.size_bytes()},
-      Source{g.in_edges.weights.data(), g.in_edges.weights.size_bytes()}};
-  Sections sections{};
-  std::uint64_t end = kHeaderBytes;
-  std::uint64_t total = 0;
-  for (int s = 0; s < kSections; ++s) {
-    if (sources[s].bytes == 0) {
-      sections[s] = {0, 0, combine({})};
-      continue;
-    }
-    sections[s] = {align_up(end), sources[s].bytes, 0};
-    end = sections[s].offset + sources[s].bytes;
-    total += sources[s].bytes;
-  }
-  // The section table goes last, in files that list sections in it; before version 4 its slot in
-  // the header stays zero.
-  Table table{kTableEntries, {}};
-  if (in_edges) {
-    h.table = {align_up(end), sizeof table, 0};
-    end = h.table.offset + sizeof table;
-    total += sizeof table;
-  }
-  const std::filesystem::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-  try {
-    File file(tmp, O_WRONLY | O_CREAT | O_TRUNC);
-    if (::ftruncate(file.fd(), static_cast<off_t>(end)) != 0) {
-      throw IoError("cannot size '" + tmp.string() + "': " + errno_text());
-    }
-    ProgressStep progress("writing " + path.filename().string(), total);
-    for (int s = 0; s < kSections; ++s) {
-      if (sources[s].bytes == 0) continue;
-      sections[s].checksum =
-          write_section(file.fd(), sources[s], sections[s].offset, tmp, progress);
-    }
-    std::copy_n(sections.begin(), kHeaderSections, std::begin(h.sections));
-    if (in_edges) {
-      std::copy(sections.begin() + kHeaderSections, sections.end(), std::begin(table.entries));
-      h.table.checksum =
-          write_section(file.fd(), {&table, sizeof table}, h.table.offset, tmp, progress);
-    }
-    h.header_checksum = header_checksum(h);
-    write_all(file.fd(), &h, sizeof h, 0, tmp);
-    sync_and_rename(file.fd(), tmp, path);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
-  }
-}
 
 OocgInfo read_oocg_info(const std::filesystem::path& path) {
   File file(path, O_RDONLY);

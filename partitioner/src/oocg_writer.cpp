@@ -1,0 +1,166 @@
+// Writing a graph as a .oocg file (the layout: oocg_layout.hpp): the sections in parallel blocks,
+// each block hashed as it is written, the header last, all under a temporary name that is
+// flushed and then renamed, so that a crash never leaves a partial file under the final name.
+#include <fcntl.h>
+#include <tbb/parallel_for.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "ooc/core/codec.hpp"
+#include "ooc/core/error.hpp"
+#include "ooc/core/progress.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "oocg_layout.hpp"
+
+namespace ooc {
+using namespace oocg;  // the layout
+namespace {
+
+struct Source {
+  const void* data;
+  std::uint64_t bytes;
+};
+
+void write_all(int fd, const void* data, std::uint64_t bytes, std::uint64_t at,
+               const std::filesystem::path& path) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::pwrite(fd, p, bytes, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw IoError("cannot write '" + path.string() + "': " + errno_text());
+    p += n;
+    at += static_cast<std::uint64_t>(n);
+    bytes -= static_cast<std::uint64_t>(n);
+  }
+}
+
+// Writes a section in parallel, 64 blocks per task, and returns its checksum.
+std::uint64_t write_section(int fd, const Source& src, std::uint64_t at,
+                            const std::filesystem::path& path, ProgressStep& progress) {
+  const std::uint64_t blocks = blocks_of(src.bytes);
+  std::vector<std::uint64_t> digests(blocks);
+  constexpr std::uint64_t kBlocksPerTask = 64;
+  tbb::parallel_for(std::uint64_t{0}, (blocks + kBlocksPerTask - 1) / kBlocksPerTask,
+                    [&](std::uint64_t task) {
+                      const std::uint64_t b0 = task * kBlocksPerTask;
+                      const std::uint64_t b1 = std::min(blocks, b0 + kBlocksPerTask);
+                      const char* base = static_cast<const char*>(src.data);
+                      for (std::uint64_t b = b0; b < b1; ++b) {
+                        const std::uint64_t len = std::min(kBlock, src.bytes - b * kBlock);
+                        digests[b] = XXH3_64bits(base + b * kBlock, len);
+                      }
+                      const std::uint64_t len = std::min(src.bytes, b1 * kBlock) - b0 * kBlock;
+                      write_all(fd, base + b0 * kBlock, len, at + b0 * kBlock, path);
+                      progress.advance(len);
+                    });
+  return combine(digests);
+}
+
+void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesystem::path& path) {
+  if (::fsync(fd) != 0) throw IoError("cannot flush '" + tmp.string() + "': " + errno_text());
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec)
+    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() +
+                  "': " + ec.message());
+  // Make the rename itself durable.
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace
+
+void write_oocg(const Graph& g, const std::filesystem::path& path) {
+  validate(g);
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  // A file is written at the oldest version that holds it, which older builds read.
+  const bool compressed = !g.compressed.empty();
+  const bool packed = compressed && g.compressed.packs_weights();
+  const bool in_edges = g.has_in_edges();
+  h.version = in_edges ? kTableVersion : packed ? kPackedVersion : compressed ? 2 : kOldestVersion;
+  h.header_bytes = kHeaderBytes;
+  h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted) |
+            (compressed ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0) |
+            (g.sage_ordered ? kFlagSageOrdered : 0) | (in_edges ? kFlagInEdges : 0);
+  if (packed) {
+    h.weight_width = g.compressed.weight_width;
+    h.weight_base = g.compressed.weight_base;
+  }
+  h.num_vertices = g.num_vertices();
+  h.num_edges = g.num_edges();
+  h.weight_type = static_cast<std::uint32_t>(g.weight_type);
+  h.hub_count = g.hub_count;
+  const std::array<Source, kSections> sources{
+      Source{g.offsets.data(), g.offsets.size_bytes()},
+      Source{g.targets.data(), g.targets.size_bytes()},
+      Source{g.weights.data(), g.weights.size_bytes()},
+      Source{g.original_ids.data(), g.original_ids.size_bytes()},
+      Source{g.compressed.offsets.data(), g.compressed.offsets.size_bytes()},
+      Source{g.compressed.bytes.data(), g.compressed.size_bytes()},
+      Source{g.compressed.packed_weights.data(),
+             packed ? codec::packed_bytes(g.num_edges(), g.compressed.weight_width) : 0},
+      Source{g.in_edges.offsets.data(), g.in_edges.offsets.size_bytes()},
+      Source{g.in_edges.sources.data(), g.in_edges.sources.size_bytes()},
+      Source{g.in_edges.weights.data(), g.in_edges.weights.size_bytes()}};
+  Sections sections{};
+  std::uint64_t end = kHeaderBytes;
+  std::uint64_t total = 0;
+  for (int s = 0; s < kSections; ++s) {
+    if (sources[s].bytes == 0) {
+      sections[s] = {0, 0, combine({})};
+      continue;
+    }
+    sections[s] = {align_up(end), sources[s].bytes, 0};
+    end = sections[s].offset + sources[s].bytes;
+    total += sources[s].bytes;
+  }
+  // The section table goes last, in files that list sections in it; before version 4 its slot in
+  // the header stays zero.
+  Table table{kTableEntries, {}};
+  if (in_edges) {
+    h.table = {align_up(end), sizeof table, 0};
+    end = h.table.offset + sizeof table;
+    total += sizeof table;
+  }
+  const std::filesystem::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+  try {
+    File file(tmp, O_WRONLY | O_CREAT | O_TRUNC);
+    if (::ftruncate(file.fd(), static_cast<off_t>(end)) != 0) {
+      throw IoError("cannot size '" + tmp.string() + "': " + errno_text());
+    }
+    ProgressStep progress("writing " + path.filename().string(), total);
+    for (int s = 0; s < kSections; ++s) {
+      if (sources[s].bytes == 0) continue;
+      sections[s].checksum =
+          write_section(file.fd(), sources[s], sections[s].offset, tmp, progress);
+    }
+    std::copy_n(sections.begin(), kHeaderSections, std::begin(h.sections));
+    if (in_edges) {
+      std::copy(sections.begin() + kHeaderSections, sections.end(), std::begin(table.entries));
+      h.table.checksum =
+          write_section(file.fd(), {&table, sizeof table}, h.table.offset, tmp, progress);
+    }
+    h.header_checksum = header_checksum(h);
+    write_all(file.fd(), &h, sizeof h, 0, tmp);
+    sync_and_rename(file.fd(), tmp, path);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
+  }
+}
+
+}  // namespace ooc
