@@ -113,7 +113,7 @@ class Stage:
             return True
         self.note("%s: generating failed: timings/%s-generate.log" % (name, name))
         self.failed.append(name + "-generate")
-        remove(path)
+        self.remove(path)
         return False
 
     def generate_time(self, name):
@@ -127,6 +127,11 @@ class Stage:
             return True
         self.note("%s: pagerank reference failed: timings/%s-pr-reference.log" % (name, name))
         return False
+
+    def remove(self, path):
+        """Deletes a graph or reference the stage made (nothing under DRY_RUN, which made none)."""
+        if not self.dry:
+            remove(path)
 
     # ---- templates -------------------------------------------------------------------------
     def text(self, template, ctx):
@@ -225,7 +230,7 @@ class Stage:
             getattr(self, "set_" + s["call"])(s["cap"], ctx)
         elif kind == "remove":
             for p in s["remove"]:
-                remove(self.text(p, ctx))
+                self.remove(self.text(p, ctx))
         elif kind == "note":
             self.note(*[self.text(x, ctx) if isinstance(x, str) else
                         self.text(x.get("prefix", ""), ctx) + self.report(x, ctx) for x in s["note"]])
@@ -348,7 +353,7 @@ class Stage:
                 self.stage_note = "generating kron-%s failed: timings/generate.log" % env["KRON_SCALE"]
                 for line in read_lines(d + "/generate.log")[-5:]:
                     print("    " + line)
-                remove(graph)
+                self.remove(graph)
                 return False
             size = os.path.getsize(graph) if os.path.exists(graph) else ""
             self.note("generate kron-%s: %d s, file %s bytes;" % (env["KRON_SCALE"], time.time() - start, size),
@@ -384,8 +389,8 @@ class Stage:
         for s in sets:
             self.steps(self.data["sets"][s]["steps"], {})
         if self.env.get("KEEP_GRAPH") != "1":
-            remove(self.env["GRAPH"])
-        remove(PR_REFERENCE)
+            self.remove(self.env["GRAPH"])
+        self.remove(PR_REFERENCE)
         jsons = []
         for s in sets:
             spec = self.data["sets"][s]
