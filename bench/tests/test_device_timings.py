@@ -102,3 +102,55 @@ def test_help_lists_every_set():
     for name in DATA["sets"]:
         assert re.search(r"^  %s\s" % re.escape(name), out, re.M), name
     assert "TIMINGS        (%s)" % " ".join(DATA["default"]) in out
+
+
+FAKE_OOC_RUN = """#!/bin/sh
+# ooc-run's stand-in: the fixture's runs into --json, an empty --output, one summary line.
+while [ $# -gt 0 ]; do
+  case $1 in
+    --json) cp "%(fixtures)s/k-policies.json" "$2"; shift ;;
+    --output) : > "$2"; shift ;;
+  esac
+  shift
+done
+echo "bfs on CPU (2 threads) (hybrid): 0.1 s"
+"""
+FAKE_PARTITION_TOOL = """#!/bin/sh
+# partition-tool's stand-in: generate writes the -o file, info --json the fixture's info.
+case $1 in
+  generate) while [ $# -gt 1 ]; do [ "$1" = -o ] && echo graph > "$2"; shift; done; echo "generated" ;;
+  info) cat "%(fixtures)s/info.json" ;;
+esac
+"""
+
+
+def test_sets_run_with_stand_in_tools(tmp_path):
+    """The sets run for real (not DRY_RUN) on tools that write the fixtures: notes, the
+    tables, the stage's note, and the set graphs deleted."""
+    b = tmp_path / "build"
+    for tool, text in [("ooc-run", FAKE_OOC_RUN), ("partition-tool", FAKE_PARTITION_TOOL)]:
+        (b / "tools" / tool).mkdir(parents=True)
+        path = b / "tools" / tool / tool
+        path.write_text(text % {"fixtures": FIXTURES})
+        path.chmod(0o755)
+    results = tmp_path / "results"
+    (results / "timings").mkdir(parents=True)
+    env = {name: "" for name in ("CACHE_SLICES", "REORDER_ROUNDS", "COMPRESSED_OTHERS")}
+    env.update(B=str(b), RESULTS=str(results), SUMMARY=str(results / "summary.txt"), KRON_SCALE="10",
+               GRAPH=str(tmp_path / "graph.oocg"), REPEAT="1", MAPPINGS="tiled", CACHE_SHARES="0 50",
+               CACHE_OF="stored", CACHE_REPEAT="1", CACHE_PR_TOLERANCES="1e-3", MAPPING_GRID="8x8",
+               DIRECTION_GRID="8x8", DIRECTION_GRAPHS="grid", BUDGET_S="300")
+    stage = device_timings.Stage(env, DATA)
+    rc = stage.run(["policies", "direction", "cache", "direction-graphs"])
+    summary = (results / "summary.txt").read_text()
+    assert rc == 0, summary
+    # No pcie-bench here: no peak, and no lower bound in the table.
+    assert stage.stage_note == "sets: policies direction cache direction-graphs (graph kron-10, peak ? GB/s)"
+    assert "pinned H2D peak: not measured GB/s" in summary
+    assert "pagerank reference (tolerance 1e-7):" in summary
+    assert "k10-policies         rc=0 " in summary
+    assert "k10-cache-pagerank_tol1e-3-50" in summary
+    assert "grid:\nalgo      edges      dir " in summary  # direction-graphs' table under its graph
+    assert "\nset              algo     policy" in summary  # the timings table at the end
+    assert not (tmp_path / "graph.oocg").exists()
+    assert not os.path.exists("/tmp/ooc-direction-grid.oocg")
