@@ -9,8 +9,8 @@
 # under one results folder ($RESULTS); after each stage it is packed into $OUT/results.tar.gz,
 # with $OUT/summary.txt beside it, so a call stopped at its limit still brings back what was
 # done. A failed stage does not stop the ones after it; the exit status is 1 if any failed.
-# This file only runs commands: the help is run.help, the timing sets are timings.json (run by
-# bench/device_timings.py), the tables are bench/device_report.py.
+# This file sets up and runs the stages of stages.sh; the help is run.help, the timing sets are
+# timings.json (run by bench/device_timings.py), the tables are bench/device_report.py.
 set -uo pipefail
 
 readonly ORDER=(build tests sanitizers pcie timings suite python microbench)
