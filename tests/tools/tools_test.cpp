@@ -356,6 +356,13 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "ooc-run: --threads: Value 0 not in range 1 to 4096 (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--cache", "maybe"}),
                "ooc-run: --cache: maybe not in {on,off} (see ooc-run --help)");
+  expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--tolerance", "1e-2,high"}),
+               "ooc-run: --tolerance: 'high' is not a number (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--compressed", "on,maybe"}),
+               "ooc-run: --compressed: maybe not in {on,off} (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--output", "-", "--json", "-"}),
+               "ooc-run: only one of --output, --json and --trace can write to standard output "
+               "('-') (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--no-such-flag"}),
                "ooc-run: The following argument was not expected: --no-such-flag (see ooc-run "
                "--help)");
@@ -395,6 +402,86 @@ TEST_F(Tools, CountsOutOfRangeAreRefused) {
     EXPECT_EQ(r.exit_code, 1) << option << " " << given;
     EXPECT_EQ(r.err, "ooc-run: " + message + ", or a list of them (got '" + bad + "')\n");
   }
+}
+
+// The names come from the table of algorithms, and are checked before the graph is made.
+TEST_F(Tools, AnUnknownAlgorithmIsRefusedWithTheTablesNames) {
+  const Ran r = ooc_run({"bfs,dfs", "--generate", "grid:3x3", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank or bc)\n");
+  EXPECT_EQ(r.out, "");
+}
+
+// --output -: the values alone on standard output, the summary and verify lines on standard
+// error; --json - likewise.
+TEST_F(Tools, OutputDashWritesTheValuesToStandardOutput) {
+  const Ran r = ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--source", "0",
+                         "--output", "-", "--verify"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::vector<double> levels;
+  std::size_t vertex = 0;
+  double level = 0;
+  while (lines >> vertex >> level) {
+    EXPECT_EQ(vertex, levels.size());
+    levels.push_back(level);
+  }
+  EXPECT_TRUE(lines.eof()) << r.out;
+  // A 3x3 grid's rows, from its corner: each level one step further.
+  EXPECT_EQ(levels, (std::vector<double>{0, 1, 2, 1, 2, 3, 2, 3, 4})) << r.out;
+  EXPECT_NE(r.err.find("\nbfs on CPU "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.err;
+
+  const Ran json = ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--json", "-",
+                            "--trace", path("trace.csv").string()});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["runs"].size(), 1u) << json.out;
+  EXPECT_NE(json.err.find("bfs on CPU "), std::string::npos) << json.err;
+  EXPECT_FALSE(slurp(path("trace.csv")).empty());
+}
+
+// A list of tolerances runs pagerank once for each (the lines and --json say which); an
+// algorithm without a tolerance runs once.
+TEST_F(Tools, AListOfTolerancesRunsEach) {
+  const std::string json = path("runs.json").string();
+  const Ran r = ooc_run({"bfs,pagerank", "--generate", "kron:9", "--backend", "cpu", "--tolerance",
+                         "1e-2,1e-3", "--verify", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json runs = nlohmann::json::parse(std::ifstream(json))["runs"];
+  ASSERT_EQ(runs.size(), 3u) << runs.dump();
+  EXPECT_EQ(runs[0]["algorithm"], "bfs");
+  EXPECT_FALSE(runs[0].contains("tolerance"));
+  EXPECT_EQ(runs[1]["tolerance"], 1e-2);
+  EXPECT_EQ(runs[2]["tolerance"], 1e-3);
+  EXPECT_NE(r.out.find("; tolerance 0.01\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, tolerance 0.001: ok"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.out;
+}
+
+// --compressed on,off runs on the compressed lists, then on the raw arrays, to the same distances.
+TEST_F(Tools, CompressedOnOffRunsEach) {
+  const fs::path graph = path("small.oocg");
+  ASSERT_EQ(partition_tool({"convert", std::string(OOC_TEST_DATA_DIR) + "/small.wel", "-o",
+                            graph.string(), "--compress", "-q"})
+                .exit_code,
+            0);
+  const std::string json = path("runs.json").string();
+  const Ran r = ooc_run({"sssp", "--graph", graph.string(), "--backend", "cpu", "--source", "0",
+                         "--transfer", "filter", "--in-memory", "off", "--compressed", "on,off",
+                         "--verify", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json runs = nlohmann::json::parse(std::ifstream(json))["runs"];
+  ASSERT_EQ(runs.size(), 2u) << runs.dump();
+  EXPECT_EQ(runs[0]["compressed"], true);
+  EXPECT_EQ(runs[1]["compressed"], false);
+  EXPECT_EQ(runs[0]["values_digest"], runs[1]["values_digest"]);
+  EXPECT_NE(r.out.find("verify sssp filter, priority on, compressed on: ok"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("verify sssp filter, priority on, compressed off: ok"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("graph: "), r.out.rfind("graph: ")) << r.out;  // described once
 }
 
 TEST_F(Tools, HelpExitsZero) {

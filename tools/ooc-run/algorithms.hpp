@@ -1,0 +1,60 @@
+#pragma once
+// The algorithms ooc-run knows, as a table (as Gunrock's and GAP's harnesses keep theirs): each
+// entry says what the algorithm needs, how to run it on an engine, how to check it against the
+// serial reference and how to write its values. The rest of the tool knows an algorithm only by
+// its entry; adding one is adding an entry to algorithms.cpp.
+#include <cstdio>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ooc/engine/engine.hpp"
+#include "ooc/engine/reference.hpp"
+
+namespace ooc::tools {
+
+// What one run of an algorithm is given.
+struct RunInput {
+  vid_t source = 0;                // Needs::source
+  std::span<const vid_t> sources;  // Needs::source_set
+  float damping = 0.85f;
+  float tolerance = 1e-6f;  // Needs::tolerance
+  RunOptions run;
+};
+
+// A run's values as doubles (exact for 32-bit integers and floats), +inf where a vertex was not
+// reached, indexed by the user's ids; its statistics, and those of the runs it is made of.
+struct Outcome {
+  std::vector<double> values;
+  RunStats stats;
+  bool converged = true;
+  std::vector<std::pair<std::string, std::vector<RunStats>>> phases;  // per phase, per source
+};
+
+struct Needs {
+  bool source = false;      // one source vertex (--source); --json counts the reached edges
+  bool source_set = false;  // a set of sources (--sources, --source-list, --source)
+  bool weights = false;     // --generate draws weights for it
+  bool tolerance = false;   // it runs once per --tolerance; other algorithms take the first
+  bool ranks = false;       // its values are ranks: --pagerank-reference measures them
+};
+
+struct Algorithm {
+  std::string_view name;
+  Needs needs;
+  Outcome (*run)(OocEngine& engine, const RunInput& in);
+  std::vector<double> (*reference)(const Graph& g, const RunInput& in);
+  reference::Comparison (*verify)(const std::vector<double>& values,
+                                  const std::vector<double>& expected, const RunInput& in);
+  void (*write_value)(std::FILE* out, std::size_t vertex, double value);
+};
+
+std::span<const Algorithm> algorithms();
+
+// The entries named in `list` ("bfs,cc"), in its order. An unknown name is refused with the
+// table's names.
+std::vector<const Algorithm*> parse_algorithms(const std::string& list);
+
+}  // namespace ooc::tools

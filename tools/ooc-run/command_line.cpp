@@ -1,0 +1,202 @@
+#include "command_line.hpp"
+
+#include <string>
+
+#include "algorithms.hpp"
+#include "ooc/core/error.hpp"
+#include "outputs.hpp"
+#include "ranks.hpp"
+#include "tool_main.hpp"
+
+namespace ooc::tools {
+namespace {
+
+// An option that takes on or off, with its default shown in --help.
+void add_switch(CLI::App& app, const std::string& name, std::string& value,
+                const std::string& help) {
+  app.add_option(name, value, help)->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+}
+
+// "bfs | sssp | cc | pagerank | bc"
+std::string algorithm_names() {
+  std::string out;
+  for (const Algorithm& algorithm : algorithms())
+    out += (out.empty() ? "" : " | ") + std::string(algorithm.name);
+  return out;
+}
+
+// The algorithms, the graph and the sources.
+void add_input_options(CLI::App& app, Args& a) {
+  app.add_option("ALGORITHM", a.algorithm, algorithm_names() + ", or several separated by commas")
+      ->required();
+  // Not checked here: a missing file is reported by the loader, which names the rank under MPI.
+  auto* graph = app.add_option("-g,--graph", a.graph, ".oocg file made by partition-tool");
+  auto* generate = app.add_option(
+      "--generate", a.generate,
+      "Generate in memory instead: kron:SCALE[:EF] | urand:SCALE[:EF] | grid:ROWSxCOLS "
+      "(undirected, hub sorted; sssp gets weights random:1-64)");
+  graph->excludes(generate);
+  app.add_option("--weights", a.weights, "With --generate: file | none | random:LO-HI");
+  app.add_option("--seed", a.seed, "Seed of --generate and of bc's --sources")
+      ->capture_default_str();
+  app.add_option("-s,--source", a.source,
+                 "Source vertex for bfs/sssp, and bc's one source (default: the highest "
+                 "out-degree)")
+      ->type_name("VERTEX");
+  auto* sources = app.add_option("--sources", a.sources,
+                                 "bc: sample K distinct sources among the vertices with out-edges "
+                                 "(--seed); the values are sums over them (scale by V/K)")
+                      ->type_name("K");
+  auto* source_list =
+      app.add_option("--source-list", a.source_list, "bc: the sources, ids separated by commas")
+          ->type_name("LIST");
+  sources->excludes(source_list);
+}
+
+// Where the engine runs and what it keeps where: fixed while a graph is loaded.
+void add_engine_options(CLI::App& app, Args& a) {
+  app.add_option("--backend", a.backend, "auto | cpu | cuda")->capture_default_str();
+  app.add_option("--devices", a.devices,
+                 "GPUs to run on, a rank each: 0 (default), 1, 0,1 or all (under mpirun: "
+                 "the GPUs its ranks take on each host, in order; default all)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (text == "all") return {};
+            try {
+              parse_devices(text);
+              return {};
+            } catch (const Error& e) {
+              return e.what();
+            }
+          },
+          "LIST"));
+  app.add_option("--partition-bytes", a.partition_bytes, "Edge data per partition")
+      ->check(size_validator())
+      ->capture_default_str();
+  app.add_option("--budget", a.budget,
+                 "Device memory the engine may use (0: CUDA takes 90% of free memory)")
+      ->check(size_validator())
+      ->capture_default_str();
+  add_switch(app, "--in-memory", a.in_memory,
+             "Keep all edges on the GPU when they fit the budget: on | off (off: edges stay "
+             "in host memory, no cache either)");
+  add_switch(app, "--cache", a.cache,
+             "When the edges do not fit the budget, keep the partitions that the budget "
+             "leaves room for on the GPU (CUDA): on | off");
+  add_switch(app, "--adapt-costs", a.adapt_costs,
+             "After each iteration, move the cost model's link bandwidth and zero-copy "
+             "round trip toward what the iteration's copies and zero-copy kernels took "
+             "(CUDA): on | off");
+  app.add_option("--calibration", a.calibration,
+                 "The cost model's link constants: off (the defaults, measured on an H200) | "
+                 "probe (measure this GPU's link first, about 0.1 s) | a pcie-bench --json FILE")
+      ->capture_default_str();
+}
+
+// How edges move and are processed: each takes a list, and the runs go over every combination.
+void add_transfer_options(CLI::App& app, Args& a) {
+  app.add_option("-t,--transfer", a.transfer,
+                 "hybrid | filter | compaction | zerocopy | unified, or a list")
+      ->capture_default_str();
+  app.add_option("--compressed", a.compressed,
+                 "When the graph holds compressed lists and packed weights (partition-tool "
+                 "--compress), filter, compaction and zero-copy tasks and the edge cache read "
+                 "them: on | off (off: raw arrays only), or a list (the graph is loaded once "
+                 "for each)")
+      ->check(list_check(parse_compressed, "LIST"))
+      ->capture_default_str();
+  app.add_option("--priority", a.priority,
+                 "Priority scheduling (urgency order, deferral, reprocessing): on | off | on,off "
+                 "(both in turn)")
+      ->capture_default_str();
+  app.add_option(
+         "--load-balance", a.load_balance,
+         "CUDA advance mapping: tiled (SAGE) | warp | ordered (tiled; pagerank's short lists "
+         "walked in vertex order as warp does) | decompose | hierarchical (Raval et al.; the last "
+         "three push only and pull tiled), or a list (each in turn)")
+      ->capture_default_str();
+  app.add_option("--direction", a.direction,
+                 "push | pull (vertices gather from their in-neighbours: a symmetric graph or one "
+                 "written with partition-tool --in-edges; one GPU or the CPU) | auto (per "
+                 "iteration, whichever reads fewer edges in GPU "
+                 "memory or moves fewer bytes out of core), or a list")
+      ->capture_default_str();
+  app.add_option("--pull-blocks", a.pull_blocks,
+                 "CUDA, in GPU memory: gathers of an iteration that pulls run range by range of "
+                 "source ids, each range's values in the L2 (GraphCage's cache blocking): 1 "
+                 "(none; blocking measured slower on Kronecker graphs) | auto (ranges of half the "
+                 "L2, none when the values fit it) | N up to 64, or a list")
+      ->capture_default_str();
+  app.add_option("--resident-slices", a.resident_slices,
+                 "CUDA, pagerank and cc with priority on: the partitions in GPU memory or in the "
+                 "edge cache run as N tasks of equal active edges one after another, each once "
+                 "more over the vertices it activated, so later ones start from what earlier ones "
+                 "pushed (1: one task), N up to 256, or a list")
+      ->capture_default_str();
+}
+
+// Ranks, and the priority scheduler's knobs.
+void add_exchange_options(CLI::App& app, Args& a) {
+  app.add_option("--exchange", a.exchange,
+                 "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "
+                 "list")
+      ->capture_default_str();
+  app.add_option("--exchange-rounds", a.exchange_rounds,
+                 "ranks: exchanges in an iteration whose active edges are at least a quarter of "
+                 "the graph's, each after an equal share of a rank's tasks (1: once per "
+                 "iteration), or a list")
+      ->capture_default_str();
+  app.add_option("--priority-fraction", a.priority_fraction,
+                 "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "
+                 "the active "
+                 "edges for bfs/sssp, 0.8 of the pending delta for pagerank)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--priority-min-edges", a.priority_min_edges,
+                 "Priority: never fewer active edges per iteration")
+      ->capture_default_str();
+}
+
+// What each algorithm is asked, and what is checked and written.
+void add_run_options(CLI::App& app, Args& a) {
+  app.add_option("--damping", a.damping, "PageRank damping, in (0, 1)")->capture_default_str();
+  app.add_option("--tolerance", a.tolerance,
+                 "PageRank: per-vertex delta threshold (ranks around 1), or a list (each in "
+                 "turn)")
+      ->check(list_check(parse_tolerance, "LIST"))
+      ->capture_default_str();
+  app.add_option("--max-iterations", a.max_iterations,
+                 "Stop after N iterations (0: until converged)");
+  app.add_option("--pagerank-reference", a.pagerank_reference,
+                 "A pagerank --output (say, of a run at --tolerance 1e-7): each pagerank run "
+                 "reports the L1 distance of its ranks to it");
+  app.add_flag("--verify", a.verify, "Check against the serial reference; exit 2 on a mismatch");
+  app.add_option("-o,--output", a.output,
+                 "Write 'vertex<TAB>value' per vertex (user ids; inf = unreached); - for "
+                 "standard output");
+  app.add_option("--json", a.json, "Write the runs' statistics as JSON; - for standard output");
+  app.add_option("--trace", a.trace,
+                 "Write per-iteration statistics as CSV; - for standard output");
+  app.add_option("--repeat", a.repeat, "Run N times (statistics of each)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  add_threads_option(app, a.threads);
+  app.add_flag("-q,--quiet", a.quiet, "Only errors and the verification result");
+  // Standard output holds one file: the summary lines move to standard error for it.
+  app.final_callback([&a] {
+    const std::string why = check_outputs(a);
+    if (!why.empty()) throw CLI::ValidationError(why);
+  });
+}
+
+}  // namespace
+
+void add_options(CLI::App& app, Args& a) {
+  add_input_options(app, a);
+  add_engine_options(app, a);
+  add_transfer_options(app, a);
+  add_exchange_options(app, a);
+  add_run_options(app, a);
+}
+
+}  // namespace ooc::tools

@@ -1,0 +1,29 @@
+#pragma once
+// Before the runs: the engine on a file or a generated graph, the sources of the algorithms that
+// take a set of them, and warnings about a layout that will run badly.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ooc/engine/engine.hpp"
+#include "options.hpp"
+
+namespace ooc::tools {
+
+// The engine: one process, or one rank of `ranks` that reads only its own partitions' edges.
+// A generated graph is given weights when `weighted` (an algorithm asked for needs them).
+OocEngine make_engine(const Args& a, const EngineOptions& options,
+                      const std::shared_ptr<Communicator>& ranks, bool weighted);
+
+// The sources (user ids) of an algorithm that takes a set: --source-list, or --sources K drawn
+// with --seed, or --source, or the highest out-degree vertex. Checked against the graph here,
+// before any run.
+std::vector<vid_t> source_set_of(const Args& a, const OocEngine& engine);
+// What the summary says of them: "4 sampled with seed 1 from the vertices with out-edges (...)".
+std::string describe_sources(const Args& a, const std::vector<vid_t>& sources);
+
+void warn_if_many_partitions(std::size_t partitions, const std::string& size);
+// Ranks that own no partition only take part in the exchange.
+void warn_if_idle_ranks(const OocEngine& engine, const std::string& partition_size);
+
+}  // namespace ooc::tools

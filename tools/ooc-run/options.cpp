@@ -1,0 +1,143 @@
+#include "options.hpp"
+
+#include <charconv>
+#include <system_error>
+
+#include "ooc/core/units.hpp"
+#include "ooc/engine/engine.hpp"
+
+namespace ooc::tools {
+namespace {
+
+// One entry of a count option's list: a whole number from 1 to `most`, or `word` (when given)
+// for 0.
+std::uint32_t parse_count(const std::string& text, const char* option, std::uint32_t most,
+                          const char* word = nullptr) {
+  if (word != nullptr && text == word) return 0;
+  std::uint32_t n = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, n);
+  if (error != std::errc{} || stop != end || n == 0 || n > most) {
+    throw InvalidInput(std::string(option) + " takes " +
+                       (word != nullptr ? std::string(word) + " or " : std::string()) +
+                       "whole numbers from 1 to " + std::to_string(most) +
+                       ", or a list of them (got '" + text + "')");
+  }
+  return n;
+}
+
+template <class T>
+T first_of(const std::string& text, T (*parse_one)(std::string_view)) {
+  return parse_one(split_list(text).front());
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    items.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return items;
+}
+
+bool parse_priority(const std::string& text) {
+  if (text != "on" && text != "off") throw InvalidInput("--priority takes on, off or on,off");
+  return text == "on";
+}
+
+// CLI11's words for a value outside its set, as the single value had before lists.
+bool parse_compressed(const std::string& text) {
+  if (text != "on" && text != "off") throw InvalidInput(text + " not in {on,off}");
+  return text == "on";
+}
+
+float parse_tolerance(const std::string& text) {
+  float t = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, t);
+  if (error != std::errc{} || stop != end || text.empty())
+    throw InvalidInput("'" + text + "' is not a number");
+  return t;
+}
+
+std::uint32_t parse_rounds(const std::string& text) {
+  return parse_count(text, "--exchange-rounds", kMaxExchangeRounds);
+}
+
+// "auto" is 0 (the GPU's L2 decides).
+std::uint32_t parse_pull_blocks(const std::string& text) {
+  return parse_count(text, "--pull-blocks", kMaxPullBlocks, "auto");
+}
+
+std::uint32_t parse_resident_slices(const std::string& text) {
+  return parse_count(text, "--resident-slices", kMaxResidentSlices);
+}
+
+EngineOptions engine_options(const Args& a) {
+  EngineOptions o;
+  o.backend = parse_backend(a.backend);
+  o.transfer = first_of(a.transfer, parse_transfer_policy);
+  o.partition_bytes = parse_size(a.partition_bytes);
+  o.device_budget = parse_size(a.budget);
+  o.priority = parse_list(a.priority, parse_priority).front();
+  o.load_balance = first_of(a.load_balance, parse_load_balance);
+  o.direction = first_of(a.direction, parse_direction);
+  o.exchange = first_of(a.exchange, parse_exchange);
+  o.exchange_rounds = parse_list(a.exchange_rounds, parse_rounds).front();
+  o.pull_blocks = parse_list(a.pull_blocks, parse_pull_blocks).front();
+  o.resident_slices = parse_list(a.resident_slices, parse_resident_slices).front();
+  o.in_memory = a.in_memory == "on";
+  o.cache = a.cache == "on";
+  o.compressed = parse_list(a.compressed, parse_compressed).front();
+  o.adapt_costs = a.adapt_costs == "on";
+  o.priority_fraction = a.priority_fraction;
+  o.priority_min_edges = a.priority_min_edges;
+  return o;
+}
+
+// The CPU backend has one mapping, one exchange, no cache blocking and no resident slices: a list
+// of them would run the same thing again, so it takes the first; so does a run of one rank for the
+// exchange and the rounds.
+std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
+  const auto policies = parse_list(a.transfer, parse_transfer_policy);
+  const auto priorities = parse_list(a.priority, parse_priority);
+  auto balances = parse_list(a.load_balance, parse_load_balance);
+  const auto directions = parse_list(a.direction, parse_direction);
+  auto exchanges = parse_list(a.exchange, parse_exchange);
+  auto rounds = parse_list(a.exchange_rounds, parse_rounds);
+  auto blocks = parse_list(a.pull_blocks, parse_pull_blocks);
+  auto slices = parse_list(a.resident_slices, parse_resident_slices);
+  if (backend != Backend::cuda) balances.resize(1);
+  if (backend != Backend::cuda || ranks == 1) exchanges.resize(1);
+  if (ranks == 1) rounds.resize(1);
+  if (backend != Backend::cuda) blocks.resize(1);
+  if (backend != Backend::cuda) slices.resize(1);
+  std::vector<Setting> out;
+  for (const TransferPolicy policy : policies)
+    for (const bool priority : priorities)
+      for (const LoadBalance balance : balances)
+        for (const Direction direction : directions)
+          for (const Exchange exchange : exchanges)
+            for (const std::uint32_t r : rounds)
+              for (const std::uint32_t b : blocks)
+                for (const std::uint32_t n : slices)
+                  out.push_back({policy, priority, balance, direction, exchange, r, b, n});
+  return out;
+}
+
+void apply(OocEngine& engine, const Setting& setting) {
+  const auto& [policy, priority, balance, direction, exchange, rounds, blocks, slices] = setting;
+  engine.set_transfer(policy);
+  engine.set_priority(priority);
+  engine.set_load_balance(balance);
+  engine.set_direction(direction);
+  engine.set_exchange(exchange);
+  engine.set_exchange_rounds(rounds);
+  engine.set_pull_blocks(blocks);
+  engine.set_resident_slices(slices);
+}
+
+}  // namespace ooc::tools

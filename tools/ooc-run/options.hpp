@@ -1,0 +1,114 @@
+#pragma once
+// What the user asked ooc-run for (Args, as typed), and the run options' lists parsed: every run
+// option takes one value or several separated by commas, and the runs go over their product.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ooc/core/error.hpp"
+#include "ooc/core/types.hpp"
+#include "ooc/engine/options.hpp"
+
+namespace ooc {
+class OocEngine;
+}
+
+namespace ooc::tools {
+
+struct Args {
+  std::string algorithm;
+  std::string graph, generate, weights;
+  std::uint64_t seed = 1;
+  std::optional<vid_t> source;
+  std::optional<std::uint32_t> sources;  // bc: how many to sample
+  std::string source_list;               // bc: the sources named
+  std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
+  std::string priority = "on";
+  std::string load_balance = "tiled";
+  std::string direction = "push";
+  std::string exchange = "auto";
+  std::string exchange_rounds = "4";
+  std::string pull_blocks = "1";
+  std::string resident_slices = "4";
+  std::string in_memory = "on";
+  std::string cache = "on";
+  std::string compressed = "on";
+  std::string adapt_costs = "off";
+  std::string calibration = "off";
+  double priority_fraction = 0;
+  std::uint64_t priority_min_edges = 1u << 20;
+  float damping = 0.85f;
+  std::string tolerance = "1e-6";
+  std::uint32_t max_iterations = 0;
+  bool verify = false, quiet = false;
+  std::string output, json, trace, pagerank_reference;  // "-": standard output
+  int repeat = 1;
+  unsigned threads = 0;
+  std::string devices;  // empty: GPU 0 (under mpirun: the rank's GPU on its host)
+};
+
+// The file name that stands for standard output in --output, --json and --trace.
+inline constexpr const char* kStandardOutput = "-";
+
+// "a,b,c" as {"a", "b", "c"}; "a" as {"a"}.
+std::vector<std::string> split_list(const std::string& text);
+
+// The one parser of every list option: each entry of `text` through `parse_one`, which throws
+// an Error naming the entry at fault.
+template <class Parse>
+auto parse_list(const std::string& text, Parse parse_one) {
+  std::vector<decltype(parse_one(std::string()))> out;
+  for (const std::string& item : split_list(text))
+    out.push_back(parse_one(item));
+  return out;
+}
+
+// A CLI11 check that every entry of a list parses: a bad one is a command-line mistake (exit code
+// 64), reported as "--option: what parse_one said".
+template <class Parse>
+CLI::Validator list_check(Parse parse_one, const std::string& type_name) {
+  return CLI::Validator(
+      [parse_one](std::string& text) -> std::string {
+        try {
+          parse_list(text, parse_one);
+          return {};
+        } catch (const Error& e) {
+          return e.what();
+        }
+      },
+      type_name);
+}
+
+// One entry of each list option.
+bool parse_priority(const std::string& text);                  // on | off
+bool parse_compressed(const std::string& text);                // on | off
+float parse_tolerance(const std::string& text);                // a number
+std::uint32_t parse_rounds(const std::string& text);           // 1 to kMaxExchangeRounds
+std::uint32_t parse_pull_blocks(const std::string& text);      // auto (0) or 1 to kMaxPullBlocks
+std::uint32_t parse_resident_slices(const std::string& text);  // 1 to kMaxResidentSlices
+
+// The engine's options, taking the first entry of every list.
+EngineOptions engine_options(const Args& a);
+
+// One combination of the settings that can change between runs on a loaded engine.
+struct Setting {
+  TransferPolicy policy;
+  bool priority;
+  LoadBalance load_balance;
+  Direction direction;
+  Exchange exchange;
+  std::uint32_t exchange_rounds;
+  std::uint32_t pull_blocks;
+  std::uint32_t resident_slices;
+};
+
+// Every Setting asked for, policies outermost; a list that would run the same thing again on
+// this backend or number of ranks is cut to its first entry.
+std::vector<Setting> settings(const Args& a, Backend backend, int ranks);
+
+// The engine's settings for the next runs.
+void apply(OocEngine& engine, const Setting& setting);
+
+}  // namespace ooc::tools

@@ -1,0 +1,317 @@
+#include "run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms.hpp"
+#include "calibration.hpp"
+#include "engine_setup.hpp"
+#include "ooc/core/units.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "outputs.hpp"
+#include "ranks.hpp"
+#include "stats_json.hpp"
+#include "tool_main.hpp"
+
+namespace ooc::tools {
+namespace {
+
+std::string rank_prefix(const OocEngine& engine) {
+  if (engine.ranks() == 1) return "";
+  return "rank " + std::to_string(engine.rank()) + "/" + std::to_string(engine.ranks()) + ": ";
+}
+
+// Out-edges of the vertices a bfs or sssp reached: what any engine must read at least once.
+std::uint64_t reached_edges(const OocEngine& engine, const std::vector<double>& values) {
+  std::uint64_t edges = 0;
+  for (vid_t v = 0; v < values.size(); ++v) {
+    if (!std::isinf(values[v])) edges += engine.graph().degree(engine.internal_id(v));
+  }
+  return edges;
+}
+
+// One phase of a run (bc's forward or backward), its runs for every source summed, as a summary
+// line.
+std::string phase_line(const std::vector<RunStats>& runs) {
+  RunStats sum = runs.front();
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    sum.add(runs[i]);
+  return sum.summary();
+}
+
+// "; tolerance 0.01", where a list of tolerances runs an algorithm more than once.
+std::string tolerance_note(const char* separator, std::size_t tolerances,
+                           const Algorithm& algorithm, float tolerance) {
+  if (tolerances < 2 || !algorithm.needs.tolerance) return "";
+  char note[48];
+  std::snprintf(note, sizeof note, "%stolerance %g", separator, static_cast<double>(tolerance));
+  return note;
+}
+
+// A float as "%g" shows it, for JSON: 1e-06 rather than 9.99999997e-07.
+double as_shown(float x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(x));
+  return std::strtod(text, nullptr);
+}
+
+// The runs of one invocation: it checks what was asked before a graph is loaded, describes the
+// graph once, runs on each engine it is given and writes the files at the end.
+class Runner {
+ public:
+  Runner(const Args& a, std::shared_ptr<Communicator> ranks);
+  const std::vector<bool>& compressed() const { return compressed_; }
+  bool weighted() const {
+    return any([](const Needs& n) { return n.weights; });
+  }
+  // The first engine: the sources, the graph's description, the trace's header.
+  void start(OocEngine& engine, const std::string& calibration);
+  void run(OocEngine& engine, bool compressed);
+  // Writes --json and --output; returns the exit status.
+  int finish(const EngineOptions& options);
+
+ private:
+  template <class Need>
+  bool any(Need need) const {
+    return std::any_of(algorithms_.begin(), algorithms_.end(),
+                       [&](const Algorithm* x) { return need(x->needs); });
+  }
+  void describe(const OocEngine& engine) const;
+  std::vector<float> tolerances_of(const Algorithm& algorithm) const;
+  RunInput input(float tolerance) const;
+  void run_once(OocEngine& engine, const Algorithm& algorithm, const RunInput& in);
+  nlohmann::json record(const OocEngine& engine, const Algorithm& algorithm, std::string& note);
+  void verify(const OocEngine& engine, std::size_t which, const RunInput& in,
+              const Setting& setting, bool compressed);
+  const Graph& whole_graph(const OocEngine& engine);
+
+  const Args& a_;
+  std::shared_ptr<Communicator> ranks_;
+  std::vector<const Algorithm*> algorithms_;
+  std::vector<bool> compressed_;
+  std::vector<float> tolerances_;
+  std::FILE* report_;  // the summary lines
+  bool lead_ = true;   // prints the graph and the checks, writes the files
+  bool needs_source_ = false;
+  vid_t source_ = 0;
+  std::vector<vid_t> sources_;  // of an algorithm that takes a set
+  nlohmann::json graph_;        // what --json says of the graph
+  std::optional<OutputStream> trace_;
+  std::vector<double> reference_ranks_;        // --pagerank-reference, read before any run
+  std::vector<std::vector<double>> expected_;  // per algorithm, the reference, computed once
+  Graph whole_;  // the serial reference needs every edge: a rank reads the file again
+  nlohmann::json runs_ = nlohmann::json::array();
+  Outcome last_;
+  const Algorithm* last_algorithm_ = nullptr;
+  int run_index_ = 0;
+  int status_ = 0;
+};
+
+Runner::Runner(const Args& a, std::shared_ptr<Communicator> ranks)
+    : a_(a),
+      ranks_(std::move(ranks)),
+      algorithms_(parse_algorithms(a.algorithm)),
+      compressed_(parse_list(a.compressed, parse_compressed)),
+      tolerances_(parse_list(a.tolerance, parse_tolerance)),
+      report_(report_stream(a)),
+      expected_(algorithms_.size()) {
+  settings(a, Backend::cuda, 2);  // every listed name is checked before a long load
+}
+
+void Runner::start(OocEngine& engine, const std::string& calibration) {
+  lead_ = engine.rank() == 0;
+  if (lead_) warn_if_many_partitions(engine.partitions().size(), a_.partition_bytes);
+  if (lead_ && !a_.quiet && !calibration.empty())
+    std::fprintf(report_, "%s\n", calibration.c_str());
+  if (lead_ && engine.ranks() > 1) warn_if_idle_ranks(engine, a_.partition_bytes);
+  if (any([](const Needs& n) { return n.source_set; })) sources_ = source_set_of(a_, engine);
+  needs_source_ = any([](const Needs& n) { return n.source; });
+  source_ = a_.source ? *a_.source : needs_source_ ? engine.highest_degree_vertex() : 0;
+  if (needs_source_) engine.internal_id(source_);  // range check before any output
+  if (!a_.quiet && lead_) describe(engine);
+  if (!a_.trace.empty() && lead_) {
+    trace_.emplace(a_.trace);
+    write_trace_header(trace_->get());
+  }
+  if (!a_.pagerank_reference.empty() && lead_ && any([](const Needs& n) { return n.ranks; }))
+    reference_ranks_ = read_ranks(a_.pagerank_reference, engine.graph().num_vertices());
+  const Graph& g = engine.graph();
+  graph_ = {{"graph", a_.graph.empty() ? a_.generate : a_.graph},
+            {"vertices", g.num_vertices()},
+            {"edges", g.num_edges()},
+            {"source", needs_source_ ? nlohmann::json(source_) : nlohmann::json()},
+            {"ranks", engine.ranks()}};
+}
+
+void Runner::describe(const OocEngine& engine) const {
+  const Graph& g = engine.graph();
+  std::fprintf(report_, "graph: %s, %s vertices, %s edges (%s, weights %s), %zu partitions of %s\n",
+               a_.graph.empty() ? a_.generate.c_str() : a_.graph.c_str(),
+               with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
+               g.symmetric        ? "symmetric"
+               : g.has_in_edges() ? "directed, with in-edges"
+                                  : "directed",
+               std::string(to_string(g.weight_type)).c_str(), engine.partitions().size(),
+               a_.partition_bytes.c_str());
+  if (needs_source_) {
+    std::fprintf(report_, "source: %u%s, %s out-edges\n", source_,
+                 a_.source ? "" : " (highest out-degree)",
+                 with_commas(g.degree(engine.internal_id(source_))).c_str());
+  }
+  for (const Algorithm* algorithm : algorithms_) {
+    if (!algorithm->needs.source_set) continue;
+    std::fprintf(report_, "%s sources: %s\n", std::string(algorithm->name).c_str(),
+                 describe_sources(a_, sources_).c_str());
+  }
+}
+
+std::vector<float> Runner::tolerances_of(const Algorithm& algorithm) const {
+  if (algorithm.needs.tolerance) return tolerances_;
+  return {tolerances_.front()};  // every entry would run the same thing again
+}
+
+RunInput Runner::input(float tolerance) const {
+  RunInput in;
+  in.source = source_;
+  in.sources = sources_;
+  in.damping = a_.damping;
+  in.tolerance = tolerance;
+  in.run.max_iterations = a_.max_iterations;
+  return in;
+}
+
+void Runner::run(OocEngine& engine, bool compressed) {
+  const std::vector<Setting> all = settings(a_, engine.backend(), engine.ranks());
+  for (std::size_t i = 0; i < algorithms_.size(); ++i) {
+    const Algorithm& algorithm = *algorithms_[i];
+    for (const float tolerance : tolerances_of(algorithm)) {
+      const RunInput in = input(tolerance);
+      for (const Setting& setting : all) {
+        apply(engine, setting);
+        for (int r = 0; r < a_.repeat; ++r)
+          run_once(engine, algorithm, in);
+        if (a_.verify && lead_) verify(engine, i, in, setting, compressed);
+      }
+    }
+  }
+}
+
+void Runner::run_once(OocEngine& engine, const Algorithm& algorithm, const RunInput& in) {
+  last_ = algorithm.run(engine, in);
+  last_algorithm_ = &algorithm;
+  std::string note = tolerance_note("; ", tolerances_.size(), algorithm, in.tolerance);
+  nlohmann::json j = record(engine, algorithm, note);
+  if (algorithm.needs.tolerance) j["tolerance"] = as_shown(in.tolerance);
+  if (!a_.quiet) {
+    std::fprintf(report_, "%s%s%s%s\n", rank_prefix(engine).c_str(), last_.stats.summary().c_str(),
+                 note.c_str(), last_.converged ? "" : " (stopped before converging)");
+    for (const auto& [name, runs] : last_.phases)
+      std::fprintf(report_, "  %s\n", phase_line(runs).c_str());
+  }
+  runs_.push_back(std::move(j));
+  if (trace_) write_trace(trace_->get(), run_index_, last_.stats);
+  ++run_index_;
+}
+
+// The last run's statistics for --json; `note` gains its distance to --pagerank-reference.
+nlohmann::json Runner::record(const OocEngine& engine, const Algorithm& algorithm,
+                              std::string& note) {
+  nlohmann::json j = to_json(last_.stats);
+  if (!reference_ranks_.empty() && algorithm.needs.ranks) {
+    const double l1 = l1_distance(last_.values, reference_ranks_);
+    j["l1_to_reference"] = l1;
+    char line[64];
+    std::snprintf(line, sizeof line, "; L1 %.2e to the reference", l1);
+    note = line + note;
+  }
+  if (!last_.phases.empty()) {
+    j["sources"] = sources_;
+    j["phases"] = nlohmann::json::object();
+    for (const auto& [name, runs] : last_.phases) {
+      nlohmann::json each = nlohmann::json::array();
+      for (const RunStats& run : runs)
+        each.push_back(to_json(run));
+      j["phases"][name] = std::move(each);
+    }
+  }
+  if (ranks_) j["ranks"] = per_rank(*ranks_, last_.stats);
+  j["values_digest"] = digest(last_.values);
+  if (algorithm.needs.source) j["reached_edges"] = reached_edges(engine, last_.values);
+  return j;
+}
+
+// One line per setting: the last run's values against the serial reference.
+void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& in,
+                    const Setting& setting, bool compressed) {
+  const Algorithm& algorithm = *algorithms_[which];
+  std::vector<double>& expected = expected_[which];
+  if (expected.empty()) expected = algorithm.reference(whole_graph(engine), in);
+  const reference::Comparison c = algorithm.verify(last_.values, expected, in);
+  const bool cuda = engine.backend() == Backend::cuda;
+  std::string how =
+      std::string(to_string(setting.policy)) + ", priority " + (setting.priority ? "on" : "off");
+  if (cuda) how += ", " + std::string(to_string(setting.load_balance));
+  if (setting.direction != Direction::push)
+    how += ", direction " + std::string(to_string(setting.direction));
+  if (last_.stats.pull_blocks > 1)
+    how += ", " + std::to_string(last_.stats.pull_blocks) + " cache blocks";
+  if (cuda && engine.ranks() > 1)
+    how += ", " + std::string(to_string(setting.exchange)) + " exchange";
+  if (compressed_.size() > 1) how += compressed ? ", compressed on" : ", compressed off";
+  how += tolerance_note(", ", tolerances_.size(), algorithm, in.tolerance);
+  std::fprintf(report_, "verify %s %s: %s\n", std::string(algorithm.name).c_str(), how.c_str(),
+               c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
+  if (!c.equal) status_ = kExitMismatch;
+}
+
+const Graph& Runner::whole_graph(const OocEngine& engine) {
+  if (engine.ranks() == 1 || a_.graph.empty()) return engine.graph();
+  if (whole_.num_vertices() == 0) whole_ = read_oocg(a_.graph);
+  return whole_;
+}
+
+int Runner::finish(const EngineOptions& options) {
+  if (trace_) trace_->finish();
+  if (!a_.json.empty() && lead_) {
+    nlohmann::json doc = graph_;
+    doc["calibration"] = a_.calibration;
+    doc["adapt_costs"] = options.adapt_costs;
+    doc["cost"] = {{"link_bandwidth", options.cost.link_bandwidth},
+                   {"zerocopy_round_trip", options.cost.zerocopy_round_trip},
+                   {"gamma", options.cost.gamma},
+                   {"alpha", options.cost.alpha},
+                   {"beta", options.cost.beta},
+                   {"compaction_bandwidth", options.cost.compaction_bandwidth}};
+    doc["runs"] = std::move(runs_);
+    OutputStream json(a_.json);
+    json.get() << doc.dump(2) << '\n';
+    json.finish();
+  }
+  if (!a_.output.empty() && lead_) write_values(a_.output, *last_algorithm_, last_.values);
+  return status_;
+}
+
+}  // namespace
+
+int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int device) {
+  Runner runner(a, ranks);  // every name and list checked before a long load
+  EngineOptions options = engine_options(a);
+  options.device = device;
+  const std::string calibration = calibrate(a.calibration, device, options.cost);
+  bool first = true;
+  for (const bool compressed : runner.compressed()) {
+    options.compressed = compressed;
+    OocEngine engine = make_engine(a, options, ranks, runner.weighted());
+    if (first) runner.start(engine, calibration);
+    first = false;
+    runner.run(engine, compressed);
+  }
+  return runner.finish(options);
+}
+
+}  // namespace ooc::tools
