@@ -73,70 +73,92 @@ std::size_t RunStats::pull_iterations() const {
   return n;
 }
 
-std::string RunStats::summary() const {
+namespace {
+
+// The parts of RunStats::summary, in the order it joins them.
+
+// What ran where, how long it took, and the bytes each transfer engine moved.
+std::string headline(const RunStats& s) {
   // The advance mapping is a CUDA setting; the CPU backend has one.
-  const std::string mapping = backend == "cuda" ? ", " + load_balance : "";
+  const std::string mapping = s.backend == "cuda" ? ", " + s.load_balance : "";
   char head[320];
   std::snprintf(
       head, sizeof head,
       "%s on %s (%s, %s, priority %s%s): %.3f s (+%.3f s setup, %.3f s readback), %zu iterations, "
       "%llu edges processed, bytes:",
-      algorithm.c_str(), device.c_str(), transfer.c_str(), in_memory ? "in-memory" : "out-of-core",
-      priority ? "on" : "off", mapping.c_str(), seconds, setup_seconds, readback_seconds,
-      iterations.size(), static_cast<unsigned long long>(edges_processed()));
+      s.algorithm.c_str(), s.device.c_str(), s.transfer.c_str(),
+      s.in_memory ? "in-memory" : "out-of-core", s.priority ? "on" : "off", mapping.c_str(),
+      s.seconds, s.setup_seconds, s.readback_seconds, s.iterations.size(),
+      static_cast<unsigned long long>(s.edges_processed()));
   std::string text = head;
   for (std::size_t e = 0; e < kEngines; ++e) {
-    const std::uint64_t b = bytes(static_cast<TransferEngine>(e));
+    const std::uint64_t b = s.bytes(static_cast<TransferEngine>(e));
     if (b > 0)
       text += " " + std::string(to_string(static_cast<TransferEngine>(e))) + " " + format_bytes(b);
   }
-  if (total_bytes() == 0) text += " none";
-  if (compressed) text += " (compressed lists)";
-  if (resident_slices > 1)
-    text += "; up to " + std::to_string(resident_slices) + " resident slices";
-  if (direction != "push" && !direction.empty()) {
-    text += "; pulled in " + std::to_string(pull_iterations()) + " of " +
-            std::to_string(iterations.size()) + " iterations (direction " + direction +
-            (pull_blocks > 1 ? ", " + std::to_string(pull_blocks) + " cache blocks" : "") + ")";
+  if (s.total_bytes() == 0) text += " none";
+  if (s.compressed) text += " (compressed lists)";
+  return text;
+}
+
+// The choices that shaped the run: resident slices, pulling, adapted costs, the edge cache.
+std::string schedule_notes(const RunStats& s) {
+  std::string text;
+  if (s.resident_slices > 1)
+    text += "; up to " + std::to_string(s.resident_slices) + " resident slices";
+  if (s.direction != "push" && !s.direction.empty()) {
+    text += "; pulled in " + std::to_string(s.pull_iterations()) + " of " +
+            std::to_string(s.iterations.size()) + " iterations (direction " + s.direction +
+            (s.pull_blocks > 1 ? ", " + std::to_string(s.pull_blocks) + " cache blocks" : "") + ")";
   }
-  if (adapt_costs && !iterations.empty()) {
+  if (s.adapt_costs && !s.iterations.empty()) {
     char costs[96];
-    std::snprintf(costs, sizeof costs,
-                  "; costs adapted to link %.1f GB/s, zero-copy round trip %.2f",
-                  iterations.back().link_bandwidth / 1e9, iterations.back().zerocopy_round_trip);
+    std::snprintf(
+        costs, sizeof costs, "; costs adapted to link %.1f GB/s, zero-copy round trip %.2f",
+        s.iterations.back().link_bandwidth / 1e9, s.iterations.back().zerocopy_round_trip);
     text += costs;
   }
-  if (cache_partitions > 0) {
-    text += "; cache " + format_bytes(cache_bytes) + " in " + std::to_string(cache_partitions) +
-            " partitions served " + format_bytes(cached_bytes());
+  if (s.cache_partitions > 0) {
+    text += "; cache " + format_bytes(s.cache_bytes) + " in " + std::to_string(s.cache_partitions) +
+            " partitions served " + format_bytes(s.cached_bytes());
   }
+  return text;
+}
+
+// What the ranks exchanged, summed over the iterations; nothing for one rank.
+std::string exchange_notes(const RunStats& s) {
   std::uint64_t exchanged = 0;
   double exchange_seconds = 0;
   double nccl_seconds = 0;
   std::size_t sparse = 0, exchanges = 0;
-  for (const IterationStats& it : iterations) {
+  for (const IterationStats& it : s.iterations) {
     exchanges += it.exchange_rounds;
     exchanged += it.exchange_bytes;
     exchange_seconds += it.exchange_seconds;
     nccl_seconds += it.nccl_seconds;
     sparse += it.sparse_exchange ? 1 : 0;
   }
-  if (exchanged > 0) {
-    char line[128];
-    std::snprintf(line, sizeof line, "; exchanged %s in %zu exchanges, %.3f s",
-                  format_bytes(exchanged).c_str(), exchanges, exchange_seconds);
+  if (exchanged == 0) return "";
+  char line[128];
+  std::snprintf(line, sizeof line, "; exchanged %s in %zu exchanges, %.3f s",
+                format_bytes(exchanged).c_str(), exchanges, exchange_seconds);
+  std::string text = line;
+  if (nccl_seconds > 0) {
+    std::snprintf(line, sizeof line, " (%.3f s in NCCL)", nccl_seconds);
     text += line;
-    if (nccl_seconds > 0) {
-      std::snprintf(line, sizeof line, " (%.3f s in NCCL)", nccl_seconds);
-      text += line;
-    }
-    if (sparse > 0) {
-      std::snprintf(line, sizeof line, " (sparse in %zu of %zu iterations)", sparse,
-                    iterations.size());
-      text += line;
-    }
+  }
+  if (sparse > 0) {
+    std::snprintf(line, sizeof line, " (sparse in %zu of %zu iterations)", sparse,
+                  s.iterations.size());
+    text += line;
   }
   return text;
+}
+
+}  // namespace
+
+std::string RunStats::summary() const {
+  return headline(*this) + schedule_notes(*this) + exchange_notes(*this);
 }
 
 }  // namespace ooc

@@ -109,8 +109,8 @@ Sections read_sections(int fd, const Header& h, const std::filesystem::path& pat
   return sections;
 }
 
-void check_counts(const Header& h, const Sections& sections, const std::filesystem::path& path,
-                  std::uint64_t file_bytes) {
+// The header's own fields, and the features its flags claim against its version.
+void check_header_fields(const Header& h, const std::filesystem::path& path) {
   if (h.header_bytes != kHeaderBytes)
     bad(path, "header size " + std::to_string(h.header_bytes) + " is not 256");
   if (h.num_vertices > std::uint64_t{kMaxVertexId} + 1) {
@@ -121,7 +121,6 @@ void check_counts(const Header& h, const Sections& sections, const std::filesyst
     bad(path, "unknown weight type " + std::to_string(h.weight_type));
   }
   if (h.hub_count > h.num_vertices) bad(path, "counts do not add up: more hubs than vertices");
-  const bool weighted = h.weight_type != 0, permuted = (h.flags & kFlagPermuted) != 0;
   const bool compressed = (h.flags & kFlagCompressed) != 0;
   const bool packed = (h.flags & kFlagPackedWeights) != 0;
   const bool in_edges = (h.flags & kFlagInEdges) != 0;
@@ -138,20 +137,32 @@ void check_counts(const Header& h, const Sections& sections, const std::filesyst
         "below 32 bits (this file: version " +
             std::to_string(h.version) + ", width " + std::to_string(h.weight_width) + ")");
   }
-  // The compressed lists' length is checked against their offsets once those are read.
-  const std::array<std::uint64_t, kSections> expected{
-      (h.num_vertices + 1) * 8,
-      h.num_edges * 4,
-      weighted ? h.num_edges * 4 : 0,
-      permuted ? h.num_vertices * 4 : 0,
-      compressed ? (h.num_vertices + 1) * 8 : 0,
-      sections[kCompressedLists].bytes,
-      packed ? codec::packed_bytes(h.num_edges, h.weight_width) : 0,
-      in_edges ? (h.num_vertices + 1) * 8 : 0,
-      in_edges ? h.num_edges * 4 : 0,
-      in_edges && weighted ? h.num_edges * 4 : 0};
-  if (!compressed && sections[kCompressedLists].bytes != 0)
-    bad(path, "compressed lists without the compressed flag");
+}
+
+// The bytes each section must hold for the header's counts and flags. The compressed lists'
+// length is checked against their offsets once those are read.
+std::array<std::uint64_t, kSections> expected_bytes(const Header& h, const Sections& sections) {
+  const bool weighted = h.weight_type != 0, permuted = (h.flags & kFlagPermuted) != 0;
+  const bool compressed = (h.flags & kFlagCompressed) != 0;
+  const bool packed = (h.flags & kFlagPackedWeights) != 0;
+  const bool in_edges = (h.flags & kFlagInEdges) != 0;
+  return {(h.num_vertices + 1) * 8,
+          h.num_edges * 4,
+          weighted ? h.num_edges * 4 : 0,
+          permuted ? h.num_vertices * 4 : 0,
+          compressed ? (h.num_vertices + 1) * 8 : 0,
+          sections[kCompressedLists].bytes,
+          packed ? codec::packed_bytes(h.num_edges, h.weight_width) : 0,
+          in_edges ? (h.num_vertices + 1) * 8 : 0,
+          in_edges ? h.num_edges * 4 : 0,
+          in_edges && weighted ? h.num_edges * 4 : 0};
+}
+
+// Each section's length against the counts, and its place: aligned, in order, inside the file.
+// Returns where the last section ends.
+std::uint64_t check_sections(const Header& h, const Sections& sections,
+                             const std::filesystem::path& path, std::uint64_t file_bytes) {
+  const std::array<std::uint64_t, kSections> expected = expected_bytes(h, sections);
   std::uint64_t previous_end = kHeaderBytes;
   for (int s = 0; s < kSections; ++s) {
     const Section& sec = sections[s];
@@ -172,7 +183,16 @@ void check_counts(const Header& h, const Sections& sections, const std::filesyst
                     std::to_string(file_bytes) + " bytes");
     }
   }
-  if (h.table.bytes != 0 && h.version >= kTableVersion && h.table.offset < previous_end)
+  return previous_end;
+}
+
+void check_counts(const Header& h, const Sections& sections, const std::filesystem::path& path,
+                  std::uint64_t file_bytes) {
+  check_header_fields(h, path);
+  if ((h.flags & kFlagCompressed) == 0 && sections[kCompressedLists].bytes != 0)
+    bad(path, "compressed lists without the compressed flag");
+  const std::uint64_t sections_end = check_sections(h, sections, path, file_bytes);
+  if (h.table.bytes != 0 && h.version >= kTableVersion && h.table.offset < sections_end)
     bad(path, "the section table starts at a bad offset (it must follow every section)");
 }
 
@@ -241,6 +261,117 @@ void check_edge_ranges(const std::vector<std::pair<eid_t, eid_t>>& ranges, eid_t
   }
 }
 
+// What read_oocg reads of each section: all of it, or of the edge arrays only the ranges'
+// bytes; the compressed lists and the in-edges only when asked for and whole.
+struct ReadPlan {
+  bool compressed = false, in_edges = false;
+  std::array<std::vector<Extent>, kSections> parts;
+  std::uint64_t total = 0;  // bytes, for the progress bar
+};
+
+// Whether section s is read in part: the edge arrays, when only edge ranges are asked for.
+bool in_part(const OocgReadOptions& options, int s) {
+  return !options.edge_ranges.empty() && (s == kTargets || s == kWeights);
+}
+
+ReadPlan plan_reads(const Header& h, const Sections& sections, const OocgReadOptions& options) {
+  ReadPlan plan;
+  plan.compressed =
+      (h.flags & kFlagCompressed) != 0 && options.read_compressed && options.edge_ranges.empty();
+  plan.in_edges =
+      (h.flags & kFlagInEdges) != 0 && options.read_in_edges && options.edge_ranges.empty();
+  const auto wanted = [&](int s) {
+    if (s == kCompressedOffsets || s == kCompressedLists || s == kPackedWeights)
+      return plan.compressed;
+    return s < kInOffsets || plan.in_edges;
+  };
+  for (int s = 0; s < kSections; ++s) {
+    if (!wanted(s)) continue;
+    if (in_part(options, s) && sections[s].bytes > 0) {
+      for (const auto& [first, last] : options.edge_ranges)  // a weight is as wide as a target
+        plan.parts[s].push_back({first * sizeof(vid_t), (last - first) * sizeof(vid_t)});
+    } else {
+      plan.parts[s] = {{0, sections[s].bytes}};
+    }
+    for (const Extent& part : plan.parts[s])
+      plan.total += part.bytes;
+  }
+  return plan;
+}
+
+// Reads sections of one open file as a plan says, on one progress bar.
+class SectionReader {
+ public:
+  SectionReader(int fd, const Sections& sections, const ReadPlan& plan,
+                const OocgReadOptions& options, const std::filesystem::path& path)
+      : fd_(fd),
+        sections_(sections),
+        plan_(plan),
+        options_(options),
+        path_(path),
+        memory_(options.memory != nullptr ? *options.memory : default_host_memory()),
+        progress_("reading " + path.filename().string(), plan.total) {}
+
+  std::uint64_t bytes(int s) const { return sections_[s].bytes; }
+
+  // An array section. Edge arrays read in part go to sparse memory, unless the caller gave some.
+  template <class T>
+  void read(int s, Buffer<T>& to) {
+    const bool part = in_part(options_, s);
+    HostMemory& m = part && options_.memory == nullptr ? sparse_host_memory() : memory_;
+    to = Buffer<T>::allocate(sections_[s].bytes / sizeof(T), m);
+    read_section(fd_, sections_, s, reinterpret_cast<char*>(to.data()), plan_.parts[s],
+                 options_.verify_checksums && !part, path_, progress_);
+  }
+
+  // A byte stream section, followed by the zero padding the codec's decoders may read.
+  Buffer<std::uint8_t> read_padded(int s) {
+    const std::uint64_t n = sections_[s].bytes;
+    auto to = Buffer<std::uint8_t>::allocate(n + codec::kPadding, memory_);
+    read_section(fd_, sections_, s, reinterpret_cast<char*>(to.data()), plan_.parts[s],
+                 options_.verify_checksums, path_, progress_);
+    std::memset(to.data() + n, 0, codec::kPadding);
+    return to;
+  }
+
+ private:
+  int fd_;
+  const Sections& sections_;
+  const ReadPlan& plan_;
+  const OocgReadOptions& options_;
+  const std::filesystem::path& path_;
+  HostMemory& memory_;
+  ProgressStep progress_;
+};
+
+// The compressed lists, after their offsets are checked against their length; and the packed
+// weights, if any.
+void read_compressed(SectionReader& reader, const Header& h, Graph& g,
+                     const std::filesystem::path& path) {
+  reader.read(kCompressedOffsets, g.compressed.offsets);
+  const std::uint64_t bytes = reader.bytes(kCompressedLists);
+  if (g.compressed.offsets[0] != 0 || g.compressed.offsets[h.num_vertices] != bytes) {
+    bad(path, "counts do not add up: the compressed offsets do not span the " +
+                  std::to_string(bytes) + " bytes of compressed lists");
+  }
+  g.compressed.bytes = reader.read_padded(kCompressedLists);
+  if ((h.flags & kFlagPackedWeights) == 0) return;
+  g.compressed.packed_weights = reader.read_padded(kPackedWeights);
+  g.compressed.weight_width = h.weight_width;
+  g.compressed.weight_base = h.weight_base;
+}
+
+void read_in_edges(SectionReader& reader, const Header& h, Graph& g,
+                   const std::filesystem::path& path) {
+  reader.read(kInOffsets, g.in_edges.offsets);
+  reader.read(kInSources, g.in_edges.sources);
+  reader.read(kInWeights, g.in_edges.weights);
+  if (g.in_edges.offsets[0] != 0 || g.in_edges.offsets[h.num_vertices] != h.num_edges) {
+    bad(path, "counts do not add up: the in-offsets do not span the " +
+                  std::to_string(h.num_edges) + " edges");
+  }
+}
+
 }  // namespace
 
 OocgInfo read_oocg_info(const std::filesystem::path& path) {
@@ -269,80 +400,16 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   File file(path, O_RDONLY);
   const Opened o = open_checked(file.fd(), path);
   const Header& h = o.header;
-  const Sections& sections = o.sections;
   check_edge_ranges(options.edge_ranges, h.num_edges, path);
-  // What to read of each section: all of it, or of the edge arrays only the ranges' bytes; the
-  // compressed lists and the in-edges only when asked for and whole.
-  const auto in_part = [&](int s) {
-    return !options.edge_ranges.empty() && (s == kTargets || s == kWeights);
-  };
-  const bool compressed =
-      (h.flags & kFlagCompressed) != 0 && options.read_compressed && options.edge_ranges.empty();
-  const bool in_edges =
-      (h.flags & kFlagInEdges) != 0 && options.read_in_edges && options.edge_ranges.empty();
-  const auto wanted = [&](int s) {
-    if (s == kCompressedOffsets || s == kCompressedLists || s == kPackedWeights) return compressed;
-    return s < kInOffsets || in_edges;
-  };
-  std::array<std::vector<Extent>, kSections> parts;
-  std::uint64_t total = 0;
-  for (int s = 0; s < kSections; ++s) {
-    if (!wanted(s)) continue;
-    if (in_part(s) && sections[s].bytes > 0) {
-      for (const auto& [first, last] : options.edge_ranges)  // a weight is as wide as a target
-        parts[s].push_back({first * sizeof(vid_t), (last - first) * sizeof(vid_t)});
-    } else {
-      parts[s] = {{0, sections[s].bytes}};
-    }
-    for (const Extent& part : parts[s])
-      total += part.bytes;
-  }
-  HostMemory& memory = options.memory != nullptr ? *options.memory : default_host_memory();
-  ProgressStep progress("reading " + path.filename().string(), total);
-  const auto read = [&]<class T>(int s, Buffer<T>& to) {
-    HostMemory& m = in_part(s) && options.memory == nullptr ? sparse_host_memory() : memory;
-    to = Buffer<T>::allocate(sections[s].bytes / sizeof(T), m);
-    read_section(file.fd(), sections, s, reinterpret_cast<char*>(to.data()), parts[s],
-                 options.verify_checksums && !in_part(s), path, progress);
-  };
+  const ReadPlan plan = plan_reads(h, o.sections, options);
+  SectionReader reader(file.fd(), o.sections, plan, options, path);
   Graph g;
-  read(kOffsets, g.offsets);
-  read(kTargets, g.targets);
-  read(kWeights, g.weights);
-  read(kOriginalIds, g.original_ids);
-  if (compressed) {
-    read(kCompressedOffsets, g.compressed.offsets);
-    const std::uint64_t bytes = sections[kCompressedLists].bytes;
-    if (g.compressed.offsets[0] != 0 || g.compressed.offsets[h.num_vertices] != bytes) {
-      bad(path, "counts do not add up: the compressed offsets do not span the " +
-                    std::to_string(bytes) + " bytes of compressed lists");
-    }
-    g.compressed.bytes = Buffer<std::uint8_t>::allocate(bytes + codec::kPadding, memory);
-    read_section(file.fd(), sections, kCompressedLists,
-                 reinterpret_cast<char*>(g.compressed.bytes.data()), parts[kCompressedLists],
-                 options.verify_checksums, path, progress);
-    std::memset(g.compressed.bytes.data() + bytes, 0, codec::kPadding);
-    if ((h.flags & kFlagPackedWeights) != 0) {
-      const std::uint64_t packed = sections[kPackedWeights].bytes;
-      g.compressed.packed_weights =
-          Buffer<std::uint8_t>::allocate(packed + codec::kPadding, memory);
-      read_section(file.fd(), sections, kPackedWeights,
-                   reinterpret_cast<char*>(g.compressed.packed_weights.data()),
-                   parts[kPackedWeights], options.verify_checksums, path, progress);
-      std::memset(g.compressed.packed_weights.data() + packed, 0, codec::kPadding);
-      g.compressed.weight_width = h.weight_width;
-      g.compressed.weight_base = h.weight_base;
-    }
-  }
-  if (in_edges) {
-    read(kInOffsets, g.in_edges.offsets);
-    read(kInSources, g.in_edges.sources);
-    read(kInWeights, g.in_edges.weights);
-    if (g.in_edges.offsets[0] != 0 || g.in_edges.offsets[h.num_vertices] != h.num_edges) {
-      bad(path, "counts do not add up: the in-offsets do not span the " +
-                    std::to_string(h.num_edges) + " edges");
-    }
-  }
+  reader.read(kOffsets, g.offsets);
+  reader.read(kTargets, g.targets);
+  reader.read(kWeights, g.weights);
+  reader.read(kOriginalIds, g.original_ids);
+  if (plan.compressed) read_compressed(reader, h, g, path);
+  if (plan.in_edges) read_in_edges(reader, h, g, path);
   g.weight_type = static_cast<WeightType>(h.weight_type);
   g.hub_count = h.hub_count;
   g.symmetric = (h.flags & kFlagSymmetric) != 0;

@@ -80,13 +80,13 @@ void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesy
   }
 }
 
-}  // namespace
+using SectionSources = std::array<Source, kSections>;
 
-void write_oocg(const Graph& g, const std::filesystem::path& path) {
-  validate(g);
+// A file is written at the oldest version that holds it, which older builds read. The header's
+// places and checksums are filled in as the file is laid out and written.
+Header header_for(const Graph& g) {
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
-  // A file is written at the oldest version that holds it, which older builds read.
   const bool compressed = !g.compressed.empty();
   const bool packed = compressed && g.compressed.packs_weights();
   const bool in_edges = g.has_in_edges();
@@ -103,58 +103,85 @@ void write_oocg(const Graph& g, const std::filesystem::path& path) {
   h.num_edges = g.num_edges();
   h.weight_type = static_cast<std::uint32_t>(g.weight_type);
   h.hub_count = g.hub_count;
-  const std::array<Source, kSections> sources{
-      Source{g.offsets.data(), g.offsets.size_bytes()},
-      Source{g.targets.data(), g.targets.size_bytes()},
-      Source{g.weights.data(), g.weights.size_bytes()},
-      Source{g.original_ids.data(), g.original_ids.size_bytes()},
-      Source{g.compressed.offsets.data(), g.compressed.offsets.size_bytes()},
-      Source{g.compressed.bytes.data(), g.compressed.size_bytes()},
-      Source{g.compressed.packed_weights.data(),
-             packed ? codec::packed_bytes(g.num_edges(), g.compressed.weight_width) : 0},
-      Source{g.in_edges.offsets.data(), g.in_edges.offsets.size_bytes()},
-      Source{g.in_edges.sources.data(), g.in_edges.sources.size_bytes()},
-      Source{g.in_edges.weights.data(), g.in_edges.weights.size_bytes()}};
+  return h;
+}
+
+SectionSources sources_of(const Graph& g, bool packed) {
+  return {Source{g.offsets.data(), g.offsets.size_bytes()},
+          Source{g.targets.data(), g.targets.size_bytes()},
+          Source{g.weights.data(), g.weights.size_bytes()},
+          Source{g.original_ids.data(), g.original_ids.size_bytes()},
+          Source{g.compressed.offsets.data(), g.compressed.offsets.size_bytes()},
+          Source{g.compressed.bytes.data(), g.compressed.size_bytes()},
+          Source{g.compressed.packed_weights.data(),
+                 packed ? codec::packed_bytes(g.num_edges(), g.compressed.weight_width) : 0},
+          Source{g.in_edges.offsets.data(), g.in_edges.offsets.size_bytes()},
+          Source{g.in_edges.sources.data(), g.in_edges.sources.size_bytes()},
+          Source{g.in_edges.weights.data(), g.in_edges.weights.size_bytes()}};
+}
+
+// Where the sections go: each aligned, in order after the header; an empty one at offset 0 with
+// the checksum of nothing.
+struct Layout {
   Sections sections{};
-  std::uint64_t end = kHeaderBytes;
-  std::uint64_t total = 0;
+  std::uint64_t end = kHeaderBytes;  // the file's length
+  std::uint64_t total = 0;           // the bytes written after the header
+};
+
+Layout lay_out(const SectionSources& sources, Header& h, bool with_table) {
+  Layout l;
   for (int s = 0; s < kSections; ++s) {
     if (sources[s].bytes == 0) {
-      sections[s] = {0, 0, combine({})};
+      l.sections[s] = {0, 0, combine({})};
       continue;
     }
-    sections[s] = {align_up(end), sources[s].bytes, 0};
-    end = sections[s].offset + sources[s].bytes;
-    total += sources[s].bytes;
+    l.sections[s] = {align_up(l.end), sources[s].bytes, 0};
+    l.end = l.sections[s].offset + sources[s].bytes;
+    l.total += sources[s].bytes;
   }
   // The section table goes last, in files that list sections in it; before version 4 its slot in
   // the header stays zero.
-  Table table{kTableEntries, {}};
-  if (in_edges) {
-    h.table = {align_up(end), sizeof table, 0};
-    end = h.table.offset + sizeof table;
-    total += sizeof table;
+  if (with_table) {
+    h.table = {align_up(l.end), sizeof(Table), 0};
+    l.end = h.table.offset + sizeof(Table);
+    l.total += sizeof(Table);
   }
+  return l;
+}
+
+// Writes the sections, then the section table (when the header points at one) and the header,
+// each with the checksums of what it lists.
+void write_contents(int fd, const SectionSources& sources, Layout& l, Header& h,
+                    const std::filesystem::path& tmp, ProgressStep& progress) {
+  for (int s = 0; s < kSections; ++s) {
+    if (sources[s].bytes == 0) continue;
+    l.sections[s].checksum = write_section(fd, sources[s], l.sections[s].offset, tmp, progress);
+  }
+  std::copy_n(l.sections.begin(), kHeaderSections, std::begin(h.sections));
+  if (h.table.bytes != 0) {
+    Table table{kTableEntries, {}};
+    std::copy(l.sections.begin() + kHeaderSections, l.sections.end(), std::begin(table.entries));
+    h.table.checksum = write_section(fd, {&table, sizeof table}, h.table.offset, tmp, progress);
+  }
+  h.header_checksum = header_checksum(h);
+  write_all(fd, &h, sizeof h, 0, tmp);
+}
+
+}  // namespace
+
+void write_oocg(const Graph& g, const std::filesystem::path& path) {
+  validate(g);
+  Header h = header_for(g);
+  const SectionSources sources = sources_of(g, (h.flags & kFlagPackedWeights) != 0);
+  Layout layout = lay_out(sources, h, (h.flags & kFlagInEdges) != 0);
   const std::filesystem::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
   try {
     File file(tmp, O_WRONLY | O_CREAT | O_TRUNC);
-    if (::ftruncate(file.fd(), static_cast<off_t>(end)) != 0) {
+    if (::ftruncate(file.fd(), static_cast<off_t>(layout.end)) != 0) {
       throw IoError("cannot size '" + tmp.string() + "': " + errno_text());
     }
-    ProgressStep progress("writing " + path.filename().string(), total);
-    for (int s = 0; s < kSections; ++s) {
-      if (sources[s].bytes == 0) continue;
-      sections[s].checksum =
-          write_section(file.fd(), sources[s], sections[s].offset, tmp, progress);
-    }
-    std::copy_n(sections.begin(), kHeaderSections, std::begin(h.sections));
-    if (in_edges) {
-      std::copy(sections.begin() + kHeaderSections, sections.end(), std::begin(table.entries));
-      h.table.checksum =
-          write_section(file.fd(), {&table, sizeof table}, h.table.offset, tmp, progress);
-    }
-    h.header_checksum = header_checksum(h);
-    write_all(file.fd(), &h, sizeof h, 0, tmp);
+    ProgressStep progress("writing " + path.filename().string(), layout.total);
+    write_contents(file.fd(), sources, layout, h, tmp, progress);
     sync_and_rename(file.fd(), tmp, path);
   } catch (...) {
     std::error_code ignored;

@@ -10,34 +10,37 @@ nlohmann::json per_engine(const auto& values) {
   return j;
 }
 
+nlohmann::json iteration_json(const IterationStats& it) {
+  return {{"iteration", it.iteration},
+          {"pull", it.pull},
+          {"active_vertices", it.active_vertices},
+          {"active_edges", it.active_edges},
+          {"frontier_vertices", it.frontier_vertices},
+          {"frontier_edges", it.frontier_edges},
+          {"edges_processed", it.edges_processed},
+          {"partitions", per_engine(it.partitions)},
+          {"bytes", per_engine(it.bytes)},
+          {"cached_bytes", it.cached_bytes},
+          {"tasks", it.tasks},
+          {"seconds", it.seconds},
+          {"survey_seconds", it.survey_seconds},
+          {"transfer_seconds", it.transfer_seconds},
+          {"compute_seconds", it.compute_seconds},
+          {"exchange_bytes", it.exchange_bytes},
+          {"exchange_seconds", it.exchange_seconds},
+          {"nccl_seconds", it.nccl_seconds},
+          {"sparse_exchange", it.sparse_exchange},
+          {"exchange_rounds", it.exchange_rounds},
+          {"link_bandwidth", it.link_bandwidth},
+          {"zerocopy_round_trip", it.zerocopy_round_trip}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunStats& s) {
   nlohmann::json iterations = nlohmann::json::array();
-  for (const IterationStats& it : s.iterations) {
-    iterations.push_back({{"iteration", it.iteration},
-                          {"pull", it.pull},
-                          {"active_vertices", it.active_vertices},
-                          {"active_edges", it.active_edges},
-                          {"frontier_vertices", it.frontier_vertices},
-                          {"frontier_edges", it.frontier_edges},
-                          {"edges_processed", it.edges_processed},
-                          {"partitions", per_engine(it.partitions)},
-                          {"bytes", per_engine(it.bytes)},
-                          {"cached_bytes", it.cached_bytes},
-                          {"tasks", it.tasks},
-                          {"seconds", it.seconds},
-                          {"survey_seconds", it.survey_seconds},
-                          {"transfer_seconds", it.transfer_seconds},
-                          {"compute_seconds", it.compute_seconds},
-                          {"exchange_bytes", it.exchange_bytes},
-                          {"exchange_seconds", it.exchange_seconds},
-                          {"nccl_seconds", it.nccl_seconds},
-                          {"sparse_exchange", it.sparse_exchange},
-                          {"exchange_rounds", it.exchange_rounds},
-                          {"link_bandwidth", it.link_bandwidth},
-                          {"zerocopy_round_trip", it.zerocopy_round_trip}});
-  }
+  for (const IterationStats& it : s.iterations)
+    iterations.push_back(iteration_json(it));
   std::array<std::uint64_t, kEngines> bytes{};
   for (std::size_t e = 0; e < kEngines; ++e)
     bytes[e] = s.bytes(static_cast<TransferEngine>(e));

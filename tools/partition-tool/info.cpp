@@ -128,6 +128,88 @@ std::string line(const char* label, const std::string& value) {
   return prefix + value + "\n";
 }
 
+// The text lines of format_description, one function per part of the JSON; each line is
+// formatted into a buffer of the same size, so long values are cut alike.
+constexpr std::size_t kLineBytes = 160;
+
+std::string compressed_lines(const json& c) {
+  if (c.is_null())
+    return line("compressed", "no (partition-tool --compress adds compressed lists)");
+  char buf[kLineBytes];
+  std::snprintf(buf, sizeof buf, "%s, %.2f bytes per edge (raw targets: 4)",
+                format_bytes(c["bytes"]).c_str(), c["bytes_per_edge"].get<double>());
+  std::string out = line("compressed", buf);
+  if (const json& w = c["weights"]; !w.is_null()) {
+    std::snprintf(buf, sizeof buf, "packed at %u bits: %s, %.2f bytes per edge (raw: 4)",
+                  w["bits"].get<unsigned>(), format_bytes(w["bytes"]).c_str(),
+                  w["bytes_per_edge"].get<double>());
+    out += line("weights", buf);
+  }
+  return out;
+}
+
+std::string degree_lines(const json& d) {
+  char buf[kLineBytes];
+  std::snprintf(buf, sizeof buf, "min %llu, mean %.2f, max %llu; %s vertices without out-edges",
+                d["min"].get<unsigned long long>(), d["mean"].get<double>(),
+                d["max"].get<unsigned long long>(), with_commas(d["isolated"]).c_str());
+  std::string out = line("out-degree", buf);
+  for (const json& row : d["histogram"]) {
+    const auto low = row["min_degree"].get<std::uint64_t>(),
+               high = row["max_degree"].get<std::uint64_t>();
+    const std::string range =
+        low == high ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(high);
+    std::snprintf(buf, sizeof buf, "  degree %-21s %s", range.c_str(),
+                  with_commas(row["vertices"]).c_str());
+    out += line("", buf);
+  }
+  return out;
+}
+
+std::string partition_lines(const json& p) {
+  char buf[kLineBytes];
+  std::snprintf(buf, sizeof buf,
+                "%s of %s: edges per partition min %s, mean %.0f, max %s; %s hold hubs",
+                with_commas(p["count"]).c_str(), format_bytes(p["partition_bytes"]).c_str(),
+                with_commas(p["min_edges"]).c_str(), p["mean_edges"].get<double>(),
+                with_commas(p["max_edges"]).c_str(), with_commas(p["with_hubs"]).c_str());
+  std::string out = line("partitions", buf);
+  if (const json& in = p["in_edges"]; !in.is_null()) {
+    std::snprintf(buf, sizeof buf, "in-edges per partition min %s, mean %.0f, max %s",
+                  with_commas(in["min"]).c_str(), in["mean"].get<double>(),
+                  with_commas(in["max"]).c_str());
+    out += line("", buf);
+  }
+  return out;
+}
+
+std::string hub_lines(const json& h) {
+  char buf[kLineBytes];
+  std::snprintf(buf, sizeof buf, "%s (%.1f%% of vertices) first in the order",
+                with_commas(h["count"]).c_str(), 100.0 * h["fraction"].get<double>());
+  std::string out =
+      line("hubs", h["count"].get<std::uint64_t>() == 0 ? "none (not hub sorted)" : buf);
+  std::string top;
+  for (const json& hub : h["top"]) {
+    top += (top.empty() ? "" : ", ") + std::to_string(hub["vertex"].get<std::uint64_t>()) + " (" +
+           with_commas(hub["out_degree"]) + ")";
+  }
+  if (!top.empty()) out += line("top hubs", top);
+  return out;
+}
+
+std::string locality_lines(const json& l) {
+  char buf[kLineBytes];
+  std::snprintf(buf, sizeof buf, "%.3f value sectors per tile (up to %u targets)",
+                l["sectors_per_tile"].get<double>(), kTileWidth);
+  std::string out = line("locality", buf);
+  std::snprintf(buf, sizeof buf,
+                "%u BFS: %s target lines, each level's lists read together; %s list by list",
+                l["traversals"].get<unsigned>(), with_commas(l["shared_lines"]).c_str(),
+                with_commas(l["list_lines"]).c_str());
+  return out + line("", buf);
+}
+
 }  // namespace
 
 nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint64_t partition_bytes,
@@ -177,7 +259,6 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint6
 }
 
 std::string format_description(const nlohmann::json& j) {
-  char buf[160];
   std::string out;
   out +=
       line("file", j["file"].get<std::string>() + " (" + format_bytes(j["file_bytes"]) +
@@ -186,77 +267,22 @@ std::string format_description(const nlohmann::json& j) {
   out += line("edges", with_commas(j["edges"]) +
                            (j["symmetric"].get<bool>() ? " (symmetric)" : " (directed)") +
                            ", weights: " + j["weights"].get<std::string>());
-  if (const json& c = j["compressed"]; !c.is_null()) {
-    std::snprintf(buf, sizeof buf, "%s, %.2f bytes per edge (raw targets: 4)",
-                  format_bytes(c["bytes"]).c_str(), c["bytes_per_edge"].get<double>());
-    out += line("compressed", buf);
-    if (const json& w = c["weights"]; !w.is_null()) {
-      std::snprintf(buf, sizeof buf, "packed at %u bits: %s, %.2f bytes per edge (raw: 4)",
-                    w["bits"].get<unsigned>(), format_bytes(w["bytes"]).c_str(),
-                    w["bytes_per_edge"].get<double>());
-      out += line("weights", buf);
-    }
-  } else {
-    out += line("compressed", "no (partition-tool --compress adds compressed lists)");
-  }
+  out += compressed_lines(j["compressed"]);
   out += line("in-edges", j["in_edges"].get<bool>()
                               ? "yes: each vertex's in-neighbours, for the pull direction"
                           : j["symmetric"].get<bool>()
                               ? "not needed (symmetric: the out-lists are the in-lists)"
                               : "no (partition-tool --in-edges adds them, which the pull "
                                 "direction needs)");
-  const json& d = j["out_degree"];
-  std::snprintf(buf, sizeof buf, "min %llu, mean %.2f, max %llu; %s vertices without out-edges",
-                d["min"].get<unsigned long long>(), d["mean"].get<double>(),
-                d["max"].get<unsigned long long>(), with_commas(d["isolated"]).c_str());
-  out += line("out-degree", buf);
-  for (const json& row : d["histogram"]) {
-    const auto low = row["min_degree"].get<std::uint64_t>(),
-               high = row["max_degree"].get<std::uint64_t>();
-    const std::string range =
-        low == high ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(high);
-    std::snprintf(buf, sizeof buf, "  degree %-21s %s", range.c_str(),
-                  with_commas(row["vertices"]).c_str());
-    out += line("", buf);
-  }
-  const json& p = j["partitions"];
-  std::snprintf(buf, sizeof buf,
-                "%s of %s: edges per partition min %s, mean %.0f, max %s; %s hold hubs",
-                with_commas(p["count"]).c_str(), format_bytes(p["partition_bytes"]).c_str(),
-                with_commas(p["min_edges"]).c_str(), p["mean_edges"].get<double>(),
-                with_commas(p["max_edges"]).c_str(), with_commas(p["with_hubs"]).c_str());
-  out += line("partitions", buf);
-  if (const json& in = p["in_edges"]; !in.is_null()) {
-    std::snprintf(buf, sizeof buf, "in-edges per partition min %s, mean %.0f, max %s",
-                  with_commas(in["min"]).c_str(), in["mean"].get<double>(),
-                  with_commas(in["max"]).c_str());
-    out += line("", buf);
-  }
+  out += degree_lines(j["out_degree"]);
+  out += partition_lines(j["partitions"]);
   const std::string order = j["order"];
   out += line("order", order == "sage"  ? "sage: hub sort, then SAGE's sampled reordering inside "
                                           "the hubs and inside the rest"
                        : order == "hub" ? "hub: hub sort"
                                         : "none: the input's");
-  const json& h = j["hubs"];
-  std::snprintf(buf, sizeof buf, "%s (%.1f%% of vertices) first in the order",
-                with_commas(h["count"]).c_str(), 100.0 * h["fraction"].get<double>());
-  out += line("hubs", h["count"].get<std::uint64_t>() == 0 ? "none (not hub sorted)" : buf);
-  std::string top;
-  for (const json& hub : h["top"]) {
-    top += (top.empty() ? "" : ", ") + std::to_string(hub["vertex"].get<std::uint64_t>()) + " (" +
-           with_commas(hub["out_degree"]) + ")";
-  }
-  if (!top.empty()) out += line("top hubs", top);
-  if (const json& l = j["locality"]; !l.is_null()) {
-    std::snprintf(buf, sizeof buf, "%.3f value sectors per tile (up to %u targets)",
-                  l["sectors_per_tile"].get<double>(), kTileWidth);
-    out += line("locality", buf);
-    std::snprintf(buf, sizeof buf,
-                  "%u BFS: %s target lines, each level's lists read together; %s list by list",
-                  l["traversals"].get<unsigned>(), with_commas(l["shared_lines"]).c_str(),
-                  with_commas(l["list_lines"]).c_str());
-    out += line("", buf);
-  }
+  out += hub_lines(j["hubs"]);
+  if (const json& l = j["locality"]; !l.is_null()) out += locality_lines(l);
   return out;
 }
 

@@ -183,6 +183,119 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
       took.count());
 }
 
+// Each subcommand's arguments, bound to its options, and what it does with them.
+struct ConvertArgs {
+  std::string input, output, format;
+  BuildArgs build{.weights = "file"};
+};
+
+CLI::App* add_convert(CLI::App& app, ConvertArgs& a, Common& common) {
+  auto* cmd = app.add_subcommand(
+      "convert", "Read a text graph (edge list, .wel, .mtx, gzip or not) into .oocg");
+  cmd->add_option("INPUT", a.input, "Input graph file")->required();
+  cmd->add_option("-o,--output", a.output, "Output .oocg file")->required();
+  cmd->add_option("--format", a.format, "el | wel | mtx (default: from the file name)");
+  add_build(*cmd, a.build);
+  add_common(*cmd, common);
+  return cmd;
+}
+
+void run_convert(const ConvertArgs& a, const Common& common) {
+  const Format f = a.format.empty() ? detect_format(a.input) : parse_format(a.format);
+  if (f == Format::oocg) {
+    throw InvalidInput("'" + a.input +
+                       "' is already an .oocg file (use 'partition-tool export' to get text)");
+  }
+  build_and_write(read_text(a.input, f), a.build, a.output, common);
+}
+
+struct GenerateArgs {
+  GeneratorSpec gen;
+  std::string output;
+  BuildArgs build{.weights = "none"};
+};
+
+CLI::App* add_generate(CLI::App& app, GenerateArgs& a, Common& common) {
+  auto* cmd = app.add_subcommand("generate", "Generate a synthetic graph into .oocg");
+  cmd->add_option("KIND", a.gen.kind, "kron | urand | grid | star | chain | complete | empty")
+      ->required()
+      ->check(CLI::IsMember({"kron", "urand", "grid", "star", "chain", "complete", "empty"}));
+  cmd->add_option("-o,--output", a.output, "Output .oocg file")->required();
+  cmd->add_option("--scale", a.gen.scale, "kron, urand, grid: 2^scale vertices")
+      ->capture_default_str();
+  cmd->add_option("--edge-factor", a.gen.edge_factor, "kron, urand: edges per vertex")
+      ->capture_default_str();
+  cmd->add_option("--rows", a.gen.rows, "grid: rows (default from --scale)");
+  cmd->add_option("--cols", a.gen.cols, "grid: columns (default from --scale)");
+  cmd->add_option("--vertices", a.gen.vertices, "star, chain, complete, empty: vertex count")
+      ->capture_default_str();
+  add_build(*cmd, a.build);
+  add_common(*cmd, common);
+  return cmd;
+}
+
+void run_generate(GenerateArgs& a, const Common& common) {
+  a.gen.seed = a.build.seed;
+  build_and_write(generate(a.gen), a.build, a.output, common);
+}
+
+struct InfoArgs {
+  std::string file;
+  std::string partition_bytes = "32MiB";
+  bool as_json = false;
+  bool locality = false;
+};
+
+CLI::App* add_info(CLI::App& app, InfoArgs& a) {
+  auto* cmd = app.add_subcommand("info", "Counts, degrees, partitions and hubs of a .oocg file");
+  cmd->add_option("FILE", a.file, ".oocg file")->required();
+  cmd->add_option("--partition-bytes", a.partition_bytes, "Partition size to show the layout for")
+      ->check(size_validator())
+      ->capture_default_str();
+  cmd->add_flag("--json", a.as_json, "Print JSON instead of text");
+  cmd->add_flag("--locality", a.locality,
+                "Also measure the order's locality: value sectors per tile, and the target lines "
+                "that 4 BFS runs read (a pass over the edges per run)");
+  return cmd;
+}
+
+void run_info(const InfoArgs& a) {
+  const auto description = describe_graph_file(a.file, parse_size(a.partition_bytes), a.locality);
+  std::fputs(
+      a.as_json ? (description.dump(2) + "\n").c_str() : format_description(description).c_str(),
+      stdout);
+}
+
+CLI::App* add_verify(CLI::App& app, std::string& file) {
+  auto* cmd =
+      app.add_subcommand("verify", "Check a .oocg file's integrity; exit 0 only if it is sound");
+  cmd->add_option("FILE", file, ".oocg file")->required();
+  return cmd;
+}
+
+void run_verify(const std::string& file) {
+  const OocgInfo checked = verify_oocg(file);
+  std::printf("%s: sound (%s vertices, %s edges; header, checksums and structure%s checked%s)\n",
+              file.c_str(), with_commas(checked.num_vertices).c_str(),
+              with_commas(checked.num_edges).c_str(),
+              checked.compressed ? ", compressed lists decoded and" : "",
+              checked.in_edges ? "; in-edges match the out-edges" : "");
+}
+
+struct ExportArgs {
+  std::string file, output;
+};
+
+CLI::App* add_export(CLI::App& app, ExportArgs& a, Common& common) {
+  auto* cmd =
+      app.add_subcommand("export", "Write a .oocg graph as a text edge list in the original ids");
+  cmd->add_option("FILE", a.file, ".oocg file")->required();
+  cmd->add_option("-o,--output", a.output, "Output edge list (src dst [weight] per line)")
+      ->required();
+  add_common(*cmd, common);
+  return cmd;
+}
+
 }  // namespace
 }  // namespace ooc::tools
 
@@ -192,89 +305,29 @@ int main(int argc, char** argv) {
   CLI::App app{"Turns graphs into .oocg files for OocGraph, and inspects them.", "partition-tool"};
   app.require_subcommand(1);
   Common common;
-
-  std::string input, output, format;
-  auto* convert = app.add_subcommand(
-      "convert", "Read a text graph (edge list, .wel, .mtx, gzip or not) into .oocg");
-  convert->add_option("INPUT", input, "Input graph file")->required();
-  convert->add_option("-o,--output", output, "Output .oocg file")->required();
-  convert->add_option("--format", format, "el | wel | mtx (default: from the file name)");
-  BuildArgs convert_build{.weights = "file"};
-  add_build(*convert, convert_build);
-  add_common(*convert, common);
-
-  GeneratorSpec gen;
-  auto* generate_cmd = app.add_subcommand("generate", "Generate a synthetic graph into .oocg");
-  generate_cmd
-      ->add_option("KIND", gen.kind, "kron | urand | grid | star | chain | complete | empty")
-      ->required()
-      ->check(CLI::IsMember({"kron", "urand", "grid", "star", "chain", "complete", "empty"}));
-  generate_cmd->add_option("-o,--output", output, "Output .oocg file")->required();
-  generate_cmd->add_option("--scale", gen.scale, "kron, urand, grid: 2^scale vertices")
-      ->capture_default_str();
-  generate_cmd->add_option("--edge-factor", gen.edge_factor, "kron, urand: edges per vertex")
-      ->capture_default_str();
-  generate_cmd->add_option("--rows", gen.rows, "grid: rows (default from --scale)");
-  generate_cmd->add_option("--cols", gen.cols, "grid: columns (default from --scale)");
-  generate_cmd->add_option("--vertices", gen.vertices, "star, chain, complete, empty: vertex count")
-      ->capture_default_str();
-  BuildArgs generate_build{.weights = "none"};
-  add_build(*generate_cmd, generate_build);
-  add_common(*generate_cmd, common);
-
-  std::string file;
-  std::string partition_bytes = "32MiB";
-  bool as_json = false;
-  auto* info = app.add_subcommand("info", "Counts, degrees, partitions and hubs of a .oocg file");
-  info->add_option("FILE", file, ".oocg file")->required();
-  info->add_option("--partition-bytes", partition_bytes, "Partition size to show the layout for")
-      ->check(size_validator())
-      ->capture_default_str();
-  info->add_flag("--json", as_json, "Print JSON instead of text");
-  bool locality = false;
-  info->add_flag("--locality", locality,
-                 "Also measure the order's locality: value sectors per tile, and the target lines "
-                 "that 4 BFS runs read (a pass over the edges per run)");
-
-  auto* verify =
-      app.add_subcommand("verify", "Check a .oocg file's integrity; exit 0 only if it is sound");
-  verify->add_option("FILE", file, ".oocg file")->required();
-
-  auto* export_cmd =
-      app.add_subcommand("export", "Write a .oocg graph as a text edge list in the original ids");
-  export_cmd->add_option("FILE", file, ".oocg file")->required();
-  export_cmd->add_option("-o,--output", output, "Output edge list (src dst [weight] per line)")
-      ->required();
-  add_common(*export_cmd, common);
-
+  ConvertArgs convert_args;
+  GenerateArgs generate_args;
+  InfoArgs info_args;
+  std::string verify_file;
+  ExportArgs export_args;
+  const CLI::App* convert = add_convert(app, convert_args, common);
+  const CLI::App* generate_cmd = add_generate(app, generate_args, common);
+  const CLI::App* info = add_info(app, info_args);
+  const CLI::App* verify = add_verify(app, verify_file);
+  add_export(app, export_args, common);
   return run_main(app, argc, argv, [&] {
     const auto threads = limit_threads(common.threads);
     const ProgressBar progress(common.quiet);
     if (*convert) {
-      const Format f = format.empty() ? detect_format(input) : parse_format(format);
-      if (f == Format::oocg) {
-        throw InvalidInput("'" + input +
-                           "' is already an .oocg file (use 'partition-tool export' to get text)");
-      }
-      build_and_write(read_text(input, f), convert_build, output, common);
+      run_convert(convert_args, common);
     } else if (*generate_cmd) {
-      gen.seed = generate_build.seed;
-      build_and_write(generate(gen), generate_build, output, common);
+      run_generate(generate_args, common);
     } else if (*info) {
-      const auto description = describe_graph_file(file, parse_size(partition_bytes), locality);
-      std::fputs(
-          as_json ? (description.dump(2) + "\n").c_str() : format_description(description).c_str(),
-          stdout);
+      run_info(info_args);
     } else if (*verify) {
-      const OocgInfo checked = verify_oocg(file);
-      std::printf(
-          "%s: sound (%s vertices, %s edges; header, checksums and structure%s checked%s)\n",
-          file.c_str(), with_commas(checked.num_vertices).c_str(),
-          with_commas(checked.num_edges).c_str(),
-          checked.compressed ? ", compressed lists decoded and" : "",
-          checked.in_edges ? "; in-edges match the out-edges" : "");
+      run_verify(verify_file);
     } else {
-      write_edge_list(read_oocg(file), output);
+      write_edge_list(read_oocg(export_args.file), export_args.output);
     }
   });
 }
