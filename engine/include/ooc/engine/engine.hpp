@@ -186,9 +186,13 @@ class OocEngine {
   // sampled sources.
   std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const;
 
-  // Runs a user program (see programs.hpp) and returns its values in user ids.
-  template <class P>
+  // Runs a user program (see program_contract.hpp) and returns its values in user ids. Any other
+  // type fails to compile at the call, naming what it lacks (ProgramCheck).
+  template <GraphProgram P>
   Result<typename P::Value> run(const P& program, const RunOptions& run = {});
+  template <class P>
+  requires(!GraphProgram<P>) Result<typename ProgramCheck<P>::Value> run(
+      const P& program, const RunOptions& run = {});
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
@@ -261,7 +265,7 @@ detail::RawRun<P> OocEngine::execute(Make&& make, detail::RunSetup setup) {
 }
 
 // An accumulative program's result is its value plus the delta still pending.
-template <class P>
+template <GraphProgram P>
 Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run) {
   const detail::ProgramInfo info = detail::info_of<P>("user program");
   if (grouped()) {

@@ -1,73 +1,14 @@
 #pragma once
-// Graph programs and the contract they follow (DESIGN.md, "Programs and the contract").
-//
-// A program is a small, trivially copyable struct whose member functions are OOC_HD, so the
-// same code runs in CUDA kernels and in the CPU backend's loops. The engine owns the vertex
-// arrays and calls the program per active vertex and per out-edge. Two kinds:
-//
-// Monotone (BFS, SSSP, CC, widest path): one value per vertex that only moves one way.
-//   using Value = ...;                         trivially copyable, 4 bytes
-//   static constexpr ProgramKind kind = ProgramKind::monotone;
-//   static constexpr bool needs_weights, needs_symmetric;
-//   Value init(vid_t v) const;                 value before the first iteration
-//   bool active_at_start(vid_t v) const;       the first frontier
-//   bool relax(Value src, std::uint32_t weight, Value* dst) const;
-//       atomically moves *dst toward what src offers along the edge; true when *dst changed,
-//       which puts the target in the next frontier.
-//   static constexpr bool ordered;             optional: a smaller value is more urgent, and
-//       processing urgent vertices first saves work (BFS, SSSP); see priority.hpp
-//   static constexpr Reduction combine;        optional: how the ranks of a distributed run
-//       combine their copies of a value, Reduction::min (the default) or Reduction::max (a
-//       value that only grows, as in widest path); Value must then be uint32_t or float
-//
-// Accumulative (PageRank in the delta form of Maiter/HyTGraph): a value and a pending delta.
-//   static constexpr ProgramKind kind = ProgramKind::accumulative;
-//   Value init(vid_t v) const; Value init_delta(vid_t v) const; bool active_at_start(v) const;
-//   Value message(Value delta, eid_t out_degree) const;   what each out-edge carries
-//   bool relax(Value message, std::uint32_t weight, Value* dst_delta) const;
-//       atomically adds to the target's delta; true when the delta crossed the activation
-//       threshold (was below it, is now at or above it).
-//   static constexpr bool ordered;  optional: a larger pending delta is more urgent (PageRank)
-//   The engine takes an active vertex's delta with an atomic exchange (so no contribution is
-//   lost or applied twice), adds it to the value, and sends message() along every out-edge; a
-//   vertex without out-edges absorbs its delta. At the end value + leftover delta is the result.
-//
-// Either kind may take the edge's ids: a program that declares
-//   bool relax(Value message, std::uint32_t weight, Value* dst, vid_t source, vid_t target) const;
-// in place of the three-argument relax() gets the edge's source and target (internal ids) too,
-// to read arrays of its own indexed by them (betweenness centrality, bc.hpp, does). Its messages
-// then carry their source, 4 bytes more per queued hub list. In a distributed run the engine asks
-// an accumulative one whether a delta d received from the other ranks activates v as
-// relax(d, 0, &zero, v, v).
-//
-// The pull direction (EngineOptions::direction) runs a program whose relax() is a pure combine,
-// declared by
-//   Value offer(Value message, std::uint32_t weight) const;
-// what relax() would combine into the target along the edge, with no other effect: monotone
-// programs combine offers with their reduction (min, or `combine`), and relax(m, w, dst) must be
-// that combine of offer(m, w) into *dst; accumulative ones add offers up, and relax(m, 0, dst)
-// must add exactly m (offer(m, 0) == m), which applies a vertex's gathered sum in one call.
-// A pulling vertex reads its in-neighbours' values (monotone) or the messages its active
-// in-neighbours send this iteration (accumulative), reduces their offers in registers, and
-// combines the result into its own value once. Optionally, a min-combining program declares
-//   Value pull_floor(Value least) const;
-// the least any edge can offer when every frontier vertex holds at least `least` (BFS: least + 1),
-// so that a pulling vertex that reaches it stops reading its list (Beamer's bottom-up step).
-// Programs that take the edge's ids do not pull.
-//
-// Under this contract any processing order gives the same answer (monotone programs) or the
-// same answer within the threshold (accumulative ones), which is what makes asynchronous,
-// prioritised, partition-by-partition scheduling safe. Weights reach relax() as their 32-bit
-// pattern; weight_as_float() reads an f32 weight.
-#include <concepts>
+// The built-in graph programs: BFS, SSSP, CC, PageRank and betweenness centrality's two. Each
+// follows the program contract, which program_contract.hpp states as concepts (GraphProgram) and
+// docs/programs.md explains; a program of your own follows it the same way.
 #include <cstdint>
 #include <limits>
 
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/hd.hpp"
 #include "ooc/core/types.hpp"
-#include "ooc/engine/communicator.hpp"
-#include "ooc/kernels/message.hpp"
+#include "ooc/engine/program_contract.hpp"
 
 #if !defined(__CUDA_ARCH__)
 #include <bit>
@@ -82,37 +23,6 @@ OOC_HD OOC_FORCEINLINE float weight_as_float(std::uint32_t bits) {
   return std::bit_cast<float>(bits);
 #endif
 }
-
-// Whether a program declares `ordered` (and it is true).
-template <class P>
-constexpr bool is_ordered() {
-  if constexpr (requires { P::ordered; }) {
-    return P::ordered;
-  } else {
-    return false;
-  }
-}
-
-// How the ranks of a distributed run combine a monotone program's values.
-template <class P>
-constexpr Reduction reduction_of() {
-  if constexpr (requires { P::combine; }) {
-    return P::combine;
-  } else {
-    return Reduction::min;
-  }
-}
-
-// A program that can run in the pull direction, and one whose pulling vertices may stop early.
-template <class P>
-concept PullProgram =
-    !EdgeAwareProgram<P> && requires(const P& p, typename P::Value m, std::uint32_t w) {
-  { p.offer(m, w) } -> std::same_as<typename P::Value>;
-};
-template <class P>
-concept PullFloorProgram = PullProgram<P> && requires(const P& p, typename P::Value least) {
-  { p.pull_floor(least) } -> std::same_as<typename P::Value>;
-};
 
 // Lowers *dst to candidate when it is smaller; true when it did. The plain load first skips the
 // atomic for the common case of no improvement.
@@ -290,5 +200,9 @@ struct BcBackward {
     return atomic_add(remaining + to, ~std::uint32_t{0}) == 1;  // its last successor
   }
 };
+
+static_assert(GraphProgram<Bfs> && GraphProgram<SsspU32> && GraphProgram<SsspF32> &&
+              GraphProgram<Cc> && GraphProgram<PageRank> && GraphProgram<BcForward> &&
+              GraphProgram<BcBackward>);
 
 }  // namespace ooc

@@ -1,0 +1,21 @@
+// A program that owns a std::vector: the engine copies programs into kernels bytewise.
+// expected error: OocGraph program: the program must be trivially copyable
+#include "ooc/engine/engine.hpp"
+
+struct Program {
+  using Value = std::uint32_t;
+  static constexpr ooc::ProgramKind kind = ooc::ProgramKind::monotone;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  std::vector<Value> start;
+  OOC_HD Value init(ooc::vid_t v) const { return start[v]; }
+  OOC_HD bool active_at_start(ooc::vid_t v) const { return start[v] == 0; }
+  OOC_HD bool relax(Value src, std::uint32_t, Value* dst) const {
+    return ooc::lower_to(dst, src + 1);
+  }
+};
+
+int main() {
+  ooc::OocEngine engine(ooc::Graph{});
+  return static_cast<int>(engine.run(Program{}).values.size());
+}

@@ -1,0 +1,19 @@
+// relax() is not const.
+// expected error: OocGraph program: missing or wrong 'bool relax(Value, std::uint32_t weight,
+// Value* dst) const'
+#include "ooc/engine/engine.hpp"
+
+struct Program {
+  using Value = std::uint32_t;
+  static constexpr ooc::ProgramKind kind = ooc::ProgramKind::monotone;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  OOC_HD Value init(ooc::vid_t v) const { return v == 0 ? 0 : ~Value{0}; }
+  OOC_HD bool active_at_start(ooc::vid_t v) const { return v == 0; }
+  OOC_HD bool relax(Value src, std::uint32_t, Value* dst) { return ooc::lower_to(dst, src + 1); }
+};
+
+int main() {
+  ooc::OocEngine engine(ooc::Graph{});
+  return static_cast<int>(engine.run(Program{}).values.size());
+}
