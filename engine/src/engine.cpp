@@ -195,27 +195,6 @@ Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32
   return owned;
 }
 
-void check_pull_blocks(std::uint32_t blocks) {
-  if (blocks > kMaxPullBlocks) {
-    throw InvalidInput("pull blocks must be from 1 to " + std::to_string(kMaxPullBlocks) +
-                       ", or 0 for the GPU's L2 to decide (got " + std::to_string(blocks) + ")");
-  }
-}
-
-void check_exchange_rounds(std::uint32_t rounds) {
-  if (rounds == 0 || rounds > kMaxExchangeRounds) {
-    throw InvalidInput("exchange rounds must be from 1 to " + std::to_string(kMaxExchangeRounds) +
-                       " (got " + std::to_string(rounds) + ")");
-  }
-}
-
-void check_resident_slices(std::uint32_t slices) {
-  if (slices == 0 || slices > kMaxResidentSlices) {
-    throw InvalidInput("resident slices must be from 1 to " + std::to_string(kMaxResidentSlices) +
-                       " (got " + std::to_string(slices) + ")");
-  }
-}
-
 }  // namespace
 
 OocEngine::OocEngine(Graph graph, EngineOptions options)
@@ -224,9 +203,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options)
 OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
     : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
-  check_resident_slices(options.resident_slices);
-  check_exchange_rounds(options.exchange_rounds);
-  check_pull_blocks(options.pull_blocks);
+  check(run_settings(options));
   if (options.devices.size() == 1) options.device = options.devices.front();
   if (options.devices.size() > 1) {
     if (communicator) {
@@ -358,48 +335,14 @@ const Graph& OocEngine::graph() const {
 const EngineOptions& OocEngine::options() const {
   return impl_->options;
 }
-void OocEngine::set_transfer(TransferPolicy transfer) {
-  impl_->options.transfer = transfer;
-  for (OocEngine& e : impl_->group)
-    e.set_transfer(transfer);
+RunSettings OocEngine::settings() const {
+  return run_settings(options());
 }
-void OocEngine::set_priority(bool priority) {
-  impl_->options.priority = priority;
-  for (OocEngine& e : impl_->group)
-    e.set_priority(priority);
-}
-void OocEngine::set_load_balance(LoadBalance load_balance) {
-  impl_->options.load_balance = load_balance;
-  for (OocEngine& e : impl_->group)
-    e.set_load_balance(load_balance);
-}
-void OocEngine::set_exchange(Exchange exchange) {
-  impl_->options.exchange = exchange;
-  for (OocEngine& e : impl_->group)
-    e.set_exchange(exchange);
-}
-void OocEngine::set_direction(Direction direction) {
-  impl_->options.direction = direction;
-  for (OocEngine& e : impl_->group)
-    e.set_direction(direction);
-}
-void OocEngine::set_pull_blocks(std::uint32_t blocks) {
-  check_pull_blocks(blocks);
-  impl_->options.pull_blocks = blocks;
-  for (OocEngine& e : impl_->group)
-    e.set_pull_blocks(blocks);
-}
-void OocEngine::set_resident_slices(std::uint32_t slices) {
-  check_resident_slices(slices);
-  impl_->options.resident_slices = slices;
-  for (OocEngine& e : impl_->group)
-    e.set_resident_slices(slices);
-}
-void OocEngine::set_exchange_rounds(std::uint32_t rounds) {
-  check_exchange_rounds(rounds);
-  impl_->options.exchange_rounds = rounds;
-  for (OocEngine& e : impl_->group)
-    e.set_exchange_rounds(rounds);
+void OocEngine::configure(const RunSettings& settings) {
+  check(settings);
+  apply(settings, impl_->options);
+  for (OocEngine& rank : impl_->group)
+    apply(settings, rank.impl_->options);
 }
 Backend OocEngine::backend() const {
   return lead().impl_->backend;
@@ -482,7 +425,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
         " needs a symmetric graph, and this one is directed (convert or generate it with "
         "--undirected)");
   }
-  if (impl_->communicator) check_rank_transfer(options());  // set_transfer() may have changed it
+  if (impl_->communicator) check_rank_transfer(options());  // configure() may have changed it
   // The direction this run may take: push where the program, the graph or the ranks rule pulling
   // out (refused when pull was asked for by name).
   EngineOptions o = options();

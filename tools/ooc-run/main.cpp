@@ -653,14 +653,14 @@ int run_all(const Args& a, const std::shared_ptr<Communicator>& ranks, int devic
     std::vector<double> expected;  // the reference, computed once per algorithm
     for (const auto& [policy, priority, balance, direction, exchange, rounds, blocks, slices] :
          settings(a, engine.backend(), engine.ranks())) {
-      engine.set_transfer(policy);
-      engine.set_priority(priority);
-      engine.set_load_balance(balance);
-      engine.set_direction(direction);
-      engine.set_exchange(exchange);
-      engine.set_exchange_rounds(rounds);
-      engine.set_pull_blocks(blocks);
-      engine.set_resident_slices(slices);
+      engine.configure({.transfer = policy,
+                        .priority = priority,
+                        .load_balance = balance,
+                        .direction = direction,
+                        .exchange = exchange,
+                        .exchange_rounds = rounds,
+                        .pull_blocks = blocks,
+                        .resident_slices = slices});
       for (int r = 0; r < a.repeat; ++r, ++run_index) {
         last = run_once(engine, one, source, bc_sources);
         nlohmann::json j = to_json(last.stats);
