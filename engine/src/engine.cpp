@@ -4,51 +4,19 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include <cmath>
-#include <exception>
-#include <iterator>
 #include <limits>
-#include <mutex>
-#include <optional>
-#include <random>
 #include <string>
-#include <thread>
-#include <unordered_set>
 
+#include "engine_impl.hpp"
+#include "group.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
 #include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/transfer/devices.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
-#if OOC_ENGINE_CUDA
-#include "ooc/engine/detail/cuda_backend.hpp"
-#endif
 
 namespace ooc {
-
-struct OocEngine::Impl {
-  Graph graph;
-  EngineOptions options;
-  Backend backend = Backend::cpu;
-  std::vector<Partition> partitions;
-  // A directed graph with in-edges (on one rank): its in-lists as a graph, and the partitions'
-  // ranges of them, which the pull direction reads.
-  Graph in_lists;
-  std::vector<Partition> in_partitions;
-  Buffer<vid_t> internal_of_user;  // empty when ids are not permuted
-  // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices.
-  std::shared_ptr<Communicator> communicator;
-  std::vector<std::uint32_t> owners;
-  Bitmap owned;
-#if OOC_ENGINE_CUDA
-  std::shared_ptr<detail::DeviceGraph> device;
-#endif
-  // Several GPUs from this process (EngineOptions::devices): a rank each; the fields above are
-  // then unused.
-  std::vector<OocEngine> group;
-};
-
 namespace {
 
 Backend resolve_backend(Backend asked, int device) {
@@ -116,72 +84,32 @@ void check_rank_transfer(const EngineOptions& options) {
   }
 }
 
-// Runs body(rank) on a thread per rank; the first exception (if any) is rethrown after every
-// thread has ended. A failing rank calls fail(rank, what) so that the others stop waiting for it.
-void on_threads(std::size_t ranks, const std::function<void(std::size_t)>& body,
-                const std::function<void(std::size_t, const char*)>& fail) {
-  std::mutex mutex;
-  std::exception_ptr failure;
-  std::vector<std::thread> threads;
-  for (std::size_t r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        body(r);
-      } catch (const Cancelled&) {
-        // Every rank agreed to stop at the same iteration (drive()): none waits for this one,
-        // and the ranks' links stay usable for the next run.
-        const std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-      } catch (const std::exception& e) {
-        {
-          const std::lock_guard lock(mutex);
-          if (!failure) failure = std::current_exception();
-        }
-        fail(r, e.what());
-      }
-    });
+// A program's demands on the graph.
+void check_graph(const detail::ProgramInfo& info, const Graph& g) {
+  if (info.needs_weights && !g.weighted()) {
+    throw InvalidInput(std::string(info.name) +
+                       " needs edge weights, and this graph has none (convert or generate it with "
+                       "--weights file or --weights random:1-64)");
   }
-  for (std::thread& t : threads)
-    t.join();
-  if (failure) std::rethrow_exception(failure);
+  if (info.needs_symmetric && !g.symmetric) {
+    throw InvalidInput(
+        std::string(info.name) +
+        " needs a symmetric graph, and this one is directed (convert or generate it with "
+        "--undirected)");
+  }
 }
 
-// One engine per GPU of options.devices, each made on its own thread (they join NCCL together).
-std::vector<OocEngine> make_group(
-    const EngineOptions& options,
-    const std::function<OocEngine(const EngineOptions&, std::shared_ptr<Communicator>)>& make) {
-  const std::size_t n = options.devices.size();
-  std::vector<std::unique_ptr<Communicator>> links = thread_communicators(static_cast<int>(n));
-  std::vector<std::shared_ptr<Communicator>> shared(std::make_move_iterator(links.begin()),
-                                                    std::make_move_iterator(links.end()));
-  std::vector<std::optional<OocEngine>> made(n);
-  on_threads(
-      n,
-      [&](std::size_t r) {
-        EngineOptions o = options;
-        o.device = options.devices[r];
-        o.devices.clear();
-        made[r].emplace(make(o, shared[r]));
-      },
-      [&](std::size_t r, const char* why) { shared[r]->abort(why); });
-  std::vector<OocEngine> group;
-  for (std::optional<OocEngine>& e : made)
-    group.push_back(std::move(*e));
-  return group;
-}
+// The processor a run plans for: the memory budget it may use, its name, its L2 (0: unknown).
+struct Processor {
+  std::uint64_t budget;
+  std::string name;
+  std::uint64_t l2_bytes;
+};
 
-// A Graph whose arrays are views of `whole`'s (the ranks of a group share one copy).
-Graph share(const std::shared_ptr<Graph>& whole) {
-  Graph g;
-  g.offsets = Buffer<eid_t>::view(whole->offsets.data(), whole->offsets.size(), whole);
-  g.targets = Buffer<vid_t>::view(whole->targets.data(), whole->targets.size(), whole);
-  g.weights = Buffer<std::uint32_t>::view(whole->weights.data(), whole->weights.size(), whole);
-  g.original_ids =
-      Buffer<vid_t>::view(whole->original_ids.data(), whole->original_ids.size(), whole);
-  g.weight_type = whole->weight_type;
-  g.hub_count = whole->hub_count;
-  g.symmetric = whole->symmetric;
-  return g;
+Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
+  if (device == nullptr) return {asked, cpu_device_name(), 0};
+  const std::uint64_t budget = detail::device_budget(*device, asked);
+  return {budget, detail::device_name(*device), detail::device_l2_bytes(*device)};
 }
 
 Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32_t> owners,
@@ -195,27 +123,6 @@ Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32
   return owned;
 }
 
-void check_pull_blocks(std::uint32_t blocks) {
-  if (blocks > kMaxPullBlocks) {
-    throw InvalidInput("pull blocks must be from 1 to " + std::to_string(kMaxPullBlocks) +
-                       ", or 0 for the GPU's L2 to decide (got " + std::to_string(blocks) + ")");
-  }
-}
-
-void check_exchange_rounds(std::uint32_t rounds) {
-  if (rounds == 0 || rounds > kMaxExchangeRounds) {
-    throw InvalidInput("exchange rounds must be from 1 to " + std::to_string(kMaxExchangeRounds) +
-                       " (got " + std::to_string(rounds) + ")");
-  }
-}
-
-void check_resident_slices(std::uint32_t slices) {
-  if (slices == 0 || slices > kMaxResidentSlices) {
-    throw InvalidInput("resident slices must be from 1 to " + std::to_string(kMaxResidentSlices) +
-                       " (got " + std::to_string(slices) + ")");
-  }
-}
-
 }  // namespace
 
 OocEngine::OocEngine(Graph graph, EngineOptions options)
@@ -224,9 +131,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options)
 OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator)
     : impl_(std::make_unique<Impl>()) {
   if (options.filter_merge == 0) throw InvalidInput("filter merge (k) must be at least 1");
-  check_resident_slices(options.resident_slices);
-  check_exchange_rounds(options.exchange_rounds);
-  check_pull_blocks(options.pull_blocks);
+  check(run_settings(options));
   if (options.devices.size() == 1) options.device = options.devices.front();
   if (options.devices.size() > 1) {
     if (communicator) {
@@ -235,16 +140,14 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
           "run takes one GPU (EngineOptions::device)");
     }
     auto whole = std::make_shared<Graph>(std::move(graph));
-#if OOC_ENGINE_CUDA
     // Pinned once (portable to every GPU): the ranks' views then pin nothing of their own. Ranks
     // push only, so the in-edges stay where they are.
     if (resolve_backend(options.backend, options.devices.front()) == Backend::cuda)
       detail::pin_edges(*whole, options.devices.front(), detail::PinLists::out);
-#endif
     impl_->options = options;
     impl_->group =
-        make_group(options, [&](const EngineOptions& o, std::shared_ptr<Communicator> c) {
-          return OocEngine(share(whole), o, std::move(c));
+        detail::make_group(options, [&](const EngineOptions& o, std::shared_ptr<Communicator> c) {
+          return OocEngine(detail::share(whole), o, std::move(c));
         });
     return;
   }
@@ -254,43 +157,42 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
   impl_->options = options;
   impl_->partitions =
       partition_by_edges(impl_->graph, options.partition_bytes, impl_->graph.bytes_per_edge());
-  if (impl_->graph.has_in_edges() && !communicator) {
-#if OOC_ENGINE_CUDA
-    // In pinned memory before the view of them is taken (a file loaded for the GPU has them
-    // there already).
-    if (impl_->backend == Backend::cuda)
-      detail::pin_edges(impl_->graph, options.device, detail::PinLists::out_and_in);
-#endif
-    impl_->in_lists = in_edge_view(impl_->graph);
-    const Buffer<eid_t>& in_offsets = impl_->graph.in_edges.offsets;
-    for (const Partition& p : impl_->partitions) {
-      impl_->in_partitions.push_back(
-          {p.first_vertex, p.last_vertex, in_offsets[p.first_vertex], in_offsets[p.last_vertex]});
-    }
-  }
+  if (impl_->graph.has_in_edges() && !communicator) impl_->take_in_lists();
   impl_->internal_of_user = internal_ids(impl_->graph);
-  if (communicator) {
-    const auto rank = static_cast<std::uint32_t>(communicator->rank());
-    impl_->owners = assign_partitions(impl_->partitions, impl_->graph.hub_count,
-                                      static_cast<std::uint32_t>(communicator->size()));
-    impl_->owned = vertices_of(impl_->partitions, impl_->owners, rank, impl_->graph.num_vertices());
-    impl_->communicator = std::move(communicator);
+  if (communicator) impl_->join_ranks(std::move(communicator));
+  if (impl_->backend == Backend::cuda) impl_->make_device_graph();
+}
+
+void OocEngine::Impl::take_in_lists() {
+  // In pinned memory before the view of them is taken (a file loaded for the GPU has them there
+  // already).
+  if (backend == Backend::cuda)
+    detail::pin_edges(graph, options.device, detail::PinLists::out_and_in);
+  in_lists = in_edge_view(graph);
+  const Buffer<eid_t>& in_offsets = graph.in_edges.offsets;
+  for (const Partition& p : partitions) {
+    in_partitions.push_back(
+        {p.first_vertex, p.last_vertex, in_offsets[p.first_vertex], in_offsets[p.last_vertex]});
   }
-#if OOC_ENGINE_CUDA
-  if (impl_->backend == Backend::cuda) {
-    if (impl_->communicator) {
-      const auto ranges =
-          owned_edge_ranges(impl_->partitions, impl_->owners,
-                            static_cast<std::uint32_t>(impl_->communicator->rank()));
-      const detail::RankSetup rank{*impl_->communicator, impl_->owned, ranges, impl_->owners};
-      impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options, &rank);
-    } else {
-      impl_->device = detail::make_device_graph(impl_->graph, impl_->partitions, options);
-      if (impl_->graph.has_in_edges())
-        detail::add_in_lists(*impl_->device, impl_->in_lists, impl_->in_partitions);
-    }
+}
+
+void OocEngine::Impl::join_ranks(std::shared_ptr<Communicator> link) {
+  const auto rank = static_cast<std::uint32_t>(link->rank());
+  owners = assign_partitions(partitions, graph.hub_count, static_cast<std::uint32_t>(link->size()));
+  owned = vertices_of(partitions, owners, rank, graph.num_vertices());
+  communicator = std::move(link);
+}
+
+void OocEngine::Impl::make_device_graph() {
+  if (!communicator) {
+    device = detail::make_device_graph(graph, partitions, options);
+    if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions);
+    return;
   }
-#endif
+  const auto ranges =
+      owned_edge_ranges(partitions, owners, static_cast<std::uint32_t>(communicator->rank()));
+  const detail::RankSetup rank{*communicator, owned, ranges, owners};
+  device = detail::make_device_graph(graph, partitions, options, &rank);
 }
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
@@ -320,9 +222,10 @@ OocEngine::OocEngine(std::vector<OocEngine> group, EngineOptions options)
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options) {
   if (options.devices.size() > 1) {
     // Each rank reads only its own partitions' edges.
-    auto group = make_group(options, [&](const EngineOptions& o, std::shared_ptr<Communicator> c) {
-      return OocEngine::load(path, o, std::move(c));
-    });
+    auto group =
+        detail::make_group(options, [&](const EngineOptions& o, std::shared_ptr<Communicator> c) {
+          return OocEngine::load(path, o, std::move(c));
+        });
     return OocEngine(std::move(group), std::move(options));
   }
   if (options.devices.size() == 1) options.device = options.devices.front();
@@ -347,7 +250,7 @@ const OocEngine& OocEngine::lead() const {
 }
 void OocEngine::run_on_group(const std::function<void(OocEngine&, int)>& body) {
   std::vector<OocEngine>& group = impl_->group;
-  on_threads(
+  detail::on_threads(
       group.size(), [&](std::size_t r) { body(group[r], static_cast<int>(r)); },
       [&](std::size_t r, const char* why) { group[r].impl_->communicator->abort(why); });
 }
@@ -358,48 +261,14 @@ const Graph& OocEngine::graph() const {
 const EngineOptions& OocEngine::options() const {
   return impl_->options;
 }
-void OocEngine::set_transfer(TransferPolicy transfer) {
-  impl_->options.transfer = transfer;
-  for (OocEngine& e : impl_->group)
-    e.set_transfer(transfer);
+RunSettings OocEngine::settings() const {
+  return run_settings(options());
 }
-void OocEngine::set_priority(bool priority) {
-  impl_->options.priority = priority;
-  for (OocEngine& e : impl_->group)
-    e.set_priority(priority);
-}
-void OocEngine::set_load_balance(LoadBalance load_balance) {
-  impl_->options.load_balance = load_balance;
-  for (OocEngine& e : impl_->group)
-    e.set_load_balance(load_balance);
-}
-void OocEngine::set_exchange(Exchange exchange) {
-  impl_->options.exchange = exchange;
-  for (OocEngine& e : impl_->group)
-    e.set_exchange(exchange);
-}
-void OocEngine::set_direction(Direction direction) {
-  impl_->options.direction = direction;
-  for (OocEngine& e : impl_->group)
-    e.set_direction(direction);
-}
-void OocEngine::set_pull_blocks(std::uint32_t blocks) {
-  check_pull_blocks(blocks);
-  impl_->options.pull_blocks = blocks;
-  for (OocEngine& e : impl_->group)
-    e.set_pull_blocks(blocks);
-}
-void OocEngine::set_resident_slices(std::uint32_t slices) {
-  check_resident_slices(slices);
-  impl_->options.resident_slices = slices;
-  for (OocEngine& e : impl_->group)
-    e.set_resident_slices(slices);
-}
-void OocEngine::set_exchange_rounds(std::uint32_t rounds) {
-  check_exchange_rounds(rounds);
-  impl_->options.exchange_rounds = rounds;
-  for (OocEngine& e : impl_->group)
-    e.set_exchange_rounds(rounds);
+void OocEngine::configure(const RunSettings& settings) {
+  check(settings);
+  apply(settings, impl_->options);
+  for (OocEngine& rank : impl_->group)
+    apply(settings, rank.impl_->options);
 }
 Backend OocEngine::backend() const {
   return lead().impl_->backend;
@@ -459,238 +328,98 @@ detail::Lists OocEngine::pull_lists() const {
   return {impl_->in_lists, impl_->in_partitions};
 }
 
-detail::CudaRun OocEngine::cuda_run([[maybe_unused]] const MemoryPlan& plan) const {
-#if OOC_ENGINE_CUDA
+detail::CudaRun OocEngine::cuda_run(const MemoryPlan& plan) const {
   if (impl_->device)
     return {graph(), partitions(), options(), plan, *impl_->device, pull_lists().partitions};
-#endif
   throw Unsupported("a CUDA executor on an engine whose backend is " +
                     std::string(to_string(backend())));
 }
 
+// Called on a lone engine or a rank (a group asks its first rank), so its own state is the
+// graph's and the options'.
 detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
                                       const RunOptions& run) const {
-  const Graph& g = graph();
-  if (info.needs_weights && !g.weighted()) {
-    throw InvalidInput(std::string(info.name) +
-                       " needs edge weights, and this graph has none (convert or generate it with "
-                       "--weights file or --weights random:1-64)");
-  }
-  if (info.needs_symmetric && !g.symmetric) {
-    throw InvalidInput(
-        std::string(info.name) +
-        " needs a symmetric graph, and this one is directed (convert or generate it with "
-        "--undirected)");
-  }
-  if (impl_->communicator) check_rank_transfer(options());  // set_transfer() may have changed it
-  // The direction this run may take: push where the program, the graph or the ranks rule pulling
-  // out (refused when pull was asked for by name).
-  EngineOptions o = options();
-  if (o.direction == Direction::pull) check_pull(info, g, impl_->communicator != nullptr);
-  if (!info.pulls || !has_in_lists(g) || impl_->communicator) o.direction = Direction::push;
-  detail::RunSetup setup;
-  std::uint64_t budget = o.device_budget;
-  std::uint64_t l2_bytes = 0;
-  std::string device = cpu_device_name();
-#if OOC_ENGINE_CUDA
-  if (impl_->device) {
-    budget = detail::device_budget(*impl_->device, o.device_budget);
-    device = detail::device_name(*impl_->device);
-    l2_bytes = detail::device_l2_bytes(*impl_->device);
-  }
-#endif
+  check_graph(info, graph());
+  if (impl_->communicator) check_rank_transfer(options());  // configure() may have changed it
+  const EngineOptions o = impl_->run_options(info);
+  const Processor processor = processor_of(impl_->device.get(), o.device_budget);
   // A program's own arrays come off a budget the user gave (allocated already, they are no
   // longer in the free memory an automatic budget is taken from).
-  const std::uint64_t own_bytes = std::uint64_t{g.num_vertices()} * info.own_vertex_bytes;
+  const std::uint64_t own_bytes = std::uint64_t{graph().num_vertices()} * info.own_vertex_bytes;
+  std::uint64_t budget = processor.budget;
   if (o.device_budget > 0) budget -= std::min(budget, own_bytes);
-  const bool gpu_rank = impl_->communicator && backend() == Backend::cuda;
-  setup.memory = plan_memory(
-      g, partitions(), info.value_bytes, info.kind == ProgramKind::accumulative, o, budget,
-      gpu_rank ? static_cast<std::uint32_t>(impl_->communicator->size()) : 0, l2_bytes);
-  setup.drive.tasks = {o.filter_merge, setup.memory.staging_edges, o.priority, info.ordered};
-  // Slices pay where nothing else orders the work: accumulative programs and monotone ones without
-  // a priority order (CC). BFS and SSSP, whose priority windows already take the most settled
-  // vertices first, measured slower with them (docs/cost-model.md#resident-slices).
-  if (backend() == Backend::cuda && o.priority &&
+  detail::RunSetup setup;
+  setup.memory = impl_->plan(info, o, budget, processor.l2_bytes);
+  setup.drive = impl_->drive_options(info, o, setup.memory, run);
+  setup.stats = impl_->describe(info, o, setup, processor.name, own_bytes);
+  return setup;
+}
+
+// The options this run goes by: push where the program, the graph or the ranks rule pulling out
+// (refused when pull was asked for by name).
+EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) const {
+  EngineOptions o = options;
+  if (o.direction == Direction::pull) check_pull(info, graph, communicator != nullptr);
+  if (!info.pulls || !has_in_lists(graph) || communicator) o.direction = Direction::push;
+  return o;
+}
+
+MemoryPlan OocEngine::Impl::plan(const detail::ProgramInfo& info, const EngineOptions& o,
+                                 std::uint64_t budget, std::uint64_t l2_bytes) const {
+  const bool gpu_rank = communicator && backend == Backend::cuda;
+  return plan_memory(graph, partitions, info.value_bytes, info.kind == ProgramKind::accumulative, o,
+                     budget, gpu_rank ? static_cast<std::uint32_t>(communicator->size()) : 0,
+                     l2_bytes);
+}
+
+detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& info,
+                                                    const EngineOptions& o,
+                                                    const MemoryPlan& memory,
+                                                    const RunOptions& run) const {
+  detail::DriveOptions drive;
+  drive.tasks = {o.filter_merge, memory.staging_edges, o.priority, info.ordered};
+  // Slices pay where nothing else orders the work: accumulative programs and monotone ones
+  // without a priority order (CC). BFS and SSSP, whose priority windows already take the most
+  // settled vertices first, measured slower with them (docs/cost-model.md#resident-slices).
+  if (backend == Backend::cuda && o.priority &&
       (info.kind == ProgramKind::accumulative || !info.ordered)) {
-    setup.drive.tasks.resident_slices = o.resident_slices;
-    setup.drive.tasks.min_slice_edges = o.min_slice_edges;
+    drive.tasks.resident_slices = o.resident_slices;
+    drive.tasks.min_slice_edges = o.min_slice_edges;
   }
-  setup.drive.max_iterations = run.max_iterations;
-  setup.drive.cancelled = run.cancelled;
-  setup.drive.communicator = impl_->communicator.get();
-  setup.drive.exchange_rounds = o.exchange_rounds;
-  RunStats& s = setup.stats;
+  drive.max_iterations = run.max_iterations;
+  drive.cancelled = run.cancelled;
+  drive.communicator = communicator.get();
+  drive.exchange_rounds = o.exchange_rounds;
+  return drive;
+}
+
+// What the run's stats say of it before it starts: the program, where it runs, how.
+RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const EngineOptions& o,
+                                   const detail::RunSetup& setup, std::string device_name,
+                                   std::uint64_t own_bytes) const {
+  RunStats s;
   s.algorithm = info.name;
-  s.backend = std::string(to_string(backend()));
-  s.device = device;
+  s.backend = std::string(to_string(backend));
+  s.device = std::move(device_name);
   s.transfer = std::string(to_string(o.transfer));
   s.priority = o.priority;
   s.load_balance = std::string(to_string(o.load_balance));
-  s.direction = std::string(to_string(options().direction));
-  if (impl_->communicator) {
-    s.exchange = backend() == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
+  s.direction = std::string(to_string(options.direction));  // as asked
+  if (communicator) {
+    s.exchange = backend == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
     s.exchange_rounds = o.exchange_rounds;
   }
   s.in_memory = setup.memory.in_memory;
   s.pull_blocks = setup.memory.pull_blocks;
   s.resident_slices = setup.drive.tasks.resident_slices;
   s.compressed = setup.memory.compressed;
-  s.adapt_costs = o.adapt_costs && backend() == Backend::cuda;
+  s.adapt_costs = o.adapt_costs && backend == Backend::cuda;
   s.budget = setup.memory.budget;
   s.vertex_bytes = setup.memory.vertex_bytes + own_bytes;
   s.staging_bytes = setup.memory.staging_bytes;
-  s.edge_bytes = g.num_edges() * (info.needs_weights && g.weighted() ? 8 : 4);
-  s.partitions = static_cast<std::uint32_t>(partitions().size());
-  return setup;
-}
-
-// Runs a built-in program on the engine's backend; values stay in internal ids.
-template <class P>
-detail::RawRun<P> OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
-  using Executor = std::unique_ptr<detail::ValuesExecutor<typename P::Value>>;
-  return execute<P>(
-      [&](const MemoryPlan& plan) -> Executor {
-#if OOC_ENGINE_CUDA
-        if (impl_->device) {
-          return detail::make_cuda_executor(program, cuda_run(plan));
-        }
-#endif
-        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
-                                                        program, options(), plan, owned_vertices());
-      },
-      std::move(setup));
-}
-
-std::vector<vid_t> OocEngine::sample_sources(std::uint32_t count, std::uint64_t seed) const {
-  const Graph& g = lead().graph();
-  const vid_t n = g.num_vertices();
-  const auto with_edges = tbb::parallel_reduce(
-      tbb::blocked_range<vid_t>(0, n), vid_t{0},
-      [&](const tbb::blocked_range<vid_t>& r, vid_t c) {
-        for (vid_t v = r.begin(); v < r.end(); ++v)
-          c += g.degree(v) > 0 ? 1 : 0;
-        return c;
-      },
-      std::plus<>());
-  if (count == 0) throw InvalidInput("bc needs at least one source (got 0 sources to sample)");
-  if (count > with_edges) {
-    throw InvalidInput("cannot sample " + std::to_string(count) + " sources: the graph has " +
-                       std::to_string(with_edges) + " vertices with out-edges");
-  }
-  std::mt19937_64 random(seed);
-  std::vector<vid_t> chosen;
-  if (std::uint64_t{count} * 2 <= with_edges) {  // draws until enough distinct ones
-    std::uniform_int_distribution<vid_t> any(0, n - 1);
-    std::unordered_set<vid_t> seen;
-    while (chosen.size() < count) {
-      const vid_t v = any(random);
-      if (g.degree(v) > 0 && seen.insert(v).second) chosen.push_back(v);
-    }
-  } else {  // most of them: a partial shuffle of all
-    std::vector<vid_t> all;
-    all.reserve(with_edges);
-    for (vid_t v = 0; v < n; ++v)
-      if (g.degree(v) > 0) all.push_back(v);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      std::uniform_int_distribution<std::size_t> rest(i, all.size() - 1);
-      std::swap(all[i], all[rest(random)]);
-    }
-    chosen.assign(all.begin(), all.begin() + count);
-  }
-  for (vid_t& v : chosen)
-    v = g.original_id(v);
-  return chosen;
-}
-
-BcResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run) {
-  if (sources.empty()) throw InvalidInput("bc needs at least one source");
-  if (grouped() || impl_->communicator) {
-    throw Unsupported("bc runs on one GPU or on the CPU, not across ranks yet");
-  }
-  std::vector<vid_t> internal;
-  for (const vid_t s : sources)
-    internal.push_back(internal_id(s));
-  {
-    std::vector<vid_t> sorted = internal;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      throw InvalidInput("bc's sources must be distinct (a vertex is listed twice)");
-  }
-  const Graph& g = graph();
-  const vid_t n = g.num_vertices();
-  // The programs' own arrays: path counts, successor counts and, for the backward runs, the
-  // levels; 4 bytes each per vertex, off the device budget. On the CPU backend the programs
-  // read the host arrays and the forward runs' levels in place.
-  detail::ProgramInfo forward_info = detail::info_of<BcForward>("bc");
-  detail::ProgramInfo backward_info = detail::info_of<BcBackward>("bc");
-  forward_info.own_vertex_bytes = backward_info.own_vertex_bytes = 12;
-  Buffer<float> host_sigma = Buffer<float>::allocate(n);
-  Buffer<std::uint32_t> host_successors;
-  float* sigma = host_sigma.data();
-  std::uint32_t* successors = nullptr;
-  // CUDA: the arrays in device memory, and a copy of the levels for the backward runs.
-  std::shared_ptr<void> device_sigma, device_successors, device_levels;
-#if OOC_ENGINE_CUDA
-  if (impl_->device) {
-    const detail::DeviceGraph& d = *impl_->device;
-    device_sigma = detail::device_allocate(d, n * sizeof(float), "bc's path counts");
-    device_successors =
-        detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's successor counts");
-    device_levels = detail::device_allocate(d, n * sizeof(std::uint32_t), "bc's levels");
-    sigma = static_cast<float*>(device_sigma.get());
-    successors = static_cast<std::uint32_t*>(device_successors.get());
-  }
-#endif
-  if (successors == nullptr) {
-    host_successors = Buffer<std::uint32_t>::allocate(n);
-    successors = host_successors.data();
-  }
-  // Planned once for every source. The forward runs go bulk-synchronous (no priority deferral,
-  // no second pass over loaded partitions): each iteration is one whole level.
-  detail::RunSetup forward_setup = begin_run(forward_info, run);
-  forward_setup.drive.tasks.priority = false;
-  forward_setup.stats.priority = false;
-  const detail::RunSetup backward_setup = begin_run(backward_info, run);
-  BcResult result;
-  std::vector<double> total(n, 0.0);
-  for (const vid_t s : internal) {
-    auto levels = run_builtin(BcForward{s, sigma, successors}, forward_setup);
-    result.converged = result.converged && levels.converged;
-    const std::uint32_t* level = levels.values.data();
-#if OOC_ENGINE_CUDA
-    if (impl_->device) {
-      detail::copy_to_device(*impl_->device, device_levels.get(), level, n * sizeof(std::uint32_t));
-      level = static_cast<const std::uint32_t*>(device_levels.get());
-    }
-#endif
-    auto dependencies = run_builtin(BcBackward{level, sigma, successors}, backward_setup);
-    result.converged = result.converged && dependencies.converged;
-#if OOC_ENGINE_CUDA
-    if (impl_->device)
-      detail::copy_to_host(*impl_->device, host_sigma.data(), sigma, n * sizeof(float));
-#endif
-    // delta_s(v) = sigma(v) T(v) - 1 for the vertices reached from s, s itself apart.
-    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
-      if (v == s || levels.values[v] == BcForward::kUnreached) return;
-      const double t = static_cast<double>(dependencies.values[v]) + dependencies.deltas[v];
-      total[v] += std::max(0.0, static_cast<double>(host_sigma[v]) * t - 1.0);
-    });
-    levels.stats.algorithm = "bc forward";
-    dependencies.stats.algorithm = "bc backward";
-    if (result.forward.empty()) {
-      result.stats = levels.stats;
-    } else {
-      result.stats.add(levels.stats);
-    }
-    result.stats.add(dependencies.stats);
-    result.forward.push_back(std::move(levels.stats));
-    result.backward.push_back(std::move(dependencies.stats));
-  }
-  result.stats.algorithm = "bc";
-  result.stats.priority = options().priority;  // the backward runs'; the forward ones go without
-  result.values = to_user_ids(total.data());
-  return result;
+  s.edge_bytes = graph.num_edges() * (info.needs_weights && graph.weighted() ? 8 : 4);
+  s.partitions = static_cast<std::uint32_t>(partitions.size());
+  return s;
 }
 
 // A group checks a request once, before its ranks run it: a bad request would otherwise fail on

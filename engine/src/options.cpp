@@ -52,6 +52,44 @@ std::string_view name_of(T value, const std::array<std::pair<std::string_view, T
 
 }  // namespace
 
+RunSettings run_settings(const EngineOptions& options) {
+  return {.transfer = options.transfer,
+          .priority = options.priority,
+          .load_balance = options.load_balance,
+          .direction = options.direction,
+          .exchange = options.exchange,
+          .exchange_rounds = options.exchange_rounds,
+          .pull_blocks = options.pull_blocks,
+          .resident_slices = options.resident_slices};
+}
+
+void apply(const RunSettings& settings, EngineOptions& options) {
+  options.transfer = settings.transfer;
+  options.priority = settings.priority;
+  options.load_balance = settings.load_balance;
+  options.direction = settings.direction;
+  options.exchange = settings.exchange;
+  options.exchange_rounds = settings.exchange_rounds;
+  options.pull_blocks = settings.pull_blocks;
+  options.resident_slices = settings.resident_slices;
+}
+
+void check(const RunSettings& settings) {
+  if (settings.resident_slices == 0 || settings.resident_slices > kMaxResidentSlices) {
+    throw InvalidInput("resident slices must be from 1 to " + std::to_string(kMaxResidentSlices) +
+                       " (got " + std::to_string(settings.resident_slices) + ")");
+  }
+  if (settings.exchange_rounds == 0 || settings.exchange_rounds > kMaxExchangeRounds) {
+    throw InvalidInput("exchange rounds must be from 1 to " + std::to_string(kMaxExchangeRounds) +
+                       " (got " + std::to_string(settings.exchange_rounds) + ")");
+  }
+  if (settings.pull_blocks > kMaxPullBlocks) {
+    throw InvalidInput("pull blocks must be from 1 to " + std::to_string(kMaxPullBlocks) +
+                       ", or 0 for the GPU's L2 to decide (got " +
+                       std::to_string(settings.pull_blocks) + ")");
+  }
+}
+
 std::string_view to_string(Backend b) {
   return name_of(b, kBackends);
 }

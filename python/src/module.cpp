@@ -179,8 +179,8 @@ py::tuple to_python(Result<T>&& r, double call_seconds) {
                         call_seconds);
 }
 
-// Per-run settings (None: the engine's own), put back after the run.
-struct RunSettings {
+// Per-run settings (None: the engine's own), put back after the run. Python's RunSettings.
+struct RunOverrides {
   std::optional<std::string> transfer, load_balance, direction;
   std::optional<bool> priority;
   std::uint32_t max_iterations = 0;
@@ -205,26 +205,18 @@ class PyEngine {
   // Runs f(engine, run options) without the GIL, under the per-run settings; a run stopped by
   // Ctrl-C raises KeyboardInterrupt.
   template <class F>
-  py::tuple run(const RunSettings& s, F&& f) {
-    const EngineOptions before = engine_.options();
-    const TransferPolicy transfer =
-        s.transfer ? parse_transfer_policy(*s.transfer) : before.transfer;
-    const LoadBalance load_balance =
-        s.load_balance ? parse_load_balance(*s.load_balance) : before.load_balance;
-    const Direction direction = s.direction ? parse_direction(*s.direction) : before.direction;
-    engine_.set_transfer(transfer);
-    engine_.set_load_balance(load_balance);
-    engine_.set_direction(direction);
-    engine_.set_priority(s.priority.value_or(before.priority));
+  py::tuple run(const RunOverrides& s, F&& f) {
+    const RunSettings before = engine_.settings();
+    RunSettings during = before;
+    if (s.transfer) during.transfer = parse_transfer_policy(*s.transfer);
+    if (s.load_balance) during.load_balance = parse_load_balance(*s.load_balance);
+    if (s.direction) during.direction = parse_direction(*s.direction);
+    during.priority = s.priority.value_or(before.priority);
+    engine_.configure(during);
     RunOptions run;
     run.max_iterations = s.max_iterations;
     run.cancelled = [] { return interrupted.load(); };
-    const auto restore = [&] {
-      engine_.set_transfer(before.transfer);
-      engine_.set_load_balance(before.load_balance);
-      engine_.set_direction(before.direction);
-      engine_.set_priority(before.priority);
-    };
+    const auto restore = [&] { engine_.configure(before); };
     std::optional<decltype(f(engine_, run))> result;
     double call_seconds = 0;
     try {
@@ -342,19 +334,19 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("partitions", &PyEngine::partitions)
       .def("highest_degree_vertex", &PyEngine::highest_degree_vertex)
       .def("bfs",
-           [](PyEngine& e, vid_t source, const RunSettings& s) {
+           [](PyEngine& e, vid_t source, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.bfs(source, r); });
            })
       .def("sssp",
-           [](PyEngine& e, vid_t source, const RunSettings& s) {
+           [](PyEngine& e, vid_t source, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.sssp(source, r); });
            })
       .def("cc",
-           [](PyEngine& e, const RunSettings& s) {
+           [](PyEngine& e, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.cc(r); });
            })
       .def("pagerank",
-           [](PyEngine& e, float damping, float tolerance, const RunSettings& s) {
+           [](PyEngine& e, float damping, float tolerance, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) {
                PageRankOptions pr;
                pr.damping = damping;
@@ -364,7 +356,7 @@ PYBIND11_MODULE(_core, m) {
              });
            })
       .def("bc",
-           [](PyEngine& e, const std::vector<vid_t>& sources, const RunSettings& s) {
+           [](PyEngine& e, const std::vector<vid_t>& sources, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) {
                return static_cast<Result<double>>(g.bc(sources, r));
              });
@@ -373,13 +365,13 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<Stats>(m, "Stats").def("json", &Stats::json);
 
-  py::class_<RunSettings>(m, "RunSettings")
+  py::class_<RunOverrides>(m, "RunSettings")
       .def(py::init<>())
-      .def_readwrite("transfer", &RunSettings::transfer)
-      .def_readwrite("load_balance", &RunSettings::load_balance)
-      .def_readwrite("direction", &RunSettings::direction)
-      .def_readwrite("priority", &RunSettings::priority)
-      .def_readwrite("max_iterations", &RunSettings::max_iterations);
+      .def_readwrite("transfer", &RunOverrides::transfer)
+      .def_readwrite("load_balance", &RunOverrides::load_balance)
+      .def_readwrite("direction", &RunOverrides::direction)
+      .def_readwrite("priority", &RunOverrides::priority)
+      .def_readwrite("max_iterations", &RunOverrides::max_iterations);
 
   m.def("load", [](const std::string& path, const py::dict& options) {
     const EngineOptions o = engine_options(options);

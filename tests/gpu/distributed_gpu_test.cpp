@@ -38,16 +38,18 @@ TEST_P(CudaRanks, EveryRankMatchesTheReference) {
     o.device = r;
     OocEngine engine(test::make_shape(shape), o, communicator);
     ASSERT_EQ(engine.backend(), Backend::cuda);
+    RunSettings s = engine.settings();
     for (const char* policy : {"hybrid", "filter", "compaction", "zerocopy"}) {
-      engine.set_transfer(parse_transfer_policy(policy));
+      s.transfer = parse_transfer_policy(policy);
       for (const bool priority : {true, false}) {
-        engine.set_priority(priority);
+        s.priority = priority;
         for (const char* exchange : {"dense", "sparse", "auto"}) {
-          engine.set_exchange(parse_exchange(exchange));
+          s.exchange = parse_exchange(exchange);
           // One exchange per iteration once (auto), the default rounds with every exchange.
           for (const std::uint32_t rounds : {1u, 4u}) {
             if (rounds == 1 && std::string_view(exchange) != "auto") continue;
-            engine.set_exchange_rounds(rounds);
+            s.exchange_rounds = rounds;
+            engine.configure(s);
             for (const std::string& program : test::program_names()) {
               SCOPED_TRACE("rank " + std::to_string(r) + ", " + program + ", " + policy +
                            (priority ? ", priority, " : ", plain, ") + exchange + ", " +
@@ -91,7 +93,9 @@ TEST(CudaRankRuns, ARankPinsItsShareOfALargeFileInPlace) {
     OocEngine engine = OocEngine::load(path, o, communicator);
     for (const char* policy : {"hybrid", "filter", "zerocopy"}) {
       SCOPED_TRACE(std::string("rank ") + std::to_string(r) + ", " + policy);
-      engine.set_transfer(parse_transfer_policy(policy));
+      RunSettings s = engine.settings();
+      s.transfer = parse_transfer_policy(policy);
+      engine.configure(s);
       const auto bfs = reference::compare_exact(engine.bfs(source).values, expected_levels);
       EXPECT_TRUE(bfs.equal) << bfs.message;
       const auto cc = reference::compare_exact(engine.cc().values, expected_labels);

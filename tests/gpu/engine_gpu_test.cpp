@@ -170,8 +170,10 @@ TEST(CudaCacheBlocksRuns, RunsWithOtherRangesOnOneEngineGiveTheReference) {
   OOC_REQUIRE_GPU();
   EngineOptions o = test::direction_options("resident", "pull", false, Backend::cuda);
   OocEngine engine(test::make_symmetric_shape("kron"), o);
+  RunSettings settings = engine.settings();
   for (const std::uint32_t blocks : {5u, 1u, 9u, 5u}) {
-    engine.set_pull_blocks(blocks);
+    settings.pull_blocks = blocks;
+    engine.configure(settings);
     for (const std::string& program : test::program_names()) {
       SCOPED_TRACE(program + " " + std::to_string(blocks) + " blocks");
       EXPECT_EQ(test::expect_matches_reference(program, engine).pull_blocks, blocks);
@@ -400,7 +402,9 @@ TEST_P(CudaResidentSlices, PageRankAndCcMatchTheReferences) {
   OocEngine engine(test::make_shape(shape), o);
   EXPECT_EQ(test::expect_matches_reference("bfs", engine).resident_slices, 1u);
   EXPECT_EQ(test::expect_matches_reference("sssp", engine).resident_slices, 1u);
-  engine.set_priority(false);
+  RunSettings plain = engine.settings();
+  plain.priority = false;
+  engine.configure(plain);
   EXPECT_EQ(test::expect_matches_reference("pagerank", engine).resident_slices, 1u);
 }
 

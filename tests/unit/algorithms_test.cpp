@@ -106,7 +106,9 @@ TEST(CpuDirectionRuns, PullingUserProgramsMatch) {
     EXPECT_EQ(widest.values, test::in_user_ids(engine, test::widest_reference(engine.graph(), s)));
     EXPECT_GT(widest.stats.pull_iterations(), 0u);
     const auto pulled = engine.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
-    engine.set_direction(Direction::push);
+    RunSettings push = engine.settings();
+    push.direction = Direction::push;
+    engine.configure(push);
     const auto pushed = engine.run(test::PersonalisedPageRank{s, 0.85f, 1e-9f}).values;
     EXPECT_LT(test::l1_distance(pulled, pushed), 1e-4);
   }

@@ -126,7 +126,9 @@ TEST(DistributedRuns, ExchangeRoundsOutOfRangeAreRefused) {
     }
   }
   OocEngine engine(test::make_shape("kron"), test::options_for("hybrid", true, Backend::cpu));
-  EXPECT_THROW(engine.set_exchange_rounds(0), InvalidInput);
+  RunSettings none = engine.settings();
+  none.exchange_rounds = 0;
+  EXPECT_THROW(engine.configure(none), InvalidInput);
   EXPECT_EQ(engine.options().exchange_rounds, 4u);
 }
 
@@ -156,7 +158,9 @@ TEST(DistributedRuns, OneEngineOverSeveralDevicesMatchesTheReference) {
     SCOPED_TRACE(program);
     test::expect_matches_reference(program, engine);
   }
-  engine.set_transfer(TransferPolicy::filter);
+  RunSettings filter = engine.settings();
+  filter.transfer = TransferPolicy::filter;
+  engine.configure(filter);
   test::expect_matches_reference("cc", engine);
 }
 

@@ -82,12 +82,40 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
   EXPECT_EQ(error_of([] { parse_direction("sideways"); }),
             "unknown direction 'sideways' (expected one of: push, pull, auto)");
   // Auto pushes where pulling cannot run: the same values as push, no iteration pulled.
-  directed.set_direction(Direction::automatic);
+  RunSettings settings = directed.settings();
+  settings.direction = Direction::automatic;
+  directed.configure(settings);
   const auto levels = directed.bfs(0);
   EXPECT_EQ(levels.stats.direction, "auto");
   EXPECT_EQ(levels.stats.pull_iterations(), 0u);
-  directed.set_direction(Direction::push);
+  settings.direction = Direction::push;
+  directed.configure(settings);
   EXPECT_EQ(directed.bfs(0).values, levels.values);
+}
+
+// configure() changes every run setting at once, and none when one is out of range; the
+// settings start as EngineOptions' defaults.
+TEST(Engine, ConfigureChangesTheRunSettingsTogether) {
+  OocEngine engine(test::make_shape("kron"), cpu());
+  EXPECT_EQ(engine.settings(), RunSettings{});
+  const RunSettings changed{.transfer = TransferPolicy::filter,
+                            .priority = false,
+                            .load_balance = LoadBalance::warp,
+                            .direction = Direction::automatic,
+                            .exchange = Exchange::sparse,
+                            .exchange_rounds = 2,
+                            .pull_blocks = 3,
+                            .resident_slices = 5};
+  engine.configure(changed);
+  EXPECT_EQ(engine.settings(), changed);
+  EXPECT_EQ(engine.options().load_balance, LoadBalance::warp);
+  RunSettings bad = changed;
+  bad.transfer = TransferPolicy::zerocopy;
+  bad.exchange_rounds = kMaxExchangeRounds + 1;
+  EXPECT_EQ(error_of([&] { engine.configure(bad); }),
+            "exchange rounds must be from 1 to 64 (got 65)");
+  EXPECT_EQ(engine.settings(), changed);
+  EXPECT_EQ(engine.bfs(0).stats.transfer, "filter");
 }
 
 TEST(Engine, ResidentSlicesOutOfRangeAreRefusedAndTheCpuBackendRunsOneTask) {
@@ -101,7 +129,9 @@ TEST(Engine, ResidentSlicesOutOfRangeAreRefusedAndTheCpuBackendRunsOneTask) {
   }
   o.resident_slices = 8;
   OocEngine engine(test::make_shape("kron"), o);
-  EXPECT_THROW(engine.set_resident_slices(kMaxResidentSlices + 1), InvalidInput);
+  RunSettings too_many = engine.settings();
+  too_many.resident_slices = kMaxResidentSlices + 1;
+  EXPECT_THROW(engine.configure(too_many), InvalidInput);
   EXPECT_EQ(engine.options().resident_slices, 8u);
   // Slices are the CUDA backend's: the CPU one says it ran one task.
   EXPECT_EQ(engine.pagerank().stats.resident_slices, 1u);
@@ -118,12 +148,16 @@ TEST(Engine, PullBlocksAboveTheMostAreRefused) {
               "pull blocks must be from 1 to 64, or 0 for the GPU's L2 to decide (got 65)");
   }
   OocEngine engine(test::make_shape("kron"), test::options_for("hybrid", true, Backend::cpu));
-  EXPECT_THROW(engine.set_pull_blocks(kMaxPullBlocks + 1), InvalidInput);
+  RunSettings settings = engine.settings();
+  settings.pull_blocks = kMaxPullBlocks + 1;
+  EXPECT_THROW(engine.configure(settings), InvalidInput);
   EXPECT_EQ(engine.options().pull_blocks, 1u);
-  engine.set_pull_blocks(kMaxPullBlocks);
+  settings.pull_blocks = kMaxPullBlocks;
+  engine.configure(settings);
   EXPECT_EQ(engine.options().pull_blocks, kMaxPullBlocks);
   // The CPU backend gathers unblocked, and says so.
-  engine.set_direction(Direction::pull);
+  settings.direction = Direction::pull;
+  engine.configure(settings);
   EXPECT_EQ(engine.cc().stats.pull_blocks, 1u);
 }
 
@@ -159,7 +193,9 @@ TEST(Engine, PullingIterationsAreCountedAndGiveThePushValues) {
   const vid_t source = engine.highest_degree_vertex();
   const auto pushed = engine.bfs(source);
   EXPECT_EQ(pushed.stats.pull_iterations(), 0u);
-  engine.set_direction(Direction::pull);
+  RunSettings settings = engine.settings();
+  settings.direction = Direction::pull;
+  engine.configure(settings);
   const auto pulled = engine.bfs(source);
   EXPECT_EQ(pulled.values, pushed.values);
   ASSERT_FALSE(pulled.stats.iterations.empty());
@@ -172,7 +208,8 @@ TEST(Engine, PullingIterationsAreCountedAndGiveThePushValues) {
   }
   EXPECT_NE(pulled.stats.summary().find("pulled in"), std::string::npos);
   const auto labels_pulled = engine.cc().values;
-  engine.set_direction(Direction::push);
+  settings.direction = Direction::push;
+  engine.configure(settings);
   EXPECT_EQ(engine.cc().values, labels_pulled);
 }
 

@@ -101,7 +101,7 @@ EngineOptions engine_options(const Args& a) {
 // The CPU backend has one mapping, one exchange, no cache blocking and no resident slices: a list
 // of them would run the same thing again, so it takes the first; so does a run of one rank for the
 // exchange and the rounds.
-std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
+std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
   const auto policies = parse_list(a.transfer, parse_transfer_policy);
   const auto priorities = parse_list(a.priority, parse_priority);
   auto balances = parse_list(a.load_balance, parse_load_balance);
@@ -115,7 +115,7 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
   if (ranks == 1) rounds.resize(1);
   if (backend != Backend::cuda) blocks.resize(1);
   if (backend != Backend::cuda) slices.resize(1);
-  std::vector<Setting> out;
+  std::vector<RunSettings> out;
   for (const TransferPolicy policy : policies)
     for (const bool priority : priorities)
       for (const LoadBalance balance : balances)
@@ -126,18 +126,6 @@ std::vector<Setting> settings(const Args& a, Backend backend, int ranks) {
                 for (const std::uint32_t n : slices)
                   out.push_back({policy, priority, balance, direction, exchange, r, b, n});
   return out;
-}
-
-void apply(OocEngine& engine, const Setting& setting) {
-  const auto& [policy, priority, balance, direction, exchange, rounds, blocks, slices] = setting;
-  engine.set_transfer(policy);
-  engine.set_priority(priority);
-  engine.set_load_balance(balance);
-  engine.set_direction(direction);
-  engine.set_exchange(exchange);
-  engine.set_exchange_rounds(rounds);
-  engine.set_pull_blocks(blocks);
-  engine.set_resident_slices(slices);
 }
 
 }  // namespace ooc::tools

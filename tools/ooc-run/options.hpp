@@ -92,23 +92,9 @@ std::uint32_t parse_resident_slices(const std::string& text);  // 1 to kMaxResid
 // The engine's options, taking the first entry of every list.
 EngineOptions engine_options(const Args& a);
 
-// One combination of the settings that can change between runs on a loaded engine.
-struct Setting {
-  TransferPolicy policy;
-  bool priority;
-  LoadBalance load_balance;
-  Direction direction;
-  Exchange exchange;
-  std::uint32_t exchange_rounds;
-  std::uint32_t pull_blocks;
-  std::uint32_t resident_slices;
-};
-
-// Every Setting asked for, policies outermost; a list that would run the same thing again on
-// this backend or number of ranks is cut to its first entry.
-std::vector<Setting> settings(const Args& a, Backend backend, int ranks);
-
-// The engine's settings for the next runs.
-void apply(OocEngine& engine, const Setting& setting);
+// Every combination of the settings that can change between runs on a loaded engine asked for,
+// policies outermost; a list that would run the same thing again on this backend or number of ranks
+// is cut to its first entry.
+std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks);
 
 }  // namespace ooc::tools

@@ -87,7 +87,7 @@ class Runner {
   void run_once(OocEngine& engine, const Algorithm& algorithm, const RunInput& in);
   nlohmann::json record(const OocEngine& engine, const Algorithm& algorithm, std::string& note);
   void verify(const OocEngine& engine, std::size_t which, const RunInput& in,
-              const Setting& setting, bool compressed);
+              const RunSettings& setting, bool compressed);
   const Graph& whole_graph(const OocEngine& engine);
 
   const Args& a_;
@@ -186,13 +186,13 @@ RunInput Runner::input(float tolerance) const {
 }
 
 void Runner::run(OocEngine& engine, bool compressed) {
-  const std::vector<Setting> all = settings(a_, engine.backend(), engine.ranks());
+  const std::vector<RunSettings> all = settings(a_, engine.backend(), engine.ranks());
   for (std::size_t i = 0; i < algorithms_.size(); ++i) {
     const Algorithm& algorithm = *algorithms_[i];
     for (const float tolerance : tolerances_of(algorithm)) {
       const RunInput in = input(tolerance);
-      for (const Setting& setting : all) {
-        apply(engine, setting);
+      for (const RunSettings& setting : all) {
+        engine.configure(setting);
         for (int r = 0; r < a_.repeat; ++r)
           run_once(engine, algorithm, in);
         if (a_.verify && lead_) verify(engine, i, in, setting, compressed);
@@ -247,14 +247,14 @@ nlohmann::json Runner::record(const OocEngine& engine, const Algorithm& algorith
 
 // One line per setting: the last run's values against the serial reference.
 void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& in,
-                    const Setting& setting, bool compressed) {
+                    const RunSettings& setting, bool compressed) {
   const Algorithm& algorithm = *algorithms_[which];
   std::vector<double>& expected = expected_[which];
   if (expected.empty()) expected = algorithm.reference(whole_graph(engine), in);
   const reference::Comparison c = algorithm.verify(last_.values, expected, in);
   const bool cuda = engine.backend() == Backend::cuda;
   std::string how =
-      std::string(to_string(setting.policy)) + ", priority " + (setting.priority ? "on" : "off");
+      std::string(to_string(setting.transfer)) + ", priority " + (setting.priority ? "on" : "off");
   if (cuda) how += ", " + std::string(to_string(setting.load_balance));
   if (setting.direction != Direction::push)
     how += ", direction " + std::string(to_string(setting.direction));

@@ -146,17 +146,12 @@ class OocEngine {
 
   const Graph& graph() const;
   const EngineOptions& options() const;
-  // Later runs use another transfer policy, priority setting or load-balancing mapping (the
-  // graph stays loaded).
-  void set_transfer(TransferPolicy transfer);
-  void set_priority(bool priority);
-  void set_load_balance(LoadBalance load_balance);
-  void set_exchange(Exchange exchange);
-  void set_exchange_rounds(std::uint32_t rounds);
-  void set_direction(Direction direction);
-  void set_pull_blocks(std::uint32_t blocks);      // EngineOptions::pull_blocks
-  void set_resident_slices(std::uint32_t slices);  // EngineOptions::resident_slices
-  Backend backend() const;                         // the one chosen (never automatic)
+  // The options that may change between runs (options.hpp), and later runs with others: the
+  // graph stays loaded. configure() throws InvalidInput for a count out of its range, and changes
+  // nothing then.
+  RunSettings settings() const;
+  void configure(const RunSettings& settings);
+  Backend backend() const;  // the one chosen (never automatic)
   std::span<const Partition> partitions() const;
   // The user's id <-> the engine's internal id (hub sort permutes them). Throws InvalidInput for
   // an id that is not a vertex.

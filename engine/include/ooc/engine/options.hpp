@@ -166,6 +166,28 @@ struct EngineOptions {
   bool adapt_costs = false;
 };
 
+// The options that may change between runs of a loaded graph (OocEngine::configure): the
+// EngineOptions fields of the same names, with the same defaults.
+struct RunSettings {
+  TransferPolicy transfer = TransferPolicy::hybrid;
+  bool priority = true;
+  LoadBalance load_balance = LoadBalance::tiled;
+  Direction direction = Direction::push;
+  Exchange exchange = Exchange::automatic;
+  std::uint32_t exchange_rounds = 4;
+  std::uint32_t pull_blocks = 1;
+  std::uint32_t resident_slices = 4;
+
+  bool operator==(const RunSettings&) const = default;
+};
+
+// The run settings `options` holds, and `options` with `settings` in their place.
+RunSettings run_settings(const EngineOptions& options);
+void apply(const RunSettings& settings, EngineOptions& options);
+// Throws InvalidInput for a count out of its range (kMaxResidentSlices, kMaxExchangeRounds,
+// kMaxPullBlocks).
+void check(const RunSettings& settings);
+
 std::string_view to_string(Backend b);
 std::string_view to_string(TransferPolicy p);
 std::string_view to_string(LoadBalance b);

@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA backend as the rest of the engine sees it: plain C++ declarations (no CUDA header),
-// defined in src/cuda/ and linked only when the build has CUDA.
+// defined in src/cuda/ when the build has CUDA, and in src/cuda_none.cpp (each throws
+// Unsupported) when it has not; the engine calls them only on the CUDA backend.
 #include <cstdint>
 #include <memory>
 #include <span>

@@ -1,0 +1,71 @@
+// A build without CUDA: the CUDA backend's functions (detail/cuda_backend.hpp) exist, and say how
+// to get the backend. The engine calls them only on the CUDA backend, which such a build never
+// chooses, so that the engine itself needs no #if.
+#include "ooc/core/error.hpp"
+#include "ooc/engine/detail/cuda_backend.hpp"
+
+namespace ooc::detail {
+namespace {
+
+[[noreturn]] void no_cuda() {
+  throw Unsupported("this build has no CUDA backend (configure with -DOOC_WITH_CUDA=ON)");
+}
+
+}  // namespace
+
+void pin_edges(Graph&, int, PinLists) {
+  no_cuda();
+}
+std::shared_ptr<DeviceGraph> make_device_graph(Graph&, std::span<const Partition>,
+                                               const EngineOptions&, const RankSetup*) {
+  no_cuda();
+}
+void add_in_lists(DeviceGraph&, const Graph&, std::span<const Partition>) {
+  no_cuda();
+}
+std::string device_name(const DeviceGraph&) {
+  no_cuda();
+}
+std::uint64_t device_l2_bytes(const DeviceGraph&) {
+  no_cuda();
+}
+std::uint64_t device_budget(const DeviceGraph&, std::uint64_t) {
+  no_cuda();
+}
+
+std::unique_ptr<ValuesExecutor<Bfs::Value>> make_cuda_executor(const Bfs&, const CudaRun&) {
+  no_cuda();
+}
+std::unique_ptr<ValuesExecutor<SsspU32::Value>> make_cuda_executor(const SsspU32&, const CudaRun&) {
+  no_cuda();
+}
+std::unique_ptr<ValuesExecutor<SsspF32::Value>> make_cuda_executor(const SsspF32&, const CudaRun&) {
+  no_cuda();
+}
+std::unique_ptr<ValuesExecutor<Cc::Value>> make_cuda_executor(const Cc&, const CudaRun&) {
+  no_cuda();
+}
+std::unique_ptr<ValuesExecutor<PageRank::Value>> make_cuda_executor(const PageRank&,
+                                                                    const CudaRun&) {
+  no_cuda();
+}
+std::unique_ptr<ValuesExecutor<BcForward::Value>> make_cuda_executor(const BcForward&,
+                                                                     const CudaRun&) {
+  no_cuda();
+}
+std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBackward&,
+                                                                      const CudaRun&) {
+  no_cuda();
+}
+
+std::shared_ptr<void> device_allocate(const DeviceGraph&, std::size_t, const char*) {
+  no_cuda();
+}
+void copy_to_device(const DeviceGraph&, void*, const void*, std::size_t) {
+  no_cuda();
+}
+void copy_to_host(const DeviceGraph&, void*, const void*, std::size_t) {
+  no_cuda();
+}
+
+}  // namespace ooc::detail

@@ -1,0 +1,61 @@
+#pragma once
+// OocEngine's state, shared by the files that implement it (engine.cpp, bc.cpp), and the
+// built-in programs' run.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ooc/engine/detail/cuda_backend.hpp"
+#include "ooc/engine/engine.hpp"
+
+namespace ooc {
+
+struct OocEngine::Impl {
+  Graph graph;
+  EngineOptions options;
+  Backend backend = Backend::cpu;
+  std::vector<Partition> partitions;
+  // A directed graph with in-edges (on one rank): its in-lists as a graph, and the partitions'
+  // ranges of them, which the pull direction reads.
+  Graph in_lists;
+  std::vector<Partition> in_partitions;
+  Buffer<vid_t> internal_of_user;  // empty when ids are not permuted
+  // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices.
+  std::shared_ptr<Communicator> communicator;
+  std::vector<std::uint32_t> owners;
+  Bitmap owned;
+  std::shared_ptr<detail::DeviceGraph> device;  // the CUDA backend's (null on the CPU)
+  // Several GPUs from this process (EngineOptions::devices): a rank each; the fields above are
+  // then unused.
+  std::vector<OocEngine> group;
+
+  // The steps of making a rank or a lone engine, once graph, options and partitions are set.
+  void take_in_lists();
+  void join_ranks(std::shared_ptr<Communicator> link);
+  void make_device_graph();
+  // The steps of planning a run (OocEngine::begin_run) on a lone engine or a rank.
+  EngineOptions run_options(const detail::ProgramInfo& info) const;
+  MemoryPlan plan(const detail::ProgramInfo& info, const EngineOptions& o, std::uint64_t budget,
+                  std::uint64_t l2_bytes) const;
+  detail::DriveOptions drive_options(const detail::ProgramInfo& info, const EngineOptions& o,
+                                     const MemoryPlan& memory, const RunOptions& run) const;
+  RunStats describe(const detail::ProgramInfo& info, const EngineOptions& o,
+                    const detail::RunSetup& setup, std::string device_name,
+                    std::uint64_t own_bytes) const;
+};
+
+// Runs a built-in program on the engine's backend; values stay in internal ids.
+template <class P>
+detail::RawRun<P> OocEngine::run_builtin(const P& program, detail::RunSetup setup) {
+  using Executor = std::unique_ptr<detail::ValuesExecutor<typename P::Value>>;
+  return execute<P>(
+      [&](const MemoryPlan& plan) -> Executor {
+        if (impl_->device) return detail::make_cuda_executor(program, cuda_run(plan));
+        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
+                                                        program, options(), plan, owned_vertices());
+      },
+      std::move(setup));
+}
+
+}  // namespace ooc
