@@ -352,6 +352,12 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "--help)");
   expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--damping", "high"}),
                "ooc-run: --damping: 'high' is not a number (see ooc-run --help)");
+  expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--damping", "0.85,x"}),
+               "ooc-run: --damping: 'x' is not a number (see ooc-run --help)");
+  expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--damping", "0.85,1"}),
+               "ooc-run: --damping: '1' is not strictly between 0 and 1 (see ooc-run --help)");
+  expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--damping", "0"}),
+               "ooc-run: --damping: '0' is not strictly between 0 and 1 (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--threads", "0"}),
                "ooc-run: --threads: Value 0 not in range 1 to 4096 (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--cache", "maybe"}),
@@ -458,6 +464,28 @@ TEST_F(Tools, AListOfTolerancesRunsEach) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.out;
+}
+
+// A list of dampings runs pagerank once for each, each checked against the reference at its own
+// damping (the lines and --json say which); an algorithm without a damping runs once.
+TEST_F(Tools, AListOfDampingsRunsEach) {
+  const std::string json = path("runs.json").string();
+  const Ran r = ooc_run({"cc,pagerank", "--generate", "kron:9", "--backend", "cpu", "--damping",
+                         "0.85,0.5", "--verify", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const nlohmann::json runs = nlohmann::json::parse(std::ifstream(json))["runs"];
+  ASSERT_EQ(runs.size(), 3u) << runs.dump();
+  EXPECT_EQ(runs[0]["algorithm"], "cc");
+  EXPECT_FALSE(runs[0].contains("damping"));
+  EXPECT_EQ(runs[1]["damping"], 0.85);
+  EXPECT_EQ(runs[2]["damping"], 0.5);
+  EXPECT_NE(runs[1]["values_digest"], runs[2]["values_digest"]);
+  EXPECT_NE(r.out.find("; damping 0.5\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, damping 0.85: ok"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, damping 0.5: ok"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("verify cc hybrid, priority on: ok"), std::string::npos) << r.out;
 }
 
 // --compressed on,off runs on the compressed lists, then on the raw arrays, to the same distances.

@@ -92,7 +92,7 @@ const std::array kAlgorithms{
     },
     Algorithm{
         .name = "pagerank",
-        .needs = {.tolerance = true, .ranks = true},
+        .needs = {.damping = true, .tolerance = true, .ranks = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
               auto r = engine.pagerank(

@@ -19,8 +19,8 @@ namespace ooc::tools {
 struct RunInput {
   vid_t source = 0;                // Needs::source
   std::span<const vid_t> sources;  // Needs::source_set
-  float damping = 0.85f;
-  float tolerance = 1e-6f;  // Needs::tolerance
+  float damping = 0.85f;           // Needs::damping
+  float tolerance = 1e-6f;         // Needs::tolerance
   RunOptions run;
 };
 
@@ -37,6 +37,7 @@ struct Needs {
   bool source = false;      // one source vertex (--source); --json counts the reached edges
   bool source_set = false;  // a set of sources (--sources, --source-list, --source)
   bool weights = false;     // --generate draws weights for it
+  bool damping = false;     // it runs once per --damping; other algorithms take the first
   bool tolerance = false;   // it runs once per --tolerance; other algorithms take the first
   bool ranks = false;       // its values are ranks: --pagerank-reference measures them
 };

@@ -159,7 +159,9 @@ void add_exchange_options(CLI::App& app, Args& a) {
 
 // What each algorithm is asked, and what is checked and written.
 void add_run_options(CLI::App& app, Args& a) {
-  app.add_option("--damping", a.damping, "PageRank damping, in (0, 1)")->capture_default_str();
+  app.add_option("--damping", a.damping, "PageRank damping, in (0, 1), or a list (each in turn)")
+      ->check(list_check(parse_damping, "LIST"))
+      ->capture_default_str();
   app.add_option("--tolerance", a.tolerance,
                  "PageRank: per-vertex delta threshold (ranks around 1), or a list (each in "
                  "turn)")

@@ -26,6 +26,16 @@ std::uint32_t parse_count(const std::string& text, const char* option, std::uint
   return n;
 }
 
+// One entry of a number option's list (--damping, --tolerance).
+float parse_number(const std::string& text) {
+  float x = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, x);
+  if (error != std::errc{} || stop != end || text.empty())
+    throw InvalidInput("'" + text + "' is not a number");
+  return x;
+}
+
 template <class T>
 T first_of(const std::string& text, T (*parse_one)(std::string_view)) {
   return parse_one(split_list(text).front());
@@ -54,13 +64,14 @@ bool parse_compressed(const std::string& text) {
   return text == "on";
 }
 
+float parse_damping(const std::string& text) {
+  const float d = parse_number(text);
+  if (!(d > 0 && d < 1)) throw InvalidInput("'" + text + "' is not strictly between 0 and 1");
+  return d;
+}
+
 float parse_tolerance(const std::string& text) {
-  float t = 0;
-  const char* const end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, t);
-  if (error != std::errc{} || stop != end || text.empty())
-    throw InvalidInput("'" + text + "' is not a number");
-  return t;
+  return parse_number(text);
 }
 
 std::uint32_t parse_rounds(const std::string& text) {

@@ -39,7 +39,7 @@ struct Args {
   std::string calibration = "off";
   double priority_fraction = 0;
   std::uint64_t priority_min_edges = 1u << 20;
-  float damping = 0.85f;
+  std::string damping = "0.85";
   std::string tolerance = "1e-6";
   std::uint32_t max_iterations = 0;
   bool verify = false, quiet = false;
@@ -84,6 +84,7 @@ CLI::Validator list_check(Parse parse_one, const std::string& type_name) {
 // One entry of each list option.
 bool parse_priority(const std::string& text);                  // on | off
 bool parse_compressed(const std::string& text);                // on | off
+float parse_damping(const std::string& text);                  // a number in (0, 1)
 float parse_tolerance(const std::string& text);                // a number
 std::uint32_t parse_rounds(const std::string& text);           // 1 to kMaxExchangeRounds
 std::uint32_t parse_pull_blocks(const std::string& text);      // auto (0) or 1 to kMaxPullBlocks

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms.hpp"
@@ -44,13 +46,20 @@ std::string phase_line(const std::vector<RunStats>& runs) {
   return sum.summary();
 }
 
-// "; tolerance 0.01", where a list of tolerances runs an algorithm more than once.
-std::string tolerance_note(const char* separator, std::size_t tolerances,
-                           const Algorithm& algorithm, float tolerance) {
-  if (tolerances < 2 || !algorithm.needs.tolerance) return "";
-  char note[48];
-  std::snprintf(note, sizeof note, "%stolerance %g", separator, static_cast<double>(tolerance));
+// "; tolerance 0.01", where a list of `name`s (of `entries`) runs an algorithm that `takes` it
+// more than once.
+std::string list_note(const char* separator, const char* name, std::size_t entries, bool takes,
+                      float value) {
+  if (entries < 2 || !takes) return "";
+  char note[64];
+  std::snprintf(note, sizeof note, "%s%s %g", separator, name, static_cast<double>(value));
   return note;
+}
+
+// The whole list for an algorithm that takes it; its first entry for one that does not, since
+// every other entry would run the same thing again.
+std::vector<float> taken(const std::vector<float>& list, bool takes) {
+  return takes ? list : std::vector<float>{list.front()};
 }
 
 // A float as "%g" shows it, for JSON: 1e-06 rather than 9.99999997e-07.
@@ -82,8 +91,9 @@ class Runner {
                        [&](const Algorithm* x) { return need(x->needs); });
   }
   void describe(const OocEngine& engine) const;
-  std::vector<float> tolerances_of(const Algorithm& algorithm) const;
-  RunInput input(float tolerance) const;
+  std::vector<RunInput> inputs(const Algorithm& algorithm) const;
+  std::string list_notes(const char* separator, const Algorithm& algorithm,
+                         const RunInput& in) const;
   void run_once(OocEngine& engine, const Algorithm& algorithm, const RunInput& in);
   nlohmann::json record(const OocEngine& engine, const Algorithm& algorithm, std::string& note);
   void verify(const OocEngine& engine, std::size_t which, const RunInput& in,
@@ -94,6 +104,7 @@ class Runner {
   std::shared_ptr<Communicator> ranks_;
   std::vector<const Algorithm*> algorithms_;
   std::vector<bool> compressed_;
+  std::vector<float> dampings_;
   std::vector<float> tolerances_;
   std::FILE* report_;  // the summary lines
   bool lead_ = true;   // prints the graph and the checks, writes the files
@@ -102,8 +113,9 @@ class Runner {
   std::vector<vid_t> sources_;  // of an algorithm that takes a set
   nlohmann::json graph_;        // what --json says of the graph
   std::optional<OutputStream> trace_;
-  std::vector<double> reference_ranks_;        // --pagerank-reference, read before any run
-  std::vector<std::vector<double>> expected_;  // per algorithm, the reference, computed once
+  std::vector<double> reference_ranks_;  // --pagerank-reference, read before any run
+  // Per algorithm and damping (pagerank's reference depends on it), the reference, computed once.
+  std::map<std::pair<std::size_t, float>, std::vector<double>> expected_;
   Graph whole_;  // the serial reference needs every edge: a rank reads the file again
   nlohmann::json runs_ = nlohmann::json::array();
   Outcome last_;
@@ -117,9 +129,9 @@ Runner::Runner(const Args& a, std::shared_ptr<Communicator> ranks)
       ranks_(std::move(ranks)),
       algorithms_(parse_algorithms(a.algorithm)),
       compressed_(parse_list(a.compressed, parse_compressed)),
+      dampings_(parse_list(a.damping, parse_damping)),
       tolerances_(parse_list(a.tolerance, parse_tolerance)),
-      report_(report_stream(a)),
-      expected_(algorithms_.size()) {
+      report_(report_stream(a)) {
   settings(a, Backend::cuda, 2);  // every listed name is checked before a long load
 }
 
@@ -170,27 +182,36 @@ void Runner::describe(const OocEngine& engine) const {
   }
 }
 
-std::vector<float> Runner::tolerances_of(const Algorithm& algorithm) const {
-  if (algorithm.needs.tolerance) return tolerances_;
-  return {tolerances_.front()};  // every entry would run the same thing again
+// One input per damping and tolerance the algorithm takes, dampings outermost.
+std::vector<RunInput> Runner::inputs(const Algorithm& algorithm) const {
+  std::vector<RunInput> out;
+  for (const float damping : taken(dampings_, algorithm.needs.damping)) {
+    for (const float tolerance : taken(tolerances_, algorithm.needs.tolerance)) {
+      RunInput in;
+      in.source = source_;
+      in.sources = sources_;
+      in.damping = damping;
+      in.tolerance = tolerance;
+      in.run.max_iterations = a_.max_iterations;
+      out.push_back(in);
+    }
+  }
+  return out;
 }
 
-RunInput Runner::input(float tolerance) const {
-  RunInput in;
-  in.source = source_;
-  in.sources = sources_;
-  in.damping = a_.damping;
-  in.tolerance = tolerance;
-  in.run.max_iterations = a_.max_iterations;
-  return in;
+// "; damping 0.5; tolerance 0.01": the entries of the lists that run the algorithm more than once.
+std::string Runner::list_notes(const char* separator, const Algorithm& algorithm,
+                               const RunInput& in) const {
+  return list_note(separator, "damping", dampings_.size(), algorithm.needs.damping, in.damping) +
+         list_note(separator, "tolerance", tolerances_.size(), algorithm.needs.tolerance,
+                   in.tolerance);
 }
 
 void Runner::run(OocEngine& engine, bool compressed) {
   const std::vector<RunSettings> all = settings(a_, engine.backend(), engine.ranks());
   for (std::size_t i = 0; i < algorithms_.size(); ++i) {
     const Algorithm& algorithm = *algorithms_[i];
-    for (const float tolerance : tolerances_of(algorithm)) {
-      const RunInput in = input(tolerance);
+    for (const RunInput& in : inputs(algorithm)) {
       for (const RunSettings& setting : all) {
         engine.configure(setting);
         for (int r = 0; r < a_.repeat; ++r)
@@ -204,8 +225,9 @@ void Runner::run(OocEngine& engine, bool compressed) {
 void Runner::run_once(OocEngine& engine, const Algorithm& algorithm, const RunInput& in) {
   last_ = algorithm.run(engine, in);
   last_algorithm_ = &algorithm;
-  std::string note = tolerance_note("; ", tolerances_.size(), algorithm, in.tolerance);
+  std::string note = list_notes("; ", algorithm, in);
   nlohmann::json j = record(engine, algorithm, note);
+  if (algorithm.needs.damping) j["damping"] = as_shown(in.damping);
   if (algorithm.needs.tolerance) j["tolerance"] = as_shown(in.tolerance);
   if (!a_.quiet) {
     std::fprintf(report_, "%s%s%s%s\n", rank_prefix(engine).c_str(), last_.stats.summary().c_str(),
@@ -249,7 +271,7 @@ nlohmann::json Runner::record(const OocEngine& engine, const Algorithm& algorith
 void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& in,
                     const RunSettings& setting, bool compressed) {
   const Algorithm& algorithm = *algorithms_[which];
-  std::vector<double>& expected = expected_[which];
+  std::vector<double>& expected = expected_[{which, in.damping}];
   if (expected.empty()) expected = algorithm.reference(whole_graph(engine), in);
   const reference::Comparison c = algorithm.verify(last_.values, expected, in);
   const bool cuda = engine.backend() == Backend::cuda;
@@ -263,7 +285,7 @@ void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& 
   if (cuda && engine.ranks() > 1)
     how += ", " + std::string(to_string(setting.exchange)) + " exchange";
   if (compressed_.size() > 1) how += compressed ? ", compressed on" : ", compressed off";
-  how += tolerance_note(", ", tolerances_.size(), algorithm, in.tolerance);
+  how += list_notes(", ", algorithm, in);
   std::fprintf(report_, "verify %s %s: %s\n", std::string(algorithm.name).c_str(), how.c_str(),
                c.equal ? "ok, matches the serial reference" : ("MISMATCH: " + c.message).c_str());
   if (!c.equal) status_ = kExitMismatch;
