@@ -8,6 +8,7 @@
 #include "ooc/core/buffer.hpp"
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/engine/calibration.hpp"
+#include "ooc/kernels/cuda/launch.cuh"
 #include "ooc/transfer/device_array.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
 
@@ -71,9 +72,8 @@ LinkMeasurements probe_link(int device) {
   const std::uint64_t lists = words / kLineWords;
   const auto read_lists = [&](std::uint32_t length) {
     return best_gbps(lists * length * sizeof(std::uint32_t), s, [&] {
-      read_lists_kernel<<<blocks, 256, 0, s>>>(static_cast<const std::uint32_t*>(mapped), lists,
-                                               length, sink.data());
-      check_launch("read_lists_kernel", doing);
+      OOC_LAUNCH(read_lists_kernel, blocks, 256, s, doing,
+                 static_cast<const std::uint32_t*>(mapped), lists, length, sink.data());
     });
   };
   LinkMeasurements m;

@@ -1,6 +1,7 @@
 // HyTGraph Algorithm 1 lines 4-12 on the GPU: each partition's engine from its counters, so
 // that only the choices (and small counters) cross back to the host.
 #include "ooc/engine/cuda/cuda_executor.cuh"
+#include "ooc/kernels/cuda/launch.cuh"
 
 namespace ooc::detail {
 namespace {
@@ -33,10 +34,9 @@ void launch_choose_engines(cuda::PartitionCounters* counters, const eid_t* parti
                            const std::uint8_t* cached, const std::uint64_t* compressed,
                            std::uint32_t bytes_per_edge, std::uint32_t weight_bits,
                            const CostConstants& cost, unsigned blocks, cudaStream_t stream) {
-  choose_engines_kernel<<<blocks, kBlockThreads, 0, stream>>>(counters, partition_edges, partitions,
-                                                              policy, resident, cached, compressed,
-                                                              bytes_per_edge, weight_bits, cost);
-  check_launch("choose_engines_kernel", "choosing transfer engines");
+  OOC_LAUNCH(choose_engines_kernel, blocks, kBlockThreads, stream, "choosing transfer engines",
+             counters, partition_edges, partitions, policy, resident, cached, compressed,
+             bytes_per_edge, weight_bits, cost);
 }
 
 }  // namespace ooc::detail

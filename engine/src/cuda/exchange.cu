@@ -1,5 +1,6 @@
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/engine/cuda/exchange.cuh"
+#include "ooc/kernels/cuda/launch.cuh"
 
 namespace ooc::detail {
 namespace {
@@ -28,14 +29,14 @@ constexpr unsigned kThreads = 256;
 
 void launch_merge_owned(std::uint64_t* current, std::uint64_t* next, const std::uint64_t* owned,
                         std::uint64_t words, unsigned blocks, cudaStream_t stream) {
-  merge_owned_kernel<<<blocks, kThreads, 0, stream>>>(current, next, owned, words);
-  check_launch("merge_owned_kernel", "merging the rank's frontier");
+  OOC_LAUNCH(merge_owned_kernel, blocks, kThreads, stream, "merging the rank's frontier", current,
+             next, owned, words);
 }
 
 void launch_mask_owned(std::uint64_t* bits, const std::uint64_t* owned, std::uint64_t words,
                        unsigned blocks, cudaStream_t stream) {
-  mask_owned_kernel<<<blocks, kThreads, 0, stream>>>(bits, owned, words);
-  check_launch("mask_owned_kernel", "keeping the rank's vertices");
+  OOC_LAUNCH(mask_owned_kernel, blocks, kThreads, stream, "keeping the rank's vertices", bits,
+             owned, words);
 }
 
 }  // namespace ooc::detail

@@ -23,6 +23,7 @@
 // the whole grid in 1024-edge chunks (node splitting, after Raval et al.; the split is decided
 // per vertex at run time, so no preprocessing is needed).
 #include <cstdint>
+#include <type_traits>
 
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/codec.hpp"
@@ -304,6 +305,14 @@ __global__ void advance_compacted_kernel(P program, ProgramState<P> s, Compacted
   }
   count_edges(s.edges_processed, processed, lane);
 }
+
+// The warp mapping as a Mapping beside the block kernels' (advance_tiled.cuh), so that one
+// dispatch picks every mapping: a warp per active vertex, run by the two kernels above and, when
+// pulling, by the warp gathers (advance_pull.cuh). It spreads no list over a block, so it needs
+// neither claim nor expand; a launch tells it from the others with kWarpMapped.
+struct WarpPerVertex {};
+template <class Mapping>
+inline constexpr bool kWarpMapped = std::is_same_v<Mapping, WarpPerVertex>;
 
 // What a warp reads a compressed list through: the lists' lines, and the packed weights' lines
 // when there are packed weights.

@@ -1,0 +1,94 @@
+#pragma once
+// Part of CudaExecutor<P> (cuda_executor.cuh, which includes this at its end): a rank's exchange
+// with the others and the gathering of the values at the end, the kernels that read the program's
+// values (exchange.cuh). The pair buffers, the busiest rank's count, the choice of form and the
+// timed collectives are RankExchange's (rank_exchange.hpp), compiled once.
+#include <cstdint>
+
+#include "ooc/engine/cuda/cuda_executor.cuh"
+#include "ooc/engine/cuda/exchange.cuh"
+#include "ooc/engine/cuda/rank_exchange.hpp"
+#include "ooc/kernels/cuda/launch.cuh"
+
+namespace ooc::detail {
+
+// The ranks agree on the vertex arrays, in one of two forms (docs/distributed.md, section 2):
+//   dense   monotone programs all-reduce the values with the program's direction (min unless it
+//           says); accumulative ones the sum of every rank's change of the deltas
+//   sparse  every rank all-gathers the (vertex, value) pairs it changed, padded to the busiest
+//           rank's count, and applies the others' (min, max or sum)
+// Exchange::automatic takes the sparse form when it moves fewer bytes: 8 N c < 2 * 4 V for the
+// busiest rank's c changes. Then an owned vertex whose value changed, or whose delta now reaches
+// the threshold, joins the next frontier.
+template <class P>
+void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
+  const char* doing = "exchanging with the other ranks";
+  const cudaStream_t s = stream(kDirect);
+  const Stream& direct = ws_.streams[kDirect];
+  const vid_t n = g_.num_vertices();
+  NcclLink& nccl = *device_.nccl;
+  const auto ranks = static_cast<std::uint64_t>(nccl.size());
+  Value* const now = kAccumulative ? deltas_.data() : values_.data();  // what the pairs carry
+  unsigned long long mine = 0;
+  if (exchange_.capacity() > 0 && n > 0) {
+    OOC_CUDA(cudaMemsetAsync(exchange_.count(), 0, sizeof mine, s), doing);
+    OOC_LAUNCH((cuda_exchange::collect_changes_kernel<Value, kAccumulative>), grid_for(n),
+               kBlockThreads, s, doing, now, agreed_.data(), exchange_.own_pairs(),
+               exchange_.capacity(), exchange_.count(), n);
+    mine = exchange_.read_count(direct, doing);
+  }
+  const std::uint64_t c = RankExchange::busiest(host, mine);
+  if (n == 0) return;
+  const bool sparse = exchange_.sparse(options_.exchange, c, ranks, sizeof(Value), n);
+  if (sparse) {
+    stats.sparse_exchange = true;
+    if (c == 0) return;  // no rank changed anything
+    exchange_.gather(nccl, mine, c, direct, stats, doing);
+    const std::uint64_t own = static_cast<std::uint64_t>(nccl.rank()) * c;
+    constexpr Reduction op = kAccumulative ? Reduction::sum : reduction_of<P>();
+    OOC_LAUNCH((cuda_exchange::apply_pairs_kernel<Value, op>), grid_for(ranks * c), kBlockThreads,
+               s, doing, now, exchange_.all_pairs(), ranks * c, own, own + c);
+    stats.exchange_bytes += ranks * c * sizeof(std::uint64_t);
+  } else if constexpr (kAccumulative) {
+    OOC_LAUNCH(cuda_exchange::delta_change_kernel, grid_for(n), kBlockThreads, s, doing,
+               deltas_.data(), agreed_.data(), change_.data(), n);
+    RankExchange::in_nccl(direct, stats, doing,
+                          [&] { nccl.all_reduce(change_.data(), n, Reduction::sum, s); });
+    stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+  } else {
+    RankExchange::in_nccl(direct, stats, doing,
+                          [&] { nccl.all_reduce(values_.data(), n, reduction_of<P>(), s); });
+    stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+  }
+  mark_changed(sparse, doing);
+}
+
+template <class P>
+void CudaExecutor<P>::mark_changed(bool sparse, const char* doing) {
+  const cudaStream_t s = stream(kDirect);
+  const vid_t n = g_.num_vertices();
+  if constexpr (kAccumulative) {
+    OOC_LAUNCH((cuda_exchange::apply_change_kernel<P, kBlockThreads>), grid_for(n), kBlockThreads,
+               s, doing, program_, deltas_.data(), agreed_.data(),
+               sparse ? nullptr : change_.data(), next_.data(), device_.owned.data(), n);
+  } else {
+    OOC_LAUNCH(cuda_exchange::changed_kernel, grid_for(n), kBlockThreads, s, doing, values_.data(),
+               agreed_.data(), next_.data(), device_.owned.data(), n);
+  }
+  ws_.streams[kDirect].synchronize(doing);
+}
+
+// Accumulative programs keep each vertex's value on its owner alone: gather them everywhere.
+template <class P>
+void CudaExecutor<P>::finish(Communicator&) {
+  if constexpr (kAccumulative) {
+    const vid_t n = g_.num_vertices();
+    if (!ranked_ || n == 0) return;
+    const cudaStream_t s = stream(kDirect);
+    OOC_LAUNCH(cuda_exchange::keep_owned_kernel, grid_for(n), kBlockThreads, s,
+               "gathering the ranks' values", values_.data(), device_.owned.data(), n);
+    device_.nccl->all_reduce(values_.data(), n, Reduction::sum, s);
+  }
+}
+
+}  // namespace ooc::detail

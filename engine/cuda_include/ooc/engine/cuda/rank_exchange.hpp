@@ -1,0 +1,64 @@
+#pragma once
+// The parts of a distributed run's exchange (docs/distributed.md, section 2) that do not depend
+// on the program: the sparse form's pair buffers, the busiest rank's count, the choice between
+// the sparse and the dense form, and the collectives timed alone. CudaExecutor<P> runs the
+// kernels (exchange.cuh), which depend on the program's values. For the CUDA sources only.
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+#include "ooc/engine/communicator.hpp"
+#include "ooc/engine/cuda/nccl_link.hpp"
+#include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/options.hpp"
+#include "ooc/transfer/device_array.hpp"
+
+namespace ooc::detail {
+
+class RankExchange {
+ public:
+  // Room for the sparse form's pairs: forced sparse gathers up to every vertex, auto only below
+  // its crossover, V/N pairs; none in the dense form.
+  void reserve(Exchange form, std::uint64_t n, std::uint64_t ranks);
+  std::uint64_t capacity() const { return pair_capacity_; }
+  std::uint64_t* own_pairs() { return own_pairs_.data(); }
+  std::uint64_t* all_pairs() { return all_pairs_.data(); }
+  unsigned long long* count() { return pair_count_.data(); }
+  // This rank's count of changed vertices, once the kernels queued on `stream` have counted them.
+  unsigned long long read_count(const Stream& stream, const char* doing);
+  // The most changes any rank has. Every rank has finished its tasks before any enters NCCL,
+  // which would wait forever for a rank that failed: a failed rank breaks this host-side step
+  // instead (its abort()).
+  static std::uint64_t busiest(Communicator& host, unsigned long long mine);
+  // Whether the ranks exchange pairs: they fit, and move fewer bytes than the dense form's
+  // all-reduce of n values, 8 N c < 2 * value_bytes * n (or the form is forced).
+  bool sparse(Exchange form, std::uint64_t c, std::uint64_t ranks, std::size_t value_bytes,
+              std::uint64_t n) const {
+    return pair_capacity_ > 0 && c <= pair_capacity_ &&
+           (form == Exchange::sparse || 8 * ranks * c < 2 * value_bytes * n);
+  }
+  // Every rank's c pairs into all_pairs(), this rank's `mine` padded with kNoPair.
+  void gather(NcclLink& nccl, unsigned long long mine, std::uint64_t c, const Stream& stream,
+              IterationStats& stats, const char* doing);
+  // The collective alone, timed into stats (the kernels queued before it on the stream finish
+  // first).
+  template <class Collective>
+  static void in_nccl(const Stream& stream, IterationStats& stats, const char* doing,
+                      Collective&& collective) {
+    stream.synchronize(doing);
+    const auto start = std::chrono::steady_clock::now();
+    collective();
+    stats.nccl_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+ private:
+  // This rank's changed pairs, every rank's as gathered, and their count.
+  std::uint64_t pair_capacity_ = 0;
+  DeviceArray<std::uint64_t> own_pairs_, all_pairs_;
+  DeviceArray<unsigned long long> pair_count_;
+};
+
+}  // namespace ooc::detail
