@@ -87,6 +87,8 @@ class Scheduler {
   DirectionState direction_;
 };
 
+// After the last iteration the limit allows: whether any vertex is still active anywhere. It
+// plans a whole iteration, as the loop would (the edge cache's measure of reuse counts it too).
 bool any_active(Scheduler& scheduler, Communicator* communicator) {
   IterationStats it;
   for (const PartitionSurvey& s : scheduler.plan(it))
