@@ -1,6 +1,6 @@
-#include <tbb/parallel_for.h>
+#include "ooc/engine/detail/cpu_frontier.hpp"
 
-#include "ooc/engine/detail/cpu_executor.hpp"
+#include <tbb/parallel_for.h>
 
 namespace ooc::detail {
 

@@ -1,5 +1,7 @@
 #include "ooc/engine/direction.hpp"
 
+#include "ooc/engine/edge_cache.hpp"
+
 namespace ooc {
 namespace {
 
@@ -17,6 +19,25 @@ bool pull_pays(const DirectionSurvey& s, bool early_exit, bool on_device, std::u
 }
 
 }  // namespace
+
+DirectionSurvey survey_directions(std::span<const PartitionSurvey> push,
+                                  std::span<const PartitionSurvey> pull, std::uint32_t edge_bytes,
+                                  std::uint32_t request_bytes) {
+  DirectionSurvey d;
+  for (const PartitionSurvey& s : push) {
+    d.frontier_vertices += s.activity.active_vertices;
+    d.frontier_edges += s.activity.active_edges;
+    if (s.activity.active_vertices > 0)
+      d.push_bytes += link_bytes(s.engine, s.activity, edge_bytes, request_bytes);
+  }
+  for (const PartitionSurvey& s : pull) {
+    if (s.activity.active_vertices == 0) continue;
+    d.pull_vertices += s.activity.active_vertices;
+    d.pull_edges += s.activity.active_edges;
+    d.pull_bytes += link_bytes(s.engine, s.activity, edge_bytes, request_bytes);
+  }
+  return d;
+}
 
 bool choose_pull(const DirectionSurvey& s, bool early_exit, bool on_device, std::uint64_t vertices,
                  DirectionState& state) {

@@ -1,11 +1,13 @@
 // HyTGraph's iteration (Fig. 5): cost-aware task generation, then task scheduling, until the
-// frontier is empty.
+// frontier is empty. The scheduling decisions are made here, once for both backends: the
+// priority window (priority.hpp), the frontier's totals and the direction (direction.hpp).
 #include <array>
 #include <chrono>
 #include <string>
 
 #include "ooc/core/error.hpp"
 #include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/direction.hpp"
 
 namespace ooc::detail {
 namespace {
@@ -32,11 +34,64 @@ std::uint64_t count_everywhere(IterationStats& it, Communicator* communicator,
   return counts[2];
 }
 
-bool any_active(Executor& executor, std::size_t partitions, Communicator* communicator) {
-  std::vector<PartitionSurvey> last(partitions);
-  executor.survey(last);
+// One rank's scheduling of an iteration: the executor measures (urgency, surveys) and is told
+// what was chosen.
+class Scheduler {
+ public:
+  Scheduler(Executor& executor, std::size_t partitions)
+      : executor_(executor),
+        facts_(executor.facts()),
+        push_(partitions),
+        pull_(facts_.may_pull ? partitions : 0) {}
+
+  // Chooses the window, surveys, chooses the direction and tells the executor; puts the
+  // frontier's totals and the direction into `it`. Returns the surveys the tasks come from.
+  std::span<const PartitionSurvey> plan(IterationStats& it) {
+    executor_.survey(window(), push_);
+    for (const PartitionSurvey& s : push_) {
+      it.frontier_vertices += s.activity.active_vertices;
+      it.frontier_edges += s.activity.active_edges;
+    }
+    it.pull = facts_.may_pull && pulls();
+    executor_.set_direction(it.pull);
+    return it.pull ? pull_ : push_;
+  }
+
+ private:
+  // The most urgent buckets that hold the program's share of the work; every active vertex when
+  // the program is not windowed or none is active.
+  PriorityWindow window() {
+    if (!facts_.windowed) return {};
+    const std::optional<UrgencyRange> range = executor_.urgency_range();
+    if (!range) return {};
+    std::array<BucketLoad, kPriorityBuckets> loads{};
+    executor_.urgency_loads(*range, loads);
+    return choose_window(*range, loads, facts_.accumulative,
+                         priority_fraction(facts_.priority_fraction, facts_.accumulative),
+                         facts_.priority_min_edges);
+  }
+
+  // After the push survey: surveys the pull direction and chooses. This rank's surveys alone
+  // (ranks do not pull yet); ranks that pull would all-reduce `d` first, so that all choose alike.
+  bool pulls() {
+    executor_.survey_pull(pull_);
+    const DirectionSurvey d =
+        survey_directions(push_, pull_, facts_.edge_bytes, facts_.request_bytes);
+    if (facts_.must_pull) return d.frontier_vertices > 0 && d.pull_vertices > 0;
+    return choose_pull(d, facts_.pull_floor, facts_.in_memory, facts_.vertices, direction_);
+  }
+
+  Executor& executor_;
+  const ScheduleFacts facts_;
+  std::vector<PartitionSurvey> push_, pull_;
+  DirectionState direction_;
+};
+
+// After the last iteration the limit allows: whether any vertex is still active anywhere. It
+// plans a whole iteration, as the loop would (the edge cache's measure of reuse counts it too).
+bool any_active(Scheduler& scheduler, Communicator* communicator) {
   IterationStats it;
-  for (const PartitionSurvey& s : last)
+  for (const PartitionSurvey& s : scheduler.plan(it))
     it.active_vertices += s.activity.active_vertices;
   count_everywhere(it, communicator);
   return it.active_vertices > 0;
@@ -75,7 +130,7 @@ std::vector<std::size_t> round_ends(std::span<const Task> tasks,
 
 bool drive(Executor& executor, std::span<const Partition> partitions, const DriveOptions& options,
            RunStats& stats) {
-  std::vector<PartitionSurvey> surveys(partitions.size());
+  Scheduler scheduler(executor, partitions.size());
   Communicator* const communicator = options.communicator;
   const eid_t graph_edges =
       partitions.empty() ? 0 : partitions.back().last_edge - partitions.front().first_edge;
@@ -84,7 +139,7 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
     const auto start = Clock::now();
     IterationStats it;
     it.iteration = iteration;
-    executor.survey(surveys);
+    const std::span<const PartitionSurvey> surveys = scheduler.plan(it);
     for (const PartitionSurvey& s : surveys) {
       if (s.activity.active_vertices == 0) continue;
       it.active_vertices += s.activity.active_vertices;
@@ -123,7 +178,7 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
     it.seconds = since(start);
     stats.iterations.push_back(it);
   }
-  return !any_active(executor, partitions.size(), communicator);
+  return !any_active(scheduler, communicator);
 }
 
 }  // namespace ooc::detail

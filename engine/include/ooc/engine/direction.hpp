@@ -1,7 +1,8 @@
 #pragma once
 // Push or pull, per iteration (EngineOptions::direction = auto). Both backends survey the two
 // directions at the start of an iteration — the frontier's out-lists for push, the lists of the
-// vertices that may still change for pull — and ask choose_pull() which to run.
+// vertices that may still change for pull — and the driver sums the surveys
+// (survey_directions) and asks choose_pull() which to run.
 //
 // In GPU memory nothing crosses the link, and the work is the edges each direction reads:
 //   * a program with a pull floor (BFS) follows Beamer et al.'s direction-optimising BFS (SC'12,
@@ -14,6 +15,9 @@
 // Out of core the link decides: pull when the cost model's choice of engines for the pulling
 // partitions moves fewer bytes than its choice for the frontier's (docs/cost-model.md#direction).
 #include <cstdint>
+#include <span>
+
+#include "ooc/engine/tasks.hpp"
 
 namespace ooc {
 
@@ -33,6 +37,13 @@ struct DirectionSurvey {
   std::uint64_t push_bytes = 0;         // over the link, with the engines the cost model chose
   std::uint64_t pull_bytes = 0;
 };
+
+// The sums over partitions of one survey per partition of each direction: `push` of the
+// admitted frontier, `pull` of the vertices that would gather; the bytes are link_bytes() of the
+// engines the surveys chose.
+DirectionSurvey survey_directions(std::span<const PartitionSurvey> push,
+                                  std::span<const PartitionSurvey> pull, std::uint32_t edge_bytes,
+                                  std::uint32_t request_bytes);
 
 // Carried from one iteration to the next.
 struct DirectionState {

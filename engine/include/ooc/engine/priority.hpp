@@ -22,6 +22,7 @@
 #include <span>
 
 #include "ooc/core/hd.hpp"
+#include "ooc/core/types.hpp"
 
 namespace ooc {
 
@@ -48,6 +49,19 @@ struct UrgencyRange {
 // Monotone programs: the value. Accumulative programs: -log2(delta per out-edge).
 OOC_HD inline double urgency_key(double value, bool accumulative) {
   return accumulative ? -log2(value > 0 ? value : 1e-300) : value;
+}
+
+// How urgent a vertex of program P is (smaller first), from its value, its pending delta (read
+// by accumulative programs only) and its out-degree: the one formula both backends window by.
+template <class P>
+OOC_HD double urgency([[maybe_unused]] typename P::Value value,
+                      [[maybe_unused]] typename P::Value delta, [[maybe_unused]] eid_t degree) {
+  if constexpr (P::kind == ProgramKind::monotone) {
+    return urgency_key(static_cast<double>(value), false);
+  } else {
+    return urgency_key(static_cast<double>(delta) / static_cast<double>(degree > 0 ? degree : 1),
+                       true);
+  }
 }
 
 struct PriorityWindow {

@@ -91,12 +91,8 @@ struct VertexView {
     }
   }
   __device__ double urgency(vid_t v) const {
-    if constexpr (P::kind == ProgramKind::monotone) {
-      return urgency_key(static_cast<double>(values[v]), false);
-    } else {
-      const eid_t d = degree(v);
-      return urgency_key(static_cast<double>(deltas[v]) / static_cast<double>(d > 0 ? d : 1), true);
-    }
+    constexpr bool accumulative = P::kind == ProgramKind::accumulative;
+    return ooc::urgency<P>(values[v], accumulative ? deltas[v] : typename P::Value{}, degree(v));
   }
   __device__ bool admits(double u) const { return window.admits(u); }
   __device__ int bucket(double u) const { return window.range.bucket(u); }
@@ -129,7 +125,27 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
 
  public:
   CudaExecutor(const P& program, const CudaRun& run);
-  void survey(std::vector<PartitionSurvey>& out) override;
+  ScheduleFacts facts() const override {
+    return {.vertices = g_.num_vertices(),
+            .windowed = options_.priority && is_ordered<P>(),
+            .accumulative = kAccumulative,
+            .priority_fraction = options_.priority_fraction,
+            .priority_min_edges = options_.priority_min_edges,
+            .may_pull = may_pull_,
+            .must_pull = options_.direction == Direction::pull,
+            .pull_floor = PullFloorProgram<P>,
+            .in_memory = plan_.in_memory,
+            .edge_bytes = edge_bytes_,
+            .request_bytes = cost_.request_bytes};  // adapt_costs moves the link's, not the line
+  }
+  // The priority window's two passes (survey.cuh), each read back.
+  std::optional<UrgencyRange> urgency_range() override;
+  void urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) override;
+  void survey(const PriorityWindow& window, std::span<PartitionSurvey> out) override;
+  // The floor, the gathering vertices, their counters and engines.
+  void survey_pull(std::span<PartitionSurvey> out) override;
+  // Also adds the iteration's surveys to the edge cache's measure of reuse (device_.moved).
+  void set_direction(bool pull) override;
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
   void exchange(Communicator& host, IterationStats& stats) override;
   void advance_frontier() override;
@@ -169,12 +185,9 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
             count_lines ? ws_.scalars.data() + kLinesRead : nullptr,
             heavy_queue<vid_t>(stream, lists)};
   }
-  void choose_priority_window();
   // Surveys from the counters read back (`pull`: of the gathering vertices).
-  void read_surveys(const cuda::PartitionCounters* counters, std::vector<PartitionSurvey>& out,
+  void read_surveys(const cuda::PartitionCounters* counters, std::span<PartitionSurvey> out,
                     bool pull) const;
-  // The pull direction: the floor, the gathering vertices, their survey, and the choice.
-  void survey_pull(std::vector<PartitionSurvey>& out);
   // The iteration's first run of tasks: the admitted frontier into the work bitmap.
   void take_work(IterationStats& stats, const char* doing);
   // The advance over a task's ranges on stream i, in the chosen load-balancing mapping, then
@@ -231,11 +244,9 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   RankExchange exchange_;  // the sparse exchange's pairs
   bool taken_ = false;  // this iteration's work bitmap is taken (execute() may run several times)
   PriorityWindow window_;
-  std::uint64_t frontier_vertices_ = 0, frontier_edges_ = 0;  // this iteration's, admitted
   // The pull direction: whether this run may pull, the vertices that gather, an accumulative
   // program's messages, the floor (PullFloorProgram), the surveys.
   bool may_pull_ = kCanPull && plan_.pull;
-  DirectionState direction_;
   DeviceArray<std::uint64_t> gather_;
   DeviceArray<Value> sent_;
   Value floor_{};
@@ -278,45 +289,47 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   ws_.streams[kDirect].synchronize(doing);
 }
 
+// Pass 1 of the priority window: the range of urgency over the active vertices.
 template <class P>
-void CudaExecutor<P>::choose_priority_window() {
-  window_ = PriorityWindow{};
-  if (!options_.priority || !is_ordered<P>() || words_ == 0) return;
+std::optional<UrgencyRange> CudaExecutor<P>::urgency_range() {
+  if (words_ == 0) return std::nullopt;
   const char* doing = "choosing the priority window";
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 1, 0xff, sizeof(unsigned long long), s), doing);
   OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 2, 0, sizeof(unsigned long long), s), doing);
-  cuda::urgency_range_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-      current_.data(), g_.num_vertices(), view(window_), ws_.scalars.data() + 1,
-      ws_.scalars.data() + 2);
-  check_launch("urgency_range_kernel", doing);
+  OOC_LAUNCH(cuda::urgency_range_kernel, grid_for(words_), kBlockThreads, s, doing, current_.data(),
+             g_.num_vertices(), view(PriorityWindow{}), ws_.scalars.data() + 1,
+             ws_.scalars.data() + 2);
   d2h(ws_.host_scalars.data(), ws_.scalars.data() + 1, 2, s, doing);
   ws_.streams[kDirect].synchronize(doing);
-  if (ws_.host_scalars[0] > ws_.host_scalars[1]) return;  // nothing active
-  const UrgencyRange range{cuda::from_order_key(ws_.host_scalars[0]),
-                           cuda::from_order_key(ws_.host_scalars[1])};
+  if (ws_.host_scalars[0] > ws_.host_scalars[1]) return std::nullopt;  // nothing active
+  return UrgencyRange{cuda::from_order_key(ws_.host_scalars[0]),
+                      cuda::from_order_key(ws_.host_scalars[1])};
+}
+
+// Pass 2: the active edges (and pending delta) per urgency bucket.
+template <class P>
+void CudaExecutor<P>::urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) {
+  const char* doing = "choosing the priority window";
+  const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(ws_.buckets.data(), 0, ws_.buckets.bytes(), s), doing);
   PriorityWindow histogram;
   histogram.range = range;
-  cuda::urgency_histogram_kernel<kPriorityBuckets><<<grid_for(words_), kBlockThreads, 0, s>>>(
-      current_.data(), g_.num_vertices(), view(histogram), ws_.buckets.data());
-  check_launch("urgency_histogram_kernel", doing);
+  OOC_LAUNCH((cuda::urgency_histogram_kernel<kPriorityBuckets>), grid_for(words_), kBlockThreads, s,
+             doing, current_.data(), g_.num_vertices(), view(histogram), ws_.buckets.data());
   d2h(ws_.host_buckets.data(), ws_.buckets.data(), kPriorityBuckets, s, doing);
   ws_.streams[kDirect].synchronize(doing);
-  std::array<BucketLoad, kPriorityBuckets> loads{};
-  for (int b = 0; b < kPriorityBuckets; ++b)
-    loads[static_cast<std::size_t>(b)] = {ws_.host_buckets[b].edges, ws_.host_buckets[b].mass};
-  window_ = choose_window(range, loads, kAccumulative,
-                          priority_fraction(options_.priority_fraction, kAccumulative),
-                          options_.priority_min_edges);
+  for (std::size_t b = 0; b < loads.size(); ++b)
+    loads[b] = {ws_.host_buckets[b].edges, ws_.host_buckets[b].mass};
 }
 
 template <class P>
-void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
-  choose_priority_window();
+void CudaExecutor<P>::survey(const PriorityWindow& window, std::span<PartitionSurvey> out) {
+  window_ = window;
   const char* doing = "surveying the partitions";
   const cudaStream_t s = stream(kDirect);
   const auto partitions = static_cast<std::uint32_t>(parts_.size());
+  pulling_ = false;
   if (partitions == 0) return;
   // The push half only: the pull half may hold a gathering set that does not change.
   OOC_CUDA(cudaMemsetAsync(ws_.counters.data(), 0, partitions * sizeof(cuda::PartitionCounters), s),
@@ -324,10 +337,9 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   OOC_CUDA(cudaMemset2DAsync(&ws_.counters.data()->most_urgent, sizeof(cuda::PartitionCounters),
                              0xff, sizeof(unsigned long long), partitions, s),
            doing);
-  cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-      current_.data(), g_.num_vertices(), view(window_), device_.partition_first.data(), partitions,
-      cost_.request_bytes, ws_.counters.data());
-  check_launch("survey_kernel", doing);
+  OOC_LAUNCH(cuda::survey_kernel, grid_for(words_), kBlockThreads, s, doing, current_.data(),
+             g_.num_vertices(), view(window_), device_.partition_first.data(), partitions,
+             cost_.request_bytes, ws_.counters.data());
   launch_choose_engines(ws_.counters.data(), device_.partition_edges.data(), partitions,
                         options_.transfer, plan_.in_memory,
                         cached(false) ? device_.cache.cached.data() : nullptr,
@@ -336,17 +348,17 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
   d2h(ws_.host_counters.data(), ws_.counters.data(), partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   read_surveys(ws_.host_counters.data(), out, false);
-  frontier_vertices_ = frontier_edges_ = 0;
-  for (const PartitionSurvey& survey : out) {
-    frontier_vertices_ += survey.activity.active_vertices;
-    frontier_edges_ += survey.activity.active_edges;
-  }
-  pulling_ = false;
-  if (may_pull_) survey_pull(out);
+  surveys_.assign(out.begin(), out.end());
+}
+
+template <class P>
+void CudaExecutor<P>::set_direction(bool pull) {
+  pulling_ = pull;
+  if (pull) surveys_ = pull_surveys_;
   // In-lists do not enter the edge cache: an iteration that pulls over them moves none of it.
   const bool out_lists = !pulling_ || &pull_device_ == &device_;
-  for (std::uint32_t i = 0; i < partitions && !plan_.in_memory && out_lists; ++i) {
-    const PartitionSurvey& survey = out[i];
+  for (std::size_t i = 0; i < surveys_.size() && !plan_.in_memory && out_lists; ++i) {
+    const PartitionSurvey& survey = surveys_[i];
     if (survey.activity.active_vertices == 0) continue;
     // What the partition would move were it not cached: the cache's measure of reuse.
     const TransferEngine moving =
@@ -355,12 +367,11 @@ void CudaExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
             : survey.engine;
     device_.moved[i] += link_bytes(moving, survey.activity, edge_bytes_, cost_.request_bytes);
   }
-  surveys_ = out;
 }
 
 template <class P>
 void CudaExecutor<P>::read_surveys(const cuda::PartitionCounters* counters,
-                                   std::vector<PartitionSurvey>& out, bool pull) const {
+                                   std::span<PartitionSurvey> out, bool pull) const {
   const std::span<const Partition> parts = parts_of(pull);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const cuda::PartitionCounters& c = counters[i];
@@ -379,16 +390,17 @@ void CudaExecutor<P>::read_surveys(const cuda::PartitionCounters* counters,
 }
 
 // The floor (programs that have one: the least value in the frontier, from which no offer this
-// iteration can go lower), the gathering vertices, their counters and engines, both directions'
-// counts and bytes, and the choice; `out` becomes the gathering survey when the iteration pulls.
-// Without a floor the gathering vertices are those with a list, in every iteration: they are
-// marked and counted once per run, and only their engines are chosen again (the costs move).
+// iteration can go lower), the gathering vertices, their counters and engines; drive() sums
+// them with the push survey's and chooses. Without a floor the gathering vertices are those with a
+// list, in every iteration: they are marked and counted once per run, and only their engines are
+// chosen again (the costs move).
 template <class P>
-void CudaExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
+void CudaExecutor<P>::survey_pull(std::span<PartitionSurvey> out) {
   const char* doing = "surveying the pull direction";
   const cudaStream_t s = stream(kDirect);
   const vid_t n = g_.num_vertices();
   const auto partitions = static_cast<std::uint32_t>(parts_.size());
+  if (partitions == 0) return;  // as survey(): nothing to count
   cuda::PartitionCounters* counters = ws_.counters.data() + partitions;
   has_floor_ = false;
   if constexpr (PullFloorProgram<P>) {
@@ -405,15 +417,12 @@ void CudaExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
     }
   }
   if (PullFloorProgram<P> || !gathering_counted_) {
-    cuda::mark_kernel<<<warp_grid_for(words_), kBlockThreads, 0, s>>>(
-        gather_.data(), n,
-        GatherTest<Value>{values_.data(), pull_device_.offsets.data(), floor_, has_floor_});
-    check_launch("mark_kernel", doing);
+    OOC_LAUNCH(cuda::mark_kernel, warp_grid_for(words_), kBlockThreads, s, doing, gather_.data(), n,
+               GatherTest<Value>{values_.data(), pull_device_.offsets.data(), floor_, has_floor_});
     OOC_CUDA(cudaMemsetAsync(counters, 0, partitions * sizeof(cuda::PartitionCounters), s), doing);
-    cuda::survey_kernel<<<grid_for(words_), kBlockThreads, 0, s>>>(
-        gather_.data(), n, view(PriorityWindow{}, true), device_.partition_first.data(), partitions,
-        cost_.request_bytes, counters);
-    check_launch("survey_kernel", doing);
+    OOC_LAUNCH(cuda::survey_kernel, grid_for(words_), kBlockThreads, s, doing, gather_.data(), n,
+               view(PriorityWindow{}, true), device_.partition_first.data(), partitions,
+               cost_.request_bytes, counters);
     gathering_counted_ = true;
   }
   launch_choose_engines(counters, pull_device_.partition_edges.data(), partitions,
@@ -424,21 +433,7 @@ void CudaExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
   d2h(ws_.host_counters.data() + partitions, counters, partitions, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   read_surveys(ws_.host_counters.data() + partitions, pull_surveys_, true);
-  DirectionSurvey d{frontier_vertices_, frontier_edges_};
-  for (std::size_t i = 0; i < parts_.size(); ++i) {
-    const PartitionActivity& push = out[i].activity;
-    const PartitionActivity& pull = pull_surveys_[i].activity;
-    if (push.active_vertices > 0)
-      d.push_bytes += link_bytes(out[i].engine, push, edge_bytes_, cost_.request_bytes);
-    if (pull.active_vertices == 0) continue;
-    d.pull_vertices += pull.active_vertices;
-    d.pull_edges += pull.active_edges;
-    d.pull_bytes += link_bytes(pull_surveys_[i].engine, pull, edge_bytes_, cost_.request_bytes);
-  }
-  pulling_ = options_.direction == Direction::pull
-                 ? d.frontier_vertices > 0 && d.pull_vertices > 0
-                 : choose_pull(d, PullFloorProgram<P>, plan_.in_memory, n, direction_);
-  if (pulling_) out = pull_surveys_;
+  std::ranges::copy(pull_surveys_, out.begin());
 }
 
 template <class P>
@@ -470,9 +465,6 @@ void CudaExecutor<P>::take_work(IterationStats& stats, const char* doing) {
   const cudaStream_t s = stream(kDirect);
   stats.link_bandwidth = cost_.link_bandwidth;
   stats.zerocopy_round_trip = cost_.zerocopy_round_trip;
-  stats.frontier_vertices = frontier_vertices_;
-  stats.frontier_edges = frontier_edges_;
-  stats.pull = pulling_;
   OOC_LAUNCH(cuda::take_kernel, grid_for(words_), kBlockThreads, s, doing, current_.data(),
              work_.data(), g_.num_vertices(), view(window_), window_.deferring);
   if constexpr (kAccumulative && kCanPull) {

@@ -6,27 +6,27 @@
 // move over PCIe, so that plans can be compared on machines without a GPU. In an iteration that
 // pulls (direction.hpp), the same tasks bring the lists of the vertices that gather instead of
 // the frontier's, and those vertices gather along them (pull.hpp): their own lists on a symmetric
-// graph, their in-lists on a directed one (Lists, executor.hpp).
+// graph, their in-lists on a directed one (Lists, executor.hpp). The driver makes the scheduling
+// decisions (the priority window, the direction) from what this executor measures.
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <array>
-#include <atomic>
-#include <bit>
 #include <chrono>
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <numeric>
+#include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "ooc/engine/cost_model.hpp"
+#include "ooc/engine/detail/cpu_frontier.hpp"
 #include "ooc/engine/detail/executor.hpp"
-#include "ooc/engine/direction.hpp"
-#include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/programs.hpp"
@@ -39,91 +39,6 @@
 namespace ooc::detail {
 
 inline constexpr std::uint64_t kUnifiedPageBytes = 4096;
-
-// The frontier of one run. `current` holds every active vertex; a task takes the ones it
-// processes out of it (vertices a priority window defers stay), and relaxations mark `next`,
-// which joins `current` when the iteration ends.
-class CpuFrontier {
- public:
-  CpuFrontier(const Graph& g, std::span<const Partition> parts)
-      : g_(g), parts_(parts), current_(g.num_vertices()), next_(g.num_vertices()) {}
-
-  // Takes the admitted active vertices of the given partitions, in ascending order (parallel
-  // over partitions).
-  template <class Admit>
-  std::span<const vid_t> take_current(std::span<const std::uint32_t> partitions, Admit&& admit) {
-    return take_set(current_, partitions, admit);
-  }
-  // Takes the admitted vertices of [first, last) activated since the iteration began.
-  template <class Admit>
-  std::span<const vid_t> take_next(vid_t first, vid_t last, Admit&& admit);
-  // current |= next (only the owned vertices' bits, when `owned` is given); next = {}
-  void advance(const Bitmap* owned = nullptr);
-  Bitmap& current() { return current_; }
-  Bitmap& next() { return next_; }
-
- protected:
-  // Appends the admitted set bits of [first, last) to out and clears them (atomically per word:
-  // partitions may share a word).
-  template <class Admit>
-  static void take(Bitmap& bits, vid_t first, vid_t last, Admit&& admit, std::vector<vid_t>& out);
-  // The same over the given partitions of `bits`, in parallel; the result is valid until the
-  // next take.
-  template <class Admit>
-  std::span<const vid_t> take_set(Bitmap& bits, std::span<const std::uint32_t> partitions,
-                                  Admit&& admit);
-
-  const Graph& g_;
-  std::span<const Partition> parts_;
-  Bitmap current_, next_;
-  std::vector<vid_t> active_;
-  std::vector<std::vector<vid_t>> per_partition_;
-};
-
-template <class Admit>
-void CpuFrontier::take(Bitmap& bits, vid_t first, vid_t last, Admit&& admit,
-                       std::vector<vid_t>& out) {
-  if (first >= last) return;
-  for (std::size_t w = first >> 6; w <= (std::size_t{last} - 1) >> 6; ++w) {
-    std::uint64_t word = bits.words()[w];
-    if (w == first >> 6) word &= ~std::uint64_t{0} << (first & 63);
-    if (w == (std::size_t{last} - 1) >> 6 && (last & 63) != 0)
-      word &= (std::uint64_t{1} << (last & 63)) - 1;
-    std::uint64_t taken = 0;
-    for (; word != 0; word &= word - 1) {
-      const auto bit = static_cast<std::size_t>(std::countr_zero(word));
-      const auto v = static_cast<vid_t>((w << 6) + bit);
-      if (!admit(v)) continue;
-      out.push_back(v);
-      taken |= std::uint64_t{1} << bit;
-    }
-    if (taken != 0)
-      std::atomic_ref<std::uint64_t>(bits.words()[w]).fetch_and(~taken, std::memory_order_relaxed);
-  }
-}
-
-template <class Admit>
-std::span<const vid_t> CpuFrontier::take_set(Bitmap& bits,
-                                             std::span<const std::uint32_t> partitions,
-                                             Admit&& admit) {
-  per_partition_.resize(partitions.size());
-  tbb::parallel_for(std::size_t{0}, partitions.size(), [&](std::size_t i) {
-    per_partition_[i].clear();
-    take(bits, parts_[partitions[i]].first_vertex, parts_[partitions[i]].last_vertex, admit,
-         per_partition_[i]);
-  });
-  active_.clear();
-  for (const auto& list : per_partition_)
-    active_.insert(active_.end(), list.begin(), list.end());
-  return active_;
-}
-
-template <class Admit>
-std::span<const vid_t> CpuFrontier::take_next(vid_t first, vid_t last, Admit&& admit) {
-  active_.clear();
-  take(next_, first, last, admit, active_);
-  return active_;
-}
 
 // Staging for filter and compaction tasks, sized by the memory plan.
 struct CpuStaging {
@@ -162,7 +77,27 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
     initialise();
   }
 
-  void survey(std::vector<PartitionSurvey>& out) override;
+  ScheduleFacts facts() const override {
+    return {.vertices = g_.num_vertices(),
+            .windowed = options_.priority && is_ordered<P>(),
+            .accumulative = kAccumulative,
+            .priority_fraction = options_.priority_fraction,
+            .priority_min_edges = options_.priority_min_edges,
+            .may_pull = may_pull_,
+            .must_pull = options_.direction == Direction::pull,
+            .pull_floor = PullFloorProgram<P>,
+            .in_memory = plan_.in_memory,
+            .edge_bytes = edge_bytes_,
+            .request_bytes = options_.cost.request_bytes};
+  }
+  std::optional<UrgencyRange> urgency_range() override;
+  void urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) override;
+  void survey(const PriorityWindow& window, std::span<PartitionSurvey> out) override;
+  void survey_pull(std::span<PartitionSurvey> out) override;
+  void set_direction(bool pull) override {
+    pulling_ = pull;
+    if (pull) surveys_ = pull_surveys_;
+  }
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
   void exchange(Communicator& communicator, IterationStats& stats) override;
   void advance_frontier() override { advance(owned_); }
@@ -177,16 +112,9 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
  private:
   void initialise();
   double urgency(vid_t v) const {
-    if constexpr (P::kind == ProgramKind::monotone) {
-      return urgency_key(static_cast<double>(values_[v]), false);
-    } else {
-      return urgency_key(
-          static_cast<double>(deltas_[v]) / static_cast<double>(std::max<eid_t>(g_.degree(v), 1)),
-          true);
-    }
+    return ooc::urgency<P>(values_[v], kAccumulative ? deltas_[v] : Value{}, g_.degree(v));
   }
   bool admitted(vid_t v) const { return window_.admits(urgency(v)); }
-  void choose_priority_window();
   // Lists the engines bring: a graph's, its partitions (the same vertex ranges, their edges in
   // these lists), and whether they are read compressed (in-lists never are).
   struct ListSet {
@@ -232,7 +160,6 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
 
   // The pull direction (direction.hpp, pull.hpp).
   static constexpr bool kCanPull = PullProgram<P>;
-  void survey_pull(std::vector<PartitionSurvey>& out);
   // The frontier the iteration sends: the admitted active vertices leave `current`; an
   // accumulative program's deltas become this iteration's messages (sent_).
   void take_sources();
@@ -278,13 +205,11 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   std::vector<PartitionSurvey> surveys_;
   PriorityWindow window_;
   Bitmap touched_pages_, touched_pull_pages_;  // unified: of the out-lists, of the in-lists
-  std::uint64_t frontier_vertices_ = 0, frontier_edges_ = 0;  // this iteration's, admitted
   // The pull direction: whether this run may pull and this iteration does, the vertices that
   // gather, what an accumulative program's frontier sends, and the floor (PullFloorProgram).
   bool may_pull_ = kCanPull && plan_.pull;
   bool pulling_ = false;
   bool sources_taken_ = false;
-  DirectionState direction_;
   Bitmap gathering_;
   Buffer<Value> sent_;
   Value floor_{};
@@ -371,11 +296,9 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const ListSet& l, std::size_t p
   return s;
 }
 
+// The range of urgency over the active vertices (every one: the window is being chosen).
 template <class P>
-void CpuExecutor<P>::choose_priority_window() {
-  window_ = PriorityWindow{};
-  if (!options_.priority || !is_ordered<P>()) return;
-  // Pass 1: the range of urgency over the active vertices.
+std::optional<UrgencyRange> CpuExecutor<P>::urgency_range() {
   using Range = std::pair<double, double>;
   const Range range = tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, parts_.size()),
@@ -392,116 +315,48 @@ void CpuExecutor<P>::choose_priority_window() {
       [](Range a, Range b) {
         return Range{std::min(a.first, b.first), std::max(a.second, b.second)};
       });
-  const UrgencyRange urgency_range{range.first, range.second};
-  // Pass 2: active edges (and pending delta) per urgency bucket.
+  if (range.first > range.second) return std::nullopt;  // nothing active
+  return UrgencyRange{range.first, range.second};
+}
+
+// Active edges (and pending delta) per urgency bucket.
+template <class P>
+void CpuExecutor<P>::urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) {
   using Histogram = std::array<BucketLoad, kPriorityBuckets>;
   tbb::combinable<Histogram> local([] { return Histogram{}; });
   tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
     Histogram& h = local.local();
     current_.for_each_set(parts_[i].first_vertex, parts_[i].last_vertex, [&](std::size_t i_v) {
       const auto v = static_cast<vid_t>(i_v);
-      BucketLoad& load = h[static_cast<std::size_t>(urgency_range.bucket(urgency(v)))];
+      BucketLoad& load = h[static_cast<std::size_t>(range.bucket(urgency(v)))];
       load.edges += g_.degree(v);
-      if constexpr (P::kind == ProgramKind::accumulative)
-        load.mass += static_cast<double>(deltas_[v]);
+      if constexpr (kAccumulative) load.mass += static_cast<double>(deltas_[v]);
     });
   });
-  Histogram total{};
   local.combine_each([&](const Histogram& h) {
-    for (std::size_t b = 0; b < total.size(); ++b) {
-      total[b].edges += h[b].edges;
-      total[b].mass += h[b].mass;
+    for (std::size_t b = 0; b < loads.size(); ++b) {
+      loads[b].edges += h[b].edges;
+      loads[b].mass += h[b].mass;
     }
   });
-  constexpr bool accumulative = P::kind == ProgramKind::accumulative;
-  window_ = choose_window(urgency_range, total, accumulative,
-                          priority_fraction(options_.priority_fraction, accumulative),
-                          options_.priority_min_edges);
 }
 
 template <class P>
-void CpuExecutor<P>::survey(std::vector<PartitionSurvey>& out) {
-  choose_priority_window();
+void CpuExecutor<P>::survey(const PriorityWindow& window, std::span<PartitionSurvey> out) {
+  window_ = window;
   tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
     out[i] = survey_partition(push_lists_, i, current_, false);
   });
-  frontier_vertices_ = frontier_edges_ = 0;
-  for (const PartitionSurvey& s : out) {
-    frontier_vertices_ += s.activity.active_vertices;
-    frontier_edges_ += s.activity.active_edges;
-  }
   pulling_ = false;
   sources_taken_ = false;
-  if (may_pull_) survey_pull(out);
-  surveys_ = out;
-}
-
-// The floor (programs that have one), the vertices that would gather, both directions' counts
-// and bytes, the choice; `out` becomes the pull survey when the iteration pulls.
-template <class P>
-void CpuExecutor<P>::survey_pull(std::vector<PartitionSurvey>& out) {
-  if constexpr (kCanPull) {
-    const vid_t n = g_.num_vertices();
-    has_floor_ = false;
-    if constexpr (PullFloorProgram<P>) {
-      // The least value in the frontier; every offer this iteration is at least its floor.
-      const Value none = std::numeric_limits<Value>::max();
-      const Value least = tbb::parallel_reduce(
-          tbb::blocked_range<std::size_t>(0, parts_.size()), none,
-          [&](const tbb::blocked_range<std::size_t>& r, Value acc) {
-            for (std::size_t i = r.begin(); i < r.end(); ++i) {
-              current_.for_each_set(parts_[i].first_vertex, parts_[i].last_vertex,
-                                    [&](std::size_t v) { acc = std::min(acc, values_[v]); });
-            }
-            return acc;
-          },
-          [](Value a, Value b) { return std::min(a, b); });
-      has_floor_ = least != none;
-      floor_ = program_.pull_floor(least);
-    }
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, gathering_.num_words(), 256),
-        [&](const tbb::blocked_range<std::size_t>& r) {
-          for (std::size_t w = r.begin(); w < r.end(); ++w) {
-            std::uint64_t bits = 0;
-            for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
-              const auto v = static_cast<vid_t>((w << 6) + b);
-              if (pull_lists_.g->degree(v) > 0 && (!has_floor_ || floor_ < values_[v]))
-                bits |= std::uint64_t{1} << b;
-            }
-            gathering_.words()[w] = bits;
-          }
-        });
-    tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
-      pull_surveys_[i] = survey_partition(pull_lists_, i, gathering_, true);
-    });
-    DirectionSurvey d{frontier_vertices_, frontier_edges_};
-    const std::uint32_t line = options_.cost.request_bytes;
-    for (std::size_t i = 0; i < parts_.size(); ++i) {
-      const PartitionActivity& push = out[i].activity;
-      const PartitionActivity& pull = pull_surveys_[i].activity;
-      if (push.active_vertices > 0)
-        d.push_bytes += link_bytes(out[i].engine, push, edge_bytes_, line);
-      if (pull.active_vertices == 0) continue;
-      d.pull_vertices += pull.active_vertices;
-      d.pull_edges += pull.active_edges;
-      d.pull_bytes += link_bytes(pull_surveys_[i].engine, pull, edge_bytes_, line);
-    }
-    pulling_ = options_.direction == Direction::pull
-                   ? d.frontier_vertices > 0 && d.pull_vertices > 0
-                   : choose_pull(d, PullFloorProgram<P>, plan_.in_memory, n, direction_);
-    if (pulling_) out = pull_surveys_;
-  }
+  surveys_.assign(out.begin(), out.end());
 }
 
 template <class P>
 void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats) {
   stats.link_bandwidth = options_.cost.link_bandwidth;  // the CPU backend never adapts them
   stats.zerocopy_round_trip = options_.cost.zerocopy_round_trip;
-  stats.frontier_vertices = frontier_vertices_;
-  stats.frontier_edges = frontier_edges_;
   if (pulling_) {
-    stats.pull = true;
     if (!sources_taken_) take_sources();
     sources_taken_ = true;
     for (const Task& task : tasks)
@@ -662,84 +517,6 @@ void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
   stats.compute_seconds += since(start);
 }
 
-template <class P>
-void CpuExecutor<P>::take_sources() {
-  std::vector<std::uint32_t> all(parts_.size());
-  std::iota(all.begin(), all.end(), std::uint32_t{0});
-  const std::span<const vid_t> sources = take_current(all, [&](vid_t v) { return admitted(v); });
-  if constexpr (kAccumulative) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sent_.size(), 1 << 16),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        std::fill(sent_.begin() + r.begin(), sent_.begin() + r.end(), Value{0});
-                      });
-    tbb::parallel_for(std::size_t{0}, sources.size(), [&](std::size_t i) {
-      const vid_t u = sources[i];
-      const Value delta = atomic_exchange(deltas_.data() + u, Value{0});
-      if (delta == Value{0}) return;
-      atomic_add(values_.data() + u, delta);
-      if (g_.degree(u) > 0) sent_[u] = program_.message(delta, g_.degree(u));  // else absorbed
-    });
-  }
-}
-
-// A task of the pull direction: the lists of its partitions' gathering vertices, brought by its
-// engine as a push task brings the frontier's, and gathered along.
-template <class P>
-void CpuExecutor<P>::run_pull(const Task& task, IterationStats& stats) {
-  if constexpr (kCanPull) {
-    const PullRule<P> rule{program_, kAccumulative ? sent_.data() : values_.data(),
-                           kAccumulative ? deltas_.data() : values_.data(), floor_, has_floor_};
-    const auto gather = [&](std::size_t count, const auto& edges_of, auto&& read) {
-      return pull_cpu(rule, next_, count, edges_of, read);
-    };
-    const auto unread = [](std::size_t, eid_t) {};
-    const std::span<const vid_t> vertices =
-        take_set(gathering_, task.partitions, [](vid_t) { return true; });
-    if (task.engine == TransferEngine::filter) {
-      const eid_t base = stage(task, stats);
-      const auto start = Clock::now();
-      stats.edges_processed += gather(
-          vertices.size(), [&](std::size_t i) { return staged_edges(vertices[i], base); }, unread);
-      stats.compute_seconds += since(start);
-      return;
-    }
-    const bool compressed = lists().compressed;
-    if (task.engine == TransferEngine::compaction ||
-        (task.engine == TransferEngine::zerocopy && compressed)) {
-      const auto from = compressed ? ListSource::compressed : ListSource::raw;
-      const eid_t edges = over_batches(vertices, from, stats, [&](std::size_t n, const auto& of) {
-        return gather(n, of, unread);
-      });
-      if (task.engine == TransferEngine::compaction) {
-        stats.bytes[static_cast<std::size_t>(TransferEngine::compaction)] +=
-            compaction_bytes(vertices, edges);
-      } else {  // the survey's lines: the whole lists, which a stopping vertex may not read
-        for (const std::uint32_t p : task.partitions)
-          stats.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] +=
-              surveys_[p].activity.requests * options_.cost.request_bytes;
-      }
-      return;
-    }
-    // In place: zero-copy counts the lines each vertex read, up to where it stopped.
-    std::atomic<std::uint64_t> lines{0};
-    const auto start = Clock::now();
-    stats.edges_processed += gather(
-        vertices.size(), [&](std::size_t i) { return edges_in_place(vertices[i]); },
-        [&](std::size_t i, eid_t read) {
-          if (task.engine != TransferEngine::zerocopy) return;
-          std::uint64_t held = 0;
-          lines.fetch_add(read_lines(lists(), vertices[i], read, held), std::memory_order_relaxed);
-        });
-    stats.compute_seconds += since(start);
-    if (task.engine == TransferEngine::zerocopy) {
-      stats.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] +=
-          lines.load() * options_.cost.request_bytes;
-    } else if (task.engine == TransferEngine::unified) {
-      stats.bytes[static_cast<std::size_t>(TransferEngine::unified)] += unified_bytes(vertices);
-    }
-  }
-}
-
 // Monotone programs: the values reduce with the program's own direction (min unless it says),
 // and an owned vertex whose value changed anywhere joins the next frontier. Accumulative ones:
 // every rank's change of the deltas is summed onto the agreed deltas, and an owned vertex whose
@@ -792,3 +569,6 @@ void CpuExecutor<P>::finish(Communicator& communicator) {
 }
 
 }  // namespace ooc::detail
+
+// The pull side's member definitions.
+#include "ooc/engine/detail/cpu_pull.hpp"  // IWYU pragma: export

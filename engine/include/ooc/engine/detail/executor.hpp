@@ -1,14 +1,18 @@
 #pragma once
 // The seam between the engine's brain and its backends. The driver runs HyTGraph's loop —
-// survey and choose engines, generate tasks, execute them, advance the frontier — and a backend
-// (CPU or CUDA, one instantiation per program) does the surveying and executing.
+// survey and choose engines, generate tasks, execute them, advance the frontier — and makes the
+// iteration's scheduling decisions: the priority window, the frontier's totals and the direction.
+// A backend (CPU or CUDA, one instantiation per program) measures what those decisions need,
+// surveys and executes.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "ooc/core/error.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/engine/priority.hpp"
 #include "ooc/engine/stats.hpp"
 #include "ooc/engine/tasks.hpp"
 
@@ -22,11 +26,45 @@ struct Lists {
   std::span<const Partition> partitions;
 };
 
+// What the driver needs to know of a run's executor to schedule its iterations; fixed for the run.
+struct ScheduleFacts {
+  vid_t vertices = 0;  // of the graph (Beamer's V / beta, direction.hpp)
+  // Priority windows (priority.hpp): priority is on and the program is ordered.
+  bool windowed = false;
+  bool accumulative = false;             // a window holds a share of the pending delta, not edges
+  double priority_fraction = 0;          // EngineOptions::priority_fraction (0: the default)
+  std::uint64_t priority_min_edges = 0;  // EngineOptions::priority_min_edges
+  // The direction (direction.hpp): the run may pull (a PullProgram, MemoryPlan::pull), and
+  // whether it must (EngineOptions::direction is pull: whenever both directions have vertices).
+  bool may_pull = false;
+  bool must_pull = false;
+  bool pull_floor = false;       // the program has a pull floor (PullFloorProgram): Beamer's rule
+  bool in_memory = false;        // every partition is on the device: only the edges read count
+  std::uint32_t edge_bytes = 4;  // over the link per edge (8 with weights the program reads)
+  std::uint32_t request_bytes = 0;  // CostConstants::request_bytes (link_bytes)
+};
+
+// An iteration, as drive() calls it: [urgency_range, urgency_loads,] survey, [survey_pull,]
+// set_direction, then execute [and exchange] one or more times, then advance_frontier.
 class Executor {
  public:
   virtual ~Executor() = default;
-  // Fills one survey per partition (activity, engine choice, priority) from the current frontier.
-  virtual void survey(std::vector<PartitionSurvey>& out) = 0;
+  virtual ScheduleFacts facts() const = 0;
+  // Priority windows (facts().windowed). The range of urgency over the active vertices; none
+  // when no vertex is active.
+  virtual std::optional<UrgencyRange> urgency_range() = 0;
+  // The active vertices' edges (and pending delta) per bucket of `range`, into `loads`
+  // (kPriorityBuckets of them, zeroed).
+  virtual void urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) = 0;
+  // Fills one survey per partition (activity, engine choice, priority) of the active vertices
+  // `window` admits: the push direction's. The window holds for the whole iteration.
+  virtual void survey(const PriorityWindow& window, std::span<PartitionSurvey> out) = 0;
+  // facts().may_pull, after survey(): the floor (programs that have one), the vertices that would
+  // gather, and one survey per partition of their lists.
+  virtual void survey_pull(std::span<PartitionSurvey> out) = 0;
+  // The iteration's direction, after the surveys: execute() runs the tasks made from that
+  // direction's surveys.
+  virtual void set_direction(bool pull) = 0;
   // Runs the tasks in order; adds edges processed, bytes and phase times to `stats`.
   virtual void execute(std::span<const Task> tasks, IterationStats& stats) = 0;
   // Distributed runs, after execute(): combine this iteration's vertex arrays with the other

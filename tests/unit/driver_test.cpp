@@ -1,0 +1,212 @@
+// drive() makes each iteration's scheduling decisions from what an executor reports: a scripted
+// executor checks that it sums the surveys, chooses the priority window and the direction, and
+// tells the executor what it chose.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/programs.hpp"
+
+namespace ooc::detail {
+namespace {
+
+constexpr std::uint32_t kLine = 32;  // the scripted run's request line
+
+// A zero-copy partition: `vertices` active vertices whose `edges` edges touch `requests` lines
+// (link_bytes: requests * kLine).
+PartitionSurvey zerocopy(std::uint64_t vertices, std::uint64_t edges, std::uint64_t requests) {
+  PartitionSurvey s;
+  s.activity = {1000, vertices, edges, requests, 0, 0};
+  s.engine = TransferEngine::zerocopy;
+  return s;
+}
+
+// An executor that replays one push and one pull survey per iteration (then none active), and
+// records what drive() told it.
+class ScriptedExecutor final : public Executor {
+ public:
+  struct Iteration {
+    std::vector<PartitionSurvey> push, pull;
+  };
+  ScriptedExecutor(const ScheduleFacts& facts, std::vector<Iteration> script)
+      : facts_(facts), script_(std::move(script)) {}
+
+  ScheduleFacts facts() const override { return facts_; }
+  std::optional<UrgencyRange> urgency_range() override {
+    ++range_calls;
+    return range;
+  }
+  void urgency_loads(const UrgencyRange& r, std::span<BucketLoad> out) override {
+    loads_range = r;
+    std::copy(loads.begin(), loads.end(), out.begin());
+  }
+  void survey(const PriorityWindow& window, std::span<PartitionSurvey> out) override {
+    windows.push_back(window);
+    fill(out, &Iteration::push);
+  }
+  void survey_pull(std::span<PartitionSurvey> out) override {
+    ++pull_calls;
+    fill(out, &Iteration::pull);
+  }
+  void set_direction(bool pull) override { directions.push_back(pull); }
+  void execute(std::span<const Task> tasks, IterationStats&) override {
+    std::vector<std::uint32_t> partitions;
+    for (const Task& t : tasks)
+      partitions.insert(partitions.end(), t.partitions.begin(), t.partitions.end());
+    std::ranges::sort(partitions);
+    executed.push_back(partitions);
+  }
+  void advance_frontier() override { ++at_; }
+
+  std::optional<UrgencyRange> range;
+  std::vector<BucketLoad> loads;
+  int range_calls = 0;
+  int pull_calls = 0;
+  std::optional<UrgencyRange> loads_range;
+  std::vector<PriorityWindow> windows;
+  std::vector<bool> directions;
+  std::vector<std::vector<std::uint32_t>> executed;  // the partitions of each iteration's tasks
+
+ private:
+  void fill(std::span<PartitionSurvey> out, std::vector<PartitionSurvey> Iteration::*which) const {
+    std::ranges::fill(out, PartitionSurvey{});
+    if (at_ < script_.size()) std::ranges::copy(script_[at_].*which, out.begin());
+  }
+
+  ScheduleFacts facts_;
+  std::vector<Iteration> script_;
+  std::size_t at_ = 0;
+};
+
+const std::vector<Partition> kTwoPartitions{{0, 50, 0, 1000}, {50, 100, 1000, 2000}};
+
+RunStats drive_script(ScriptedExecutor& executor) {
+  RunStats stats;
+  EXPECT_TRUE(drive(executor, kTwoPartitions, DriveOptions{}, stats));
+  return stats;
+}
+
+ScheduleFacts out_of_core() {
+  return {.vertices = 100, .may_pull = true, .edge_bytes = 4, .request_bytes = kLine};
+}
+
+TEST(Drive, SumsTheSurveysAndPullsWhenThePullMovesFewerBytes) {
+  ScriptedExecutor executor(
+      out_of_core(),
+      {{{zerocopy(3, 30, 10), zerocopy(2, 20, 10)}, {zerocopy(5, 50, 30), zerocopy(0, 0, 0)}},
+       {{zerocopy(4, 40, 10), zerocopy(0, 0, 0)}, {zerocopy(6, 60, 5), zerocopy(1, 10, 2)}}});
+  const RunStats stats = drive_script(executor);
+  ASSERT_EQ(stats.iterations.size(), 2u);
+  // 20 lines pushed against 30 pulled: push, and the tasks are the frontier's.
+  const IterationStats& push = stats.iterations[0];
+  EXPECT_FALSE(push.pull);
+  EXPECT_EQ(push.frontier_vertices, 5u);
+  EXPECT_EQ(push.frontier_edges, 50u);
+  EXPECT_EQ(push.active_vertices, 5u);
+  EXPECT_EQ(push.active_edges, 50u);
+  // 10 lines pushed against 7 pulled: pull, and the tasks are the gathering vertices'.
+  const IterationStats& pull = stats.iterations[1];
+  EXPECT_TRUE(pull.pull);
+  EXPECT_EQ(pull.frontier_vertices, 4u);
+  EXPECT_EQ(pull.frontier_edges, 40u);
+  EXPECT_EQ(pull.active_vertices, 7u);
+  EXPECT_EQ(pull.active_edges, 70u);
+  EXPECT_EQ(pull.partitions[static_cast<std::size_t>(TransferEngine::zerocopy)], 2u);
+  EXPECT_EQ(executor.executed, (std::vector<std::vector<std::uint32_t>>{{0, 1}, {0, 1}}));
+  // The third survey finds nothing active: it pushes, and the run ends.
+  EXPECT_EQ(executor.directions, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(executor.range_calls, 0);  // not windowed
+  EXPECT_FALSE(executor.windows[0].deferring);
+}
+
+TEST(Drive, NeverSurveysThePullWhenTheRunMayNotPull) {
+  ScheduleFacts facts = out_of_core();
+  facts.may_pull = false;
+  // A pull survey that would win, were it asked for.
+  ScriptedExecutor executor(facts, {{{zerocopy(3, 30, 10)}, {zerocopy(1, 1, 1)}}});
+  const RunStats stats = drive_script(executor);
+  ASSERT_EQ(stats.iterations.size(), 1u);
+  EXPECT_FALSE(stats.iterations[0].pull);
+  EXPECT_EQ(stats.iterations[0].active_vertices, 3u);
+  EXPECT_EQ(executor.directions, (std::vector<bool>{false, false}));
+  EXPECT_EQ(executor.pull_calls, 0);
+}
+
+TEST(Drive, MustPullPullsWheneverBothDirectionsHaveVertices) {
+  ScheduleFacts facts = out_of_core();
+  facts.must_pull = true;
+  ScriptedExecutor executor(facts, {{{zerocopy(3, 30, 1)}, {zerocopy(5, 50, 100)}},
+                                    {{zerocopy(3, 30, 1)}, {zerocopy(0, 0, 0)}}});
+  const RunStats stats = drive_script(executor);
+  ASSERT_EQ(stats.iterations.size(), 2u);
+  EXPECT_TRUE(stats.iterations[0].pull);   // though it moves more
+  EXPECT_FALSE(stats.iterations[1].pull);  // no vertex would gather
+}
+
+// In memory with a pull floor: Beamer's rule, whose state drive() carries between iterations.
+TEST(Drive, CarriesTheDirectionStateBetweenIterations) {
+  ScheduleFacts facts = out_of_core();
+  facts.vertices = 1000;
+  facts.in_memory = true;
+  facts.pull_floor = true;
+  ScriptedExecutor executor(facts, {
+                                       // 100 frontier edges > 1000 / alpha: pull
+                                       {{zerocopy(10, 100, 1)}, {zerocopy(500, 1000, 1)}},
+                                       // shrinking and under V / beta: back to push
+                                       // (100 edges would pull, were it not for the last pull)
+                                       {{zerocopy(5, 100, 1)}, {zerocopy(500, 1000, 1)}},
+                                       // growing again: pull
+                                       {{zerocopy(60, 900, 1)}, {zerocopy(400, 1000, 1)}},
+                                   });
+  const RunStats stats = drive_script(executor);
+  ASSERT_EQ(stats.iterations.size(), 3u);
+  EXPECT_TRUE(stats.iterations[0].pull);
+  EXPECT_FALSE(stats.iterations[1].pull);
+  EXPECT_TRUE(stats.iterations[2].pull);
+}
+
+TEST(Drive, ChoosesThePriorityWindowFromTheUrgencyLoads) {
+  ScheduleFacts facts = out_of_core();
+  facts.windowed = true;
+  facts.priority_fraction = 0.5;
+  ScriptedExecutor executor(facts, {{{zerocopy(3, 30, 10)}, {}}});
+  executor.range = UrgencyRange{0, 255};
+  executor.loads.assign(kPriorityBuckets, BucketLoad{});
+  for (std::size_t b = 0; b < 10; ++b)
+    executor.loads[b].edges = 10;
+  drive_script(executor);
+  ASSERT_EQ(executor.windows.size(), 2u);
+  // Half of the 100 edges: buckets 0 to 4.
+  const PriorityWindow& w = executor.windows[0];
+  EXPECT_TRUE(w.deferring);
+  EXPECT_EQ(w.last_bucket, 4);
+  EXPECT_EQ(w.range.most, 0);
+  EXPECT_EQ(w.range.least, 255);
+  ASSERT_TRUE(executor.loads_range.has_value());
+  EXPECT_EQ(executor.loads_range->least, 255);
+  EXPECT_EQ(executor.range_calls, 2);
+}
+
+TEST(Drive, AdmitsEveryVertexWhenNoneIsActive) {
+  ScheduleFacts facts = out_of_core();
+  facts.windowed = true;
+  ScriptedExecutor executor(facts, {});
+  drive_script(executor);
+  ASSERT_EQ(executor.windows.size(), 1u);
+  EXPECT_FALSE(executor.windows[0].deferring);
+  EXPECT_FALSE(executor.loads_range.has_value());  // no histogram without a range
+}
+
+// The one formula both backends window by: the value, or -log2 of the delta per out-edge.
+TEST(Urgency, IsTheValueOrTheLogOfTheDeltaPerEdge) {
+  EXPECT_EQ(urgency<Bfs>(7, 0, 3), 7.0);
+  EXPECT_EQ(urgency<PageRank>(1.0f, 0.5f, 4), 3.0);  // -log2(0.5 / 4)
+  EXPECT_EQ(urgency<PageRank>(1.0f, 0.5f, 0), 1.0);  // no out-edge counts as one
+  EXPECT_GT(urgency<PageRank>(1.0f, 0.0f, 1), 900);  // nothing pending: least urgent
+}
+
+}  // namespace
+}  // namespace ooc::detail
