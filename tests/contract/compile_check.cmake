@@ -1,4 +1,5 @@
-# cmake -DCOMPILER=... -DFLAGS=<list> -DINCLUDES=<list> -DSOURCE=<file> -P compile_check.cmake
+# cmake -DCOMPILER=... -DFLAGS=<list> -DINCLUDES=<list> -DOWN=<list> -DSOURCE=<file>
+#       -P compile_check.cmake
 # Compiles SOURCE. When it has a "// expected error: <text>" comment (the last of its comment
 # block), the compile must fail and its first error line must contain <text>; otherwise it must
 # succeed.
@@ -7,8 +8,21 @@ file(READ ${SOURCE} _text)
 string(REGEX MATCH "// expected error: [^\n]*(\n//[^\n]*)*" _expected "${_text}")
 string(REPLACE "\n// " " " _expected "${_expected}")
 list(REMOVE_ITEM INCLUDES /usr/include)  # a system directory: -I would reorder it
-list(TRANSFORM INCLUDES PREPEND "-I")
-execute_process(COMMAND ${COMPILER} ${FLAGS} ${INCLUDES} ${SOURCE}
+# The project's own headers (under a directory in OWN) with -I, so that the warnings flags hold
+# them; the dependencies' (oneTBB, CUDA, ... wherever they are installed) as system headers, as an
+# application's build sees them.
+set(_flags)
+foreach(_dir IN LISTS INCLUDES)
+  set(_flag "-isystem")
+  foreach(_own IN LISTS OWN)
+    string(FIND "${_dir}" "${_own}" _at)
+    if(_at EQUAL 0)
+      set(_flag "-I")
+    endif()
+  endforeach()
+  list(APPEND _flags "${_flag}${_dir}")
+endforeach()
+execute_process(COMMAND ${COMPILER} ${FLAGS} ${_flags} ${SOURCE}
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
 if(NOT _expected)
   if(NOT _rc EQUAL 0)
