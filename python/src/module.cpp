@@ -72,47 +72,63 @@ std::uint64_t size_option(const py::handle& v, const char* key) {
   return static_cast<std::uint64_t>(n);
 }
 
+// The options that name a choice, given as a str. False when `key` is none of them.
+bool set_choice_option(EngineOptions& o, const std::string& key, const py::handle& v) {
+  const char* name = key.c_str();
+  if (key == "backend") {
+    o.backend = parse_backend(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "transfer") {
+    o.transfer = parse_transfer_policy(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "load_balance") {
+    o.load_balance = parse_load_balance(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "direction") {
+    o.direction = parse_direction(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "exchange") {
+    o.exchange = parse_exchange(cast_option<std::string>(v, name, "a str"));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The options given as numbers, flags and sizes. False when `key` is none of them.
+bool set_value_option(EngineOptions& o, const std::string& key, const py::handle& v) {
+  const char* name = key.c_str();
+  if (key == "exchange_rounds") {
+    o.exchange_rounds = cast_option<std::uint32_t>(v, name, "a positive int");
+  } else if (key == "pull_blocks") {
+    o.pull_blocks = cast_option<std::uint32_t>(v, name, "an int from 0 to 64");
+  } else if (key == "resident_slices") {
+    o.resident_slices = cast_option<std::uint32_t>(v, name, "an int from 1 to 256");
+  } else if (key == "priority") {
+    o.priority = bool_option(v, name);
+  } else if (key == "in_memory") {
+    o.in_memory = bool_option(v, name);
+  } else if (key == "cache") {
+    o.cache = bool_option(v, name);
+  } else if (key == "compressed") {
+    o.compressed = bool_option(v, name);
+  } else if (key == "budget") {
+    o.device_budget = size_option(v, name);
+  } else if (key == "partition_bytes") {
+    o.partition_bytes = size_option(v, name);
+  } else if (key == "device") {
+    o.device = cast_option<int>(v, name, "an int");
+  } else if (key == "devices") {
+    o.devices = cast_option<std::vector<int>>(v, name, "a list of ints");
+  } else {
+    return false;
+  }
+  return true;
+}
+
 // The engine's options from the keyword arguments that oocgraph/__init__.py passes on.
 EngineOptions engine_options(const py::dict& kw) {
   EngineOptions o;
   for (const auto& [k, v] : kw) {
     const std::string key = k.cast<std::string>();
-    const char* name = key.c_str();
-    if (key == "backend") {
-      o.backend = parse_backend(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "transfer") {
-      o.transfer = parse_transfer_policy(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "load_balance") {
-      o.load_balance = parse_load_balance(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "direction") {
-      o.direction = parse_direction(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "exchange") {
-      o.exchange = parse_exchange(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "exchange_rounds") {
-      o.exchange_rounds = cast_option<std::uint32_t>(v, name, "a positive int");
-    } else if (key == "pull_blocks") {
-      o.pull_blocks = cast_option<std::uint32_t>(v, name, "an int from 0 to 64");
-    } else if (key == "resident_slices") {
-      o.resident_slices = cast_option<std::uint32_t>(v, name, "an int from 1 to 256");
-    } else if (key == "priority") {
-      o.priority = bool_option(v, name);
-    } else if (key == "in_memory") {
-      o.in_memory = bool_option(v, name);
-    } else if (key == "cache") {
-      o.cache = bool_option(v, name);
-    } else if (key == "compressed") {
-      o.compressed = bool_option(v, name);
-    } else if (key == "budget") {
-      o.device_budget = size_option(v, name);
-    } else if (key == "partition_bytes") {
-      o.partition_bytes = size_option(v, name);
-    } else if (key == "device") {
-      o.device = cast_option<int>(v, name, "an int");
-    } else if (key == "devices") {
-      o.devices = cast_option<std::vector<int>>(v, name, "a list of ints");
-    } else {
+    if (!set_choice_option(o, key, v) && !set_value_option(o, key, v))
       throw py::type_error("unexpected keyword argument '" + key + "'");
-    }
   }
   return o;
 }
