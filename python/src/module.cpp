@@ -330,16 +330,10 @@ void translate_errors() {
   });
 }
 
-}  // namespace
-}  // namespace ooc::python
+// --- bindings --------------------------------------------------------------------------------
 
-PYBIND11_MODULE(_core, m) {
-  using namespace ooc;
-  using namespace ooc::python;
-  m.doc() = "OocGraph's engine (internal: use the oocgraph package)";
-  m.attr("__version__") = kVersion;
-  translate_errors();
-
+// An engine: what it holds, and the algorithms it runs.
+void bind_engine(py::module_& m) {
   py::class_<PyEngine>(m, "Engine")
       .def_property_readonly("num_vertices", &PyEngine::num_vertices)
       .def_property_readonly("num_edges", &PyEngine::num_edges)
@@ -378,7 +372,10 @@ PYBIND11_MODULE(_core, m) {
              });
            })
       .def("sample_sources", &PyEngine::sample_sources);
+}
 
+// What a run gives back besides its values, and what it may change for itself.
+void bind_run_types(py::module_& m) {
   py::class_<Stats>(m, "Stats").def("json", &Stats::json);
 
   py::class_<RunOverrides>(m, "RunSettings")
@@ -388,7 +385,10 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("direction", &RunOverrides::direction)
       .def_readwrite("priority", &RunOverrides::priority)
       .def_readwrite("max_iterations", &RunOverrides::max_iterations);
+}
 
+// Engines from a .oocg file and from a generator.
+void bind_load_and_generate(py::module_& m) {
   m.def("load", [](const std::string& path, const py::dict& options) {
     const EngineOptions o = engine_options(options);
     py::gil_scoped_release unlocked;
@@ -403,6 +403,10 @@ PYBIND11_MODULE(_core, m) {
     py::gil_scoped_release unlocked;
     return engine_of(build(generate(spec), s), o);
   });
+}
+
+// An engine from numpy edge arrays.
+void bind_from_edges(py::module_& m) {
   m.def(
       "from_edges",
       [](const U32Array& sources, const U32Array& targets, std::optional<U32Array> weights,
@@ -422,6 +426,10 @@ PYBIND11_MODULE(_core, m) {
         py::gil_scoped_release unlocked;
         return engine_of(build(std::move(edges), s), o);
       });
+}
+
+// A text file to .oocg.
+void bind_convert(py::module_& m) {
   m.def("convert",
         [](const std::string& input, const std::string& output, std::optional<std::string> format,
            bool undirected, const std::string& weights, std::uint64_t seed, double hub_sort,
@@ -433,7 +441,9 @@ PYBIND11_MODULE(_core, m) {
           if (f == Format::oocg) throw InvalidInput("'" + input + "' is already an .oocg file");
           build(read_text(input, f), s);
         });
+}
 
+void bind_generator_spec(py::module_& m) {
   py::class_<GeneratorSpec>(m, "GeneratorSpec")
       .def(py::init<>())
       .def_readwrite("kind", &GeneratorSpec::kind)
@@ -443,4 +453,20 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("cols", &GeneratorSpec::cols)
       .def_readwrite("vertices", &GeneratorSpec::vertices)
       .def_readwrite("seed", &GeneratorSpec::seed);
+}
+
+}  // namespace
+}  // namespace ooc::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace ooc::python;
+  m.doc() = "OocGraph's engine (internal: use the oocgraph package)";
+  m.attr("__version__") = ooc::kVersion;
+  translate_errors();
+  bind_engine(m);
+  bind_run_types(m);
+  bind_load_and_generate(m);
+  bind_from_edges(m);
+  bind_convert(m);
+  bind_generator_spec(m);
 }
