@@ -72,47 +72,63 @@ std::uint64_t size_option(const py::handle& v, const char* key) {
   return static_cast<std::uint64_t>(n);
 }
 
+// The options that name a choice, given as a str. False when `key` is none of them.
+bool set_choice_option(EngineOptions& o, const std::string& key, const py::handle& v) {
+  const char* name = key.c_str();
+  if (key == "backend") {
+    o.backend = parse_backend(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "transfer") {
+    o.transfer = parse_transfer_policy(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "load_balance") {
+    o.load_balance = parse_load_balance(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "direction") {
+    o.direction = parse_direction(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "exchange") {
+    o.exchange = parse_exchange(cast_option<std::string>(v, name, "a str"));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The options given as numbers, flags and sizes. False when `key` is none of them.
+bool set_value_option(EngineOptions& o, const std::string& key, const py::handle& v) {
+  const char* name = key.c_str();
+  if (key == "exchange_rounds") {
+    o.exchange_rounds = cast_option<std::uint32_t>(v, name, "a positive int");
+  } else if (key == "pull_blocks") {
+    o.pull_blocks = cast_option<std::uint32_t>(v, name, "an int from 0 to 64");
+  } else if (key == "resident_slices") {
+    o.resident_slices = cast_option<std::uint32_t>(v, name, "an int from 1 to 256");
+  } else if (key == "priority") {
+    o.priority = bool_option(v, name);
+  } else if (key == "in_memory") {
+    o.in_memory = bool_option(v, name);
+  } else if (key == "cache") {
+    o.cache = bool_option(v, name);
+  } else if (key == "compressed") {
+    o.compressed = bool_option(v, name);
+  } else if (key == "budget") {
+    o.device_budget = size_option(v, name);
+  } else if (key == "partition_bytes") {
+    o.partition_bytes = size_option(v, name);
+  } else if (key == "device") {
+    o.device = cast_option<int>(v, name, "an int");
+  } else if (key == "devices") {
+    o.devices = cast_option<std::vector<int>>(v, name, "a list of ints");
+  } else {
+    return false;
+  }
+  return true;
+}
+
 // The engine's options from the keyword arguments that oocgraph/__init__.py passes on.
 EngineOptions engine_options(const py::dict& kw) {
   EngineOptions o;
   for (const auto& [k, v] : kw) {
     const std::string key = k.cast<std::string>();
-    const char* name = key.c_str();
-    if (key == "backend") {
-      o.backend = parse_backend(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "transfer") {
-      o.transfer = parse_transfer_policy(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "load_balance") {
-      o.load_balance = parse_load_balance(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "direction") {
-      o.direction = parse_direction(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "exchange") {
-      o.exchange = parse_exchange(cast_option<std::string>(v, name, "a str"));
-    } else if (key == "exchange_rounds") {
-      o.exchange_rounds = cast_option<std::uint32_t>(v, name, "a positive int");
-    } else if (key == "pull_blocks") {
-      o.pull_blocks = cast_option<std::uint32_t>(v, name, "an int from 0 to 64");
-    } else if (key == "resident_slices") {
-      o.resident_slices = cast_option<std::uint32_t>(v, name, "an int from 1 to 256");
-    } else if (key == "priority") {
-      o.priority = bool_option(v, name);
-    } else if (key == "in_memory") {
-      o.in_memory = bool_option(v, name);
-    } else if (key == "cache") {
-      o.cache = bool_option(v, name);
-    } else if (key == "compressed") {
-      o.compressed = bool_option(v, name);
-    } else if (key == "budget") {
-      o.device_budget = size_option(v, name);
-    } else if (key == "partition_bytes") {
-      o.partition_bytes = size_option(v, name);
-    } else if (key == "device") {
-      o.device = cast_option<int>(v, name, "an int");
-    } else if (key == "devices") {
-      o.devices = cast_option<std::vector<int>>(v, name, "a list of ints");
-    } else {
+    if (!set_choice_option(o, key, v) && !set_value_option(o, key, v))
       throw py::type_error("unexpected keyword argument '" + key + "'");
-    }
   }
   return o;
 }
@@ -314,16 +330,10 @@ void translate_errors() {
   });
 }
 
-}  // namespace
-}  // namespace ooc::python
+// --- bindings --------------------------------------------------------------------------------
 
-PYBIND11_MODULE(_core, m) {
-  using namespace ooc;
-  using namespace ooc::python;
-  m.doc() = "OocGraph's engine (internal: use the oocgraph package)";
-  m.attr("__version__") = kVersion;
-  translate_errors();
-
+// An engine: what it holds, and the algorithms it runs.
+void bind_engine(py::module_& m) {
   py::class_<PyEngine>(m, "Engine")
       .def_property_readonly("num_vertices", &PyEngine::num_vertices)
       .def_property_readonly("num_edges", &PyEngine::num_edges)
@@ -362,7 +372,10 @@ PYBIND11_MODULE(_core, m) {
              });
            })
       .def("sample_sources", &PyEngine::sample_sources);
+}
 
+// What a run gives back besides its values, and what it may change for itself.
+void bind_run_types(py::module_& m) {
   py::class_<Stats>(m, "Stats").def("json", &Stats::json);
 
   py::class_<RunOverrides>(m, "RunSettings")
@@ -372,7 +385,10 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("direction", &RunOverrides::direction)
       .def_readwrite("priority", &RunOverrides::priority)
       .def_readwrite("max_iterations", &RunOverrides::max_iterations);
+}
 
+// Engines from a .oocg file and from a generator.
+void bind_load_and_generate(py::module_& m) {
   m.def("load", [](const std::string& path, const py::dict& options) {
     const EngineOptions o = engine_options(options);
     py::gil_scoped_release unlocked;
@@ -387,6 +403,10 @@ PYBIND11_MODULE(_core, m) {
     py::gil_scoped_release unlocked;
     return engine_of(build(generate(spec), s), o);
   });
+}
+
+// An engine from numpy edge arrays.
+void bind_from_edges(py::module_& m) {
   m.def(
       "from_edges",
       [](const U32Array& sources, const U32Array& targets, std::optional<U32Array> weights,
@@ -406,6 +426,10 @@ PYBIND11_MODULE(_core, m) {
         py::gil_scoped_release unlocked;
         return engine_of(build(std::move(edges), s), o);
       });
+}
+
+// A text file to .oocg.
+void bind_convert(py::module_& m) {
   m.def("convert",
         [](const std::string& input, const std::string& output, std::optional<std::string> format,
            bool undirected, const std::string& weights, std::uint64_t seed, double hub_sort,
@@ -417,7 +441,9 @@ PYBIND11_MODULE(_core, m) {
           if (f == Format::oocg) throw InvalidInput("'" + input + "' is already an .oocg file");
           build(read_text(input, f), s);
         });
+}
 
+void bind_generator_spec(py::module_& m) {
   py::class_<GeneratorSpec>(m, "GeneratorSpec")
       .def(py::init<>())
       .def_readwrite("kind", &GeneratorSpec::kind)
@@ -427,4 +453,20 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("cols", &GeneratorSpec::cols)
       .def_readwrite("vertices", &GeneratorSpec::vertices)
       .def_readwrite("seed", &GeneratorSpec::seed);
+}
+
+}  // namespace
+}  // namespace ooc::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace ooc::python;
+  m.doc() = "OocGraph's engine (internal: use the oocgraph package)";
+  m.attr("__version__") = ooc::kVersion;
+  translate_errors();
+  bind_engine(m);
+  bind_run_types(m);
+  bind_load_and_generate(m);
+  bind_from_edges(m);
+  bind_convert(m);
+  bind_generator_spec(m);
 }

@@ -115,6 +115,214 @@ void upload_lists(DeviceGraph& d, const Graph& g, std::span<const Partition> par
   upload(d.partition_edges, edges.data(), edges.size(), "uploading the partitions");
 }
 
+// Where the device reads `g`'s edges: a rank's own ranges pinned in place, or the whole
+// arrays moved into pinned memory, both mapped.
+void map_edges(DeviceGraph& d, Graph& g, int device, const RankSetup* rank) {
+  if (rank != nullptr && !is_pinned(g.targets.data()) && g.targets.size_bytes() >= kPinInPlace) {
+    int host_pointer = 0;
+    OOC_CUDA(
+        cudaDeviceGetAttribute(&host_pointer, cudaDevAttrCanUseHostPointerForRegisteredMem, device),
+        "reading the GPU's properties");
+    if (host_pointer == 0) {
+      throw Unsupported("GPU " + std::to_string(device) + " (" + d.name +
+                        ") cannot read pinned host memory at its host address, which a rank's "
+                        "partly pinned edges need");
+    }
+    PageRanges pages;
+    add_pages(g.targets, rank->edge_ranges, pages);
+    add_pages(g.weights, rank->edge_ranges, pages);
+    register_pages(std::move(pages), d.registered);
+    d.mapped_targets = g.targets.data();
+    d.mapped_weights = g.weights.empty() ? nullptr : g.weights.data();
+  } else {
+    pin(g.targets, device);
+    pin(g.weights, device);
+    d.mapped_targets = mapped(g.targets);
+    d.mapped_weights = mapped(g.weights);
+  }
+}
+
+// A rank's vertices, which partitions its cache may hold, and its link to the other ranks.
+void join_ranks(DeviceGraph& d, const RankSetup& rank, int device) {
+  upload(d.owned, rank.owned.words(), rank.owned.num_words(), "uploading the rank's vertices");
+  const auto me = static_cast<std::uint32_t>(rank.communicator.rank());
+  for (const std::uint32_t owner : rank.owners)
+    d.cacheable.push_back(owner == me ? 1 : 0);
+  d.nccl = std::make_unique<NcclLink>(rank.communicator, device);
+}
+
+// The compressed lists and packed weights pinned and mapped; their offsets and each
+// partition's compressed bytes uploaded.
+void map_compressed(DeviceGraph& d, Graph& g, std::span<const Partition> parts, int device) {
+  pin(g.compressed.bytes, device);
+  d.mapped_compressed = mapped(g.compressed.bytes);
+  pin(g.compressed.packed_weights, device);
+  d.mapped_packed_weights = mapped(g.compressed.packed_weights);
+  const CompressedTargets& c = g.compressed;
+  upload(d.compressed_offsets, c.offsets.data(), c.offsets.size(),
+         "uploading the compressed offsets");
+  std::vector<std::uint64_t> bytes;
+  for (const Partition& p : parts)
+    bytes.push_back(c.range_bytes(p.first_vertex, p.last_vertex));
+  upload(d.partition_compressed, bytes.data(), bytes.size(), "uploading the partitions");
+}
+
+// --- the edge cache --------------------------------------------------------------------------
+
+inline constexpr const char* kFillingCache = "filling the edge cache";
+
+// Where the cached partitions go: the cache's edges and compressed bytes in all, and a flag per
+// partition, 1 when cached.
+struct CacheLayout {
+  eid_t edges = 0, list_bytes = 0;
+  std::vector<std::uint8_t> flags;
+};
+
+// Sets each cached partition's position (and its lists', when compressed) in the cache.
+CacheLayout lay_out_cache(EdgeCache& cache, const Graph& g, std::span<const Partition> parts) {
+  cache.position.assign(parts.size(), EdgeCache::kAbsent);
+  cache.list_position.assign(parts.size(), EdgeCache::kAbsent);
+  CacheLayout layout;
+  layout.flags.assign(parts.size(), 0);
+  for (const std::uint32_t p : cache.partitions) {
+    cache.position[p] = layout.edges;
+    cache.list_position[p] = layout.list_bytes;
+    layout.edges += parts[p].num_edges();
+    if (cache.compressed)
+      layout.list_bytes += g.compressed.range_bytes(parts[p].first_vertex, parts[p].last_vertex);
+    layout.flags[p] = 1;
+  }
+  return layout;
+}
+
+// The cache's lists (compressed, padded) or targets, and its raw weights; true when the weights
+// are packed instead (upload_packed_weights).
+bool allocate_cache(EdgeCache& cache, const Graph& g, const CacheLayout& layout) {
+  if (cache.compressed) {
+    cache.lists = DeviceArray<std::uint8_t>(layout.list_bytes + codec::kPadding, "the edge cache");
+    OOC_CUDA(cudaMemset(cache.lists.data() + layout.list_bytes, 0, codec::kPadding), kFillingCache);
+  } else {
+    cache.targets = DeviceArray<vid_t>(layout.edges, "the edge cache");
+  }
+  const bool packed = cache.compressed && cache.weighted && g.compressed.packs_weights();
+  cache.weights =
+      DeviceArray<std::uint32_t>(cache.weighted && !packed ? layout.edges : 0, "the edge cache");
+  return packed;
+}
+
+// The cached partitions' weights packed one after another, so that cache edge i's weight is at
+// bit i * width, as the kernels read it (PackedWeights, first_edge - shift).
+void upload_packed_weights(EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
+                           eid_t edges) {
+  std::vector<eid_t> out_begin;
+  for (const std::uint32_t p : cache.partitions)
+    out_begin.push_back(cache.position[p]);
+  out_begin.push_back(edges);
+  std::vector<std::uint8_t> host(codec::packed_bytes(edges, g.compressed.weight_width) +
+                                 codec::kPadding);
+  gather_packed_weights(
+      g.compressed, out_begin, [&](std::size_t i) { return parts[cache.partitions[i]].first_edge; },
+      host.data());
+  upload(cache.packed, host.data(), host.size(), kFillingCache);
+}
+
+// The cached partitions' lists (and raw weights), one copy per run of neighbouring partitions.
+void copy_cached_edges(EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
+                       bool packed) {
+  const auto copy = [&](auto* dst, const auto* src, std::uint64_t n) {
+    OOC_CUDA(cudaMemcpy(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice), kFillingCache);
+  };
+  for (std::size_t i = 0; i < cache.partitions.size();) {
+    const std::uint32_t first = cache.partitions[i];
+    std::size_t j = i + 1;
+    while (j < cache.partitions.size() && cache.partitions[j] == cache.partitions[j - 1] + 1)
+      ++j;
+    const Partition& last = parts[cache.partitions[j - 1]];
+    const eid_t begin = parts[first].first_edge;
+    const eid_t n = last.last_edge - begin;
+    const eid_t at = cache.position[first];
+    if (cache.compressed) {
+      const vid_t v = parts[first].first_vertex;
+      copy(cache.lists.data() + cache.list_position[first],
+           g.compressed.bytes.data() + g.compressed.offsets[v],
+           g.compressed.range_bytes(v, last.last_vertex));
+    } else {
+      copy(cache.targets.data() + at, g.targets.data() + begin, n);
+    }
+    if (cache.weighted && !packed) copy(cache.weights.data() + at, g.weights.data() + begin, n);
+    i = j;
+  }
+}
+
+// --- the workspace ---------------------------------------------------------------------------
+
+// Frees what `plan` does not keep: resident edges out of core, the cache in memory or beyond the
+// plan's share, resident in-lists the plan leaves out, pull blocks of another count.
+void release_unplanned(DeviceGraph& d, const MemoryPlan& plan) {
+  if (plan.in_memory || d.cache.bytes() > plan.cache_bytes) d.cache = EdgeCache{};
+  if (!plan.in_memory) {
+    d.resident_targets = {};
+    d.resident_weights = {};
+  }
+  if (d.in_lists && (!plan.in_memory || plan.in_edge_bytes == 0)) {
+    d.in_lists->resident_targets = {};
+    d.in_lists->resident_weights = {};
+  }
+  if (plan.pull_blocks != d.list_blocks) d.block_cuts = {};  // group_lists() makes the plan's
+}
+
+// One staging buffer's device arrays and, for compaction, the pinned host buffers it fills.
+void allocate_staging(Workspace::Staging& s, const MemoryPlan& plan, bool weighted,
+                      bool with_compaction, HostMemory& pinned) {
+  s.targets = DeviceArray<vid_t>(plan.staging_edges, "staging");
+  s.weights = DeviceArray<std::uint32_t>(weighted ? plan.staging_edges : 0, "staging");
+  s.compressed = DeviceArray<std::uint8_t>(plan.compressed_staging, "compressed staging");
+  s.packed = DeviceArray<std::uint8_t>(plan.packed_staging, "packed weight staging");
+  s.vertices = DeviceArray<vid_t>(plan.staging_vertices, "compaction staging");
+  s.begin = DeviceArray<eid_t>(plan.staging_vertices + 1, "compaction staging");
+  s.list_begin =
+      DeviceArray<eid_t>(plan.compressed ? plan.staging_vertices + 1 : 0, "compaction staging");
+  if (!with_compaction) return;
+  s.host_vertices = Buffer<vid_t>::allocate(plan.staging_vertices, pinned);
+  s.host_begin = Buffer<eid_t>::allocate(plan.staging_vertices + 1, pinned);
+  if (plan.compressed) {
+    s.host_list_begin = Buffer<eid_t>::allocate(plan.staging_vertices + 1, pinned);
+    s.host_lists = Buffer<std::uint8_t>::allocate(plan.compressed_staging, pinned);
+    s.host_packed = Buffer<std::uint8_t>::allocate(plan.packed_staging, pinned);
+  } else {
+    s.host_targets = Buffer<vid_t>::allocate(plan.staging_edges, pinned);
+  }
+  const bool raw_weights = weighted && plan.packed_staging == 0;
+  s.host_weights = Buffer<std::uint32_t>::allocate(raw_weights ? plan.staging_edges : 0, pinned);
+}
+
+// The partition counters, scalars and priority buckets, on the device and pinned on the host.
+void allocate_counters(Workspace& w, const MemoryPlan& plan, std::size_t partitions,
+                       HostMemory& pinned) {
+  // A run that may pull surveys both directions: a second set of counters.
+  const std::size_t slots = std::max<std::size_t>(partitions, 1) * (plan.pull ? 2 : 1);
+  w.counters = DeviceArray<cuda::PartitionCounters>(slots, "partition counters");
+  w.host_counters = Buffer<cuda::PartitionCounters>::allocate(slots, pinned);
+  w.scalars = DeviceArray<unsigned long long>(4 + kStreams, "counters");
+  w.host_scalars = Buffer<unsigned long long>::allocate(4 + kStreams, pinned);
+  w.buckets = DeviceArray<cuda::DeviceBucket>(kPriorityBuckets, "priority buckets");
+  w.host_buckets = Buffer<cuda::DeviceBucket>::allocate(kPriorityBuckets, pinned);
+}
+
+// The task ranges' arrays, on the device and pinned on the host.
+void allocate_ranges(Workspace& w, std::size_t partitions, HostMemory& pinned) {
+  w.range_first = DeviceArray<vid_t>(partitions + 1, "task ranges");
+  w.range_last = DeviceArray<vid_t>(partitions + 1, "task ranges");
+  w.range_prefix = DeviceArray<std::uint64_t>(partitions + 2, "task ranges");
+  w.range_shift = DeviceArray<eid_t>(partitions + 1, "task ranges");
+  w.range_list_shift = DeviceArray<eid_t>(partitions + 1, "task ranges");
+  w.host_range_first = Buffer<vid_t>::allocate(partitions + 1, pinned);
+  w.host_range_last = Buffer<vid_t>::allocate(partitions + 1, pinned);
+  w.host_range_prefix = Buffer<std::uint64_t>::allocate(partitions + 2, pinned);
+  w.host_range_shift = Buffer<eid_t>::allocate(partitions + 1, pinned);
+  w.host_range_list_shift = Buffer<eid_t>::allocate(partitions + 1, pinned);
+}
+
 }  // namespace
 
 void pin_edges(Graph& g, int device, PinLists lists) {
@@ -145,49 +353,10 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   d->name = prop.name;
   d->l2_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
   d->graph = &g;
-  if (rank != nullptr && !is_pinned(g.targets.data()) && g.targets.size_bytes() >= kPinInPlace) {
-    int host_pointer = 0;
-    OOC_CUDA(cudaDeviceGetAttribute(&host_pointer, cudaDevAttrCanUseHostPointerForRegisteredMem,
-                                    options.device),
-             "reading the GPU's properties");
-    if (host_pointer == 0) {
-      throw Unsupported("GPU " + std::to_string(options.device) + " (" + d->name +
-                        ") cannot read pinned host memory at its host address, which a rank's "
-                        "partly pinned edges need");
-    }
-    PageRanges pages;
-    add_pages(g.targets, rank->edge_ranges, pages);
-    add_pages(g.weights, rank->edge_ranges, pages);
-    register_pages(std::move(pages), d->registered);
-    d->mapped_targets = g.targets.data();
-    d->mapped_weights = g.weights.empty() ? nullptr : g.weights.data();
-  } else {
-    pin(g.targets, options.device);
-    pin(g.weights, options.device);
-    d->mapped_targets = mapped(g.targets);
-    d->mapped_weights = mapped(g.weights);
-  }
-  if (rank != nullptr) {
-    upload(d->owned, rank->owned.words(), rank->owned.num_words(), "uploading the rank's vertices");
-    const auto me = static_cast<std::uint32_t>(rank->communicator.rank());
-    for (const std::uint32_t owner : rank->owners)
-      d->cacheable.push_back(owner == me ? 1 : 0);
-    d->nccl = std::make_unique<NcclLink>(rank->communicator, options.device);
-  }
+  map_edges(*d, g, options.device, rank);
+  if (rank != nullptr) join_ranks(*d, *rank, options.device);
   upload_lists(*d, g, parts);
-  if (options.compressed && !g.compressed.empty()) {
-    pin(g.compressed.bytes, options.device);
-    d->mapped_compressed = mapped(g.compressed.bytes);
-    pin(g.compressed.packed_weights, options.device);
-    d->mapped_packed_weights = mapped(g.compressed.packed_weights);
-    const CompressedTargets& c = g.compressed;
-    upload(d->compressed_offsets, c.offsets.data(), c.offsets.size(),
-           "uploading the compressed offsets");
-    std::vector<std::uint64_t> bytes;
-    for (const Partition& p : parts)
-      bytes.push_back(c.range_bytes(p.first_vertex, p.last_vertex));
-    upload(d->partition_compressed, bytes.data(), bytes.size(), "uploading the partitions");
-  }
+  if (options.compressed && !g.compressed.empty()) map_compressed(*d, g, parts, options.device);
   return d;
 }
 
@@ -244,66 +413,11 @@ std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uin
   cache.partitions = std::move(chosen);
   cache.weighted = weighted;
   cache.compressed = compressed;
-  cache.position.assign(parts.size(), EdgeCache::kAbsent);
-  cache.list_position.assign(parts.size(), EdgeCache::kAbsent);
-  eid_t edges = 0, list_bytes = 0;
-  std::vector<std::uint8_t> flags(parts.size(), 0);
-  for (const std::uint32_t p : cache.partitions) {
-    cache.position[p] = edges;
-    cache.list_position[p] = list_bytes;
-    edges += parts[p].num_edges();
-    if (compressed)
-      list_bytes += g.compressed.range_bytes(parts[p].first_vertex, parts[p].last_vertex);
-    flags[p] = 1;
-  }
-  const char* doing = "filling the edge cache";
-  if (compressed) {
-    cache.lists = DeviceArray<std::uint8_t>(list_bytes + codec::kPadding, "the edge cache");
-    OOC_CUDA(cudaMemset(cache.lists.data() + list_bytes, 0, codec::kPadding), doing);
-  } else {
-    cache.targets = DeviceArray<vid_t>(edges, "the edge cache");
-  }
-  const bool packed = compressed && weighted && g.compressed.packs_weights();
-  cache.weights = DeviceArray<std::uint32_t>(weighted && !packed ? edges : 0, "the edge cache");
-  if (packed) {
-    // The cached partitions' weights packed one after another, so that cache edge i's weight
-    // is at bit i * width, as the kernels read it (PackedWeights, first_edge - shift).
-    std::vector<eid_t> out_begin;
-    for (const std::uint32_t p : cache.partitions)
-      out_begin.push_back(cache.position[p]);
-    out_begin.push_back(edges);
-    std::vector<std::uint8_t> host(codec::packed_bytes(edges, g.compressed.weight_width) +
-                                   codec::kPadding);
-    gather_packed_weights(
-        g.compressed, out_begin,
-        [&](std::size_t i) { return parts[cache.partitions[i]].first_edge; }, host.data());
-    upload(cache.packed, host.data(), host.size(), doing);
-  }
-  upload(cache.cached, flags.data(), flags.size(), doing);
-  // One copy per run of neighbouring partitions.
-  const auto copy = [&](auto* dst, const auto* src, std::uint64_t n) {
-    OOC_CUDA(cudaMemcpy(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice), doing);
-  };
-  for (std::size_t i = 0; i < cache.partitions.size();) {
-    const std::uint32_t first = cache.partitions[i];
-    std::size_t j = i + 1;
-    while (j < cache.partitions.size() && cache.partitions[j] == cache.partitions[j - 1] + 1)
-      ++j;
-    const Partition& last = parts[cache.partitions[j - 1]];
-    const eid_t begin = parts[first].first_edge;
-    const eid_t n = last.last_edge - begin;
-    const eid_t at = cache.position[first];
-    if (compressed) {
-      const vid_t v = parts[first].first_vertex;
-      copy(cache.lists.data() + cache.list_position[first],
-           g.compressed.bytes.data() + g.compressed.offsets[v],
-           g.compressed.range_bytes(v, last.last_vertex));
-    } else {
-      copy(cache.targets.data() + at, g.targets.data() + begin, n);
-    }
-    if (weighted && !packed) copy(cache.weights.data() + at, g.weights.data() + begin, n);
-    i = j;
-  }
+  const CacheLayout layout = lay_out_cache(cache, g, parts);
+  const bool packed = allocate_cache(cache, g, layout);
+  if (packed) upload_packed_weights(cache, g, parts, layout.edges);
+  upload(cache.cached, layout.flags.data(), layout.flags.size(), kFillingCache);
+  copy_cached_edges(cache, g, parts, packed);
   return cache.bytes();
 }
 
@@ -411,16 +525,7 @@ std::uint64_t Workspace::device_bytes() const {
 
 Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
                                   std::size_t heavy_item_bytes) {
-  if (plan.in_memory || cache.bytes() > plan.cache_bytes) cache = EdgeCache{};
-  if (!plan.in_memory) {
-    resident_targets = {};
-    resident_weights = {};
-  }
-  if (in_lists && (!plan.in_memory || plan.in_edge_bytes == 0)) {
-    in_lists->resident_targets = {};
-    in_lists->resident_weights = {};
-  }
-  if (plan.pull_blocks != list_blocks) block_cuts = {};  // group_lists() makes the plan's
+  release_unplanned(*this, plan);
   if (work && work->fits(plan, with_compaction)) return *work;
   work.reset();  // free the old one first: device memory is what the budget counts
   auto w = std::make_unique<Workspace>();
@@ -430,48 +535,10 @@ Workspace& DeviceGraph::workspace(const MemoryPlan& plan, bool with_compaction,
   w->plan = plan;
   w->weighted = g.weighted();
   w->compaction = with_compaction;
-  for (Workspace::Staging& s : w->staging) {
-    s.targets = DeviceArray<vid_t>(plan.staging_edges, "staging");
-    s.weights = DeviceArray<std::uint32_t>(g.weighted() ? plan.staging_edges : 0, "staging");
-    s.compressed = DeviceArray<std::uint8_t>(plan.compressed_staging, "compressed staging");
-    s.packed = DeviceArray<std::uint8_t>(plan.packed_staging, "packed weight staging");
-    s.vertices = DeviceArray<vid_t>(plan.staging_vertices, "compaction staging");
-    s.begin = DeviceArray<eid_t>(plan.staging_vertices + 1, "compaction staging");
-    s.list_begin =
-        DeviceArray<eid_t>(plan.compressed ? plan.staging_vertices + 1 : 0, "compaction staging");
-    if (with_compaction) {
-      s.host_vertices = Buffer<vid_t>::allocate(plan.staging_vertices, pinned);
-      s.host_begin = Buffer<eid_t>::allocate(plan.staging_vertices + 1, pinned);
-      if (plan.compressed) {
-        s.host_list_begin = Buffer<eid_t>::allocate(plan.staging_vertices + 1, pinned);
-        s.host_lists = Buffer<std::uint8_t>::allocate(plan.compressed_staging, pinned);
-        s.host_packed = Buffer<std::uint8_t>::allocate(plan.packed_staging, pinned);
-      } else {
-        s.host_targets = Buffer<vid_t>::allocate(plan.staging_edges, pinned);
-      }
-      const bool raw_weights = g.weighted() && plan.packed_staging == 0;
-      s.host_weights =
-          Buffer<std::uint32_t>::allocate(raw_weights ? plan.staging_edges : 0, pinned);
-    }
-  }
-  // A run that may pull surveys both directions: a second set of counters.
-  const std::size_t slots = std::max<std::size_t>(partitions, 1) * (plan.pull ? 2 : 1);
-  w->counters = DeviceArray<cuda::PartitionCounters>(slots, "partition counters");
-  w->host_counters = Buffer<cuda::PartitionCounters>::allocate(slots, pinned);
-  w->scalars = DeviceArray<unsigned long long>(4 + kStreams, "counters");
-  w->host_scalars = Buffer<unsigned long long>::allocate(4 + kStreams, pinned);
-  w->buckets = DeviceArray<cuda::DeviceBucket>(kPriorityBuckets, "priority buckets");
-  w->host_buckets = Buffer<cuda::DeviceBucket>::allocate(kPriorityBuckets, pinned);
-  w->range_first = DeviceArray<vid_t>(partitions + 1, "task ranges");
-  w->range_last = DeviceArray<vid_t>(partitions + 1, "task ranges");
-  w->range_prefix = DeviceArray<std::uint64_t>(partitions + 2, "task ranges");
-  w->range_shift = DeviceArray<eid_t>(partitions + 1, "task ranges");
-  w->range_list_shift = DeviceArray<eid_t>(partitions + 1, "task ranges");
-  w->host_range_first = Buffer<vid_t>::allocate(partitions + 1, pinned);
-  w->host_range_last = Buffer<vid_t>::allocate(partitions + 1, pinned);
-  w->host_range_prefix = Buffer<std::uint64_t>::allocate(partitions + 2, pinned);
-  w->host_range_shift = Buffer<eid_t>::allocate(partitions + 1, pinned);
-  w->host_range_list_shift = Buffer<eid_t>::allocate(partitions + 1, pinned);
+  for (Workspace::Staging& s : w->staging)
+    allocate_staging(s, plan, g.weighted(), with_compaction, pinned);
+  allocate_counters(*w, plan, partitions, pinned);
+  allocate_ranges(*w, partitions, pinned);
   if (with_compaction)
     w->host_work =
         Buffer<std::uint64_t>::allocate((std::uint64_t{g.num_vertices()} + 63) / 64 + 1, pinned);
