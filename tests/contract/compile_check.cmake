@@ -13,14 +13,14 @@ list(REMOVE_ITEM INCLUDES /usr/include)  # a system directory: -I would reorder 
 # application's build sees them.
 set(_flags)
 foreach(_dir IN LISTS INCLUDES)
-  set(_flag "-isystem")
+  set(_flag -isystem "${_dir}")  # two words: nvcc takes no -isystemDIR
   foreach(_own IN LISTS OWN)
     string(FIND "${_dir}" "${_own}" _at)
     if(_at EQUAL 0)
-      set(_flag "-I")
+      set(_flag "-I${_dir}")
     endif()
   endforeach()
-  list(APPEND _flags "${_flag}${_dir}")
+  list(APPEND _flags ${_flag})
 endforeach()
 execute_process(COMMAND ${COMPILER} ${FLAGS} ${_flags} ${SOURCE}
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
