@@ -126,17 +126,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
  public:
   CudaExecutor(const P& program, const CudaRun& run);
   ScheduleFacts facts() const override {
-    return {.vertices = g_.num_vertices(),
-            .windowed = options_.priority && is_ordered<P>(),
-            .accumulative = kAccumulative,
-            .priority_fraction = options_.priority_fraction,
-            .priority_min_edges = options_.priority_min_edges,
-            .may_pull = may_pull_,
-            .must_pull = options_.direction == Direction::pull,
-            .pull_floor = PullFloorProgram<P>,
-            .in_memory = plan_.in_memory,
-            .edge_bytes = edge_bytes_,
-            .request_bytes = cost_.request_bytes};  // adapt_costs moves the link's, not the line
+    return schedule_facts<P>(options_, plan_, g_.num_vertices(), may_pull_, edge_bytes_,
+                             cost_.request_bytes);
   }
   // The priority window's two passes (survey.cuh), each read back.
   std::optional<UrgencyRange> urgency_range() override;

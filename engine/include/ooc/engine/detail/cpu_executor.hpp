@@ -78,17 +78,8 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   }
 
   ScheduleFacts facts() const override {
-    return {.vertices = g_.num_vertices(),
-            .windowed = options_.priority && is_ordered<P>(),
-            .accumulative = kAccumulative,
-            .priority_fraction = options_.priority_fraction,
-            .priority_min_edges = options_.priority_min_edges,
-            .may_pull = may_pull_,
-            .must_pull = options_.direction == Direction::pull,
-            .pull_floor = PullFloorProgram<P>,
-            .in_memory = plan_.in_memory,
-            .edge_bytes = edge_bytes_,
-            .request_bytes = options_.cost.request_bytes};
+    return schedule_facts<P>(options_, plan_, g_.num_vertices(), may_pull_, edge_bytes_,
+                             options_.cost.request_bytes);
   }
   std::optional<UrgencyRange> urgency_range() override;
   void urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) override;

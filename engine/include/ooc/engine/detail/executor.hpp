@@ -12,7 +12,10 @@
 
 #include "ooc/core/error.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/engine/memory_plan.hpp"
+#include "ooc/engine/options.hpp"
 #include "ooc/engine/priority.hpp"
+#include "ooc/engine/program_contract.hpp"
 #include "ooc/engine/stats.hpp"
 #include "ooc/engine/tasks.hpp"
 
@@ -43,6 +46,25 @@ struct ScheduleFacts {
   std::uint32_t edge_bytes = 4;  // over the link per edge (8 with weights the program reads)
   std::uint32_t request_bytes = 0;  // CostConstants::request_bytes (link_bytes)
 };
+
+// The facts of a run of program P under these options and plan; both backends report them.
+// `request_bytes`: the line a zero-copy request reads (adapting the costs moves the link's
+// constants, never the line).
+template <class P>
+ScheduleFacts schedule_facts(const EngineOptions& o, const MemoryPlan& plan, vid_t vertices,
+                             bool may_pull, std::uint32_t edge_bytes, std::uint32_t request_bytes) {
+  return {.vertices = vertices,
+          .windowed = o.priority && is_ordered<P>(),
+          .accumulative = P::kind == ProgramKind::accumulative,
+          .priority_fraction = o.priority_fraction,
+          .priority_min_edges = o.priority_min_edges,
+          .may_pull = may_pull,
+          .must_pull = o.direction == Direction::pull,
+          .pull_floor = PullFloorProgram<P>,
+          .in_memory = plan.in_memory,
+          .edge_bytes = edge_bytes,
+          .request_bytes = request_bytes};
+}
 
 // An iteration, as drive() calls it: [urgency_range, urgency_loads,] survey, [survey_pull,]
 // set_direction, then execute [and exchange] one or more times, then advance_frontier.
