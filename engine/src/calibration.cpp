@@ -48,10 +48,4 @@ CostConstants adapted(CostConstants c, const EngineTimings& t) {
   return c;
 }
 
-#if !OOC_ENGINE_CUDA
-LinkMeasurements probe_link(int) {
-  throw Unsupported("the link probe needs a build with the CUDA backend");
-}
-#endif
-
 }  // namespace ooc

@@ -2,6 +2,7 @@
 // to get the backend. The engine calls them only on the CUDA backend, which such a build never
 // chooses, so that the engine itself needs no #if.
 #include "ooc/core/error.hpp"
+#include "ooc/engine/calibration.hpp"
 #include "ooc/engine/detail/cuda_backend.hpp"
 
 namespace ooc::detail {
@@ -69,3 +70,11 @@ void copy_to_host(const DeviceGraph&, void*, const void*, std::size_t) {
 }
 
 }  // namespace ooc::detail
+
+namespace ooc {
+
+LinkMeasurements probe_link(int) {
+  throw Unsupported("the link probe needs a build with the CUDA backend");
+}
+
+}  // namespace ooc
