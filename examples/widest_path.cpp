@@ -20,6 +20,7 @@
 struct WidestPath {
   using Value = std::uint32_t;
   static constexpr ooc::ProgramKind kind = ooc::ProgramKind::monotone;
+  static constexpr ooc::Reduction combine = ooc::Reduction::max;  // a width only grows
   static constexpr bool needs_weights = true;
   static constexpr bool needs_symmetric = false;
   ooc::vid_t source;  // internal id

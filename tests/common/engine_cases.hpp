@@ -387,6 +387,7 @@ struct PersonalisedPageRank {
 struct UphillHops {
   using Value = std::uint32_t;
   static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = false;
   vid_t source;

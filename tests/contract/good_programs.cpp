@@ -30,6 +30,7 @@ struct WidestPath {
 struct Hops {
   using Value = std::uint32_t;
   static constexpr ooc::ProgramKind kind = ooc::ProgramKind::monotone;
+  static constexpr ooc::Reduction combine = ooc::Reduction::min;
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = false;
   static constexpr bool ordered = true;
@@ -49,6 +50,7 @@ struct Hops {
 struct UphillHops {
   using Value = std::uint32_t;
   static constexpr ooc::ProgramKind kind = ooc::ProgramKind::monotone;
+  static constexpr ooc::Reduction combine = ooc::Reduction::min;
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = false;
   ooc::vid_t source;

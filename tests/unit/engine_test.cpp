@@ -330,6 +330,7 @@ TEST(Engine, MaxIterationsStopsARunAndSaysSo) {
 struct CappedHops {
   using Value = std::uint32_t;
   static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = false;
   vid_t source;

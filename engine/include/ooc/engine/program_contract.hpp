@@ -31,11 +31,14 @@
 // Accumulative programs also:
 //   Value init_delta(vid_t v) const;            the pending delta before the first iteration
 //   Value message(Value delta, eid_t out_degree) const;   what each out-edge carries
+// Monotone programs also:
+//   static constexpr Reduction combine;         how the ranks of a distributed run combine their
+//       copies of a value: Reduction::min for a value that only falls, Reduction::max for one
+//       that only grows. Required: the type cannot tell which way relax() moves a value, and a
+//       wrong guess would give wrong answers on several ranks only.
 // Optional:
 //   static constexpr bool ordered;              a smaller value (monotone) or a larger pending
 //       delta (accumulative) is more urgent, and processing it first saves work (priority.hpp)
-//   static constexpr Reduction combine;         monotone only: how the ranks of a distributed run
-//       combine their copies of a value, Reduction::min (the default) or Reduction::max
 //   Value offer(Value message, std::uint32_t weight) const;   the pull direction (below)
 //   Value pull_floor(Value least) const;        with offer, for min-combining monotone programs
 //
@@ -211,7 +214,7 @@ concept CommonMembers = std::is_trivially_copyable_v<P> && HasValue<P> && PlainV
 template <class P>
 concept MonotoneProgram =
     contract::CommonMembers<P> && contract::IsKind<P, ProgramKind::monotone> &&
-    contract::CombineIsRight<P> && contract::PullFloorFits<P>;
+    contract::DeclaresCombine<P> && contract::CombineIsRight<P> && contract::PullFloorFits<P>;
 
 template <class P>
 concept AccumulativeProgram =
@@ -232,7 +235,8 @@ constexpr bool is_ordered() {
   }
 }
 
-// How the ranks of a distributed run combine a monotone program's values.
+// How the ranks of a distributed run combine a monotone program's values (its `combine`; the
+// min for a type that declares none, which only a program that is not monotone may be).
 template <class P>
 constexpr Reduction reduction_of() {
   if constexpr (requires { P::combine; }) {
@@ -314,6 +318,9 @@ struct ProgramCheck {
   static_assert(!kMonotone || !kValue || !contract::DeclaresPullFloor<P> ||
                     contract::CombinesWithMin<P>,
                 "OocGraph program: 'pull_floor' is for programs that combine with min");
+  static_assert(!kMonotone || contract::DeclaresCombine<P>,
+                "OocGraph program: monotone, so needs 'static constexpr ooc::Reduction combine' "
+                "(Reduction::min for a value that only falls, max for one that only grows)");
 
  public:
   using Value = typename contract::ValueOr<P>::type;

@@ -35,6 +35,7 @@ OOC_HD OOC_FORCEINLINE bool lower_to(T* dst, T candidate) {
 struct Bfs {
   using Value = std::uint32_t;
   static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = false;
   static constexpr bool ordered = true;
@@ -57,6 +58,7 @@ struct Bfs {
 struct SsspU32 {
   using Value = std::uint32_t;
   static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
   static constexpr bool needs_weights = true;
   static constexpr bool needs_symmetric = false;
   static constexpr bool ordered = true;
@@ -79,6 +81,7 @@ struct SsspU32 {
 struct SsspF32 {
   using Value = float;
   static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
   static constexpr bool needs_weights = true;
   static constexpr bool needs_symmetric = false;
   static constexpr bool ordered = true;
@@ -100,6 +103,7 @@ struct SsspF32 {
 struct Cc {
   using Value = vid_t;
   static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = true;
 
@@ -146,6 +150,7 @@ struct PageRank {
 struct BcForward {
   using Value = std::uint32_t;
   static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = true;
   static constexpr Value kUnreached = std::numeric_limits<Value>::max();
