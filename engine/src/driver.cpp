@@ -38,8 +38,9 @@ std::uint64_t count_everywhere(IterationStats& it, Communicator* communicator,
 // what was chosen.
 class Scheduler {
  public:
-  Scheduler(Executor& executor, std::size_t partitions)
+  Scheduler(Executor& executor, std::size_t partitions, Communicator* communicator)
       : executor_(executor),
+        communicator_(communicator),
         facts_(executor.facts()),
         push_(partitions),
         pull_(facts_.may_pull ? partitions : 0) {}
@@ -71,17 +72,23 @@ class Scheduler {
                          facts_.priority_min_edges);
   }
 
-  // After the push survey: surveys the pull direction and chooses. This rank's surveys alone
-  // (ranks do not pull yet); ranks that pull would all-reduce `d` first, so that all choose alike.
+  // After the push survey: surveys the pull direction and chooses. Ranks sum their surveys
+  // first, so that all choose alike, from the whole frontier and every gathering vertex.
   bool pulls() {
     executor_.survey_pull(pull_);
-    const DirectionSurvey d =
-        survey_directions(push_, pull_, facts_.edge_bytes, facts_.request_bytes);
+    DirectionSurvey d = survey_directions(push_, pull_, facts_.edge_bytes, facts_.request_bytes);
+    if (communicator_ != nullptr) {
+      std::array<std::uint64_t, 6> sums{d.frontier_vertices, d.frontier_edges, d.pull_vertices,
+                                        d.pull_edges,        d.push_bytes,     d.pull_bytes};
+      communicator_->all_reduce(sums, Reduction::sum);
+      d = {sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]};
+    }
     if (facts_.must_pull) return d.frontier_vertices > 0 && d.pull_vertices > 0;
     return choose_pull(d, facts_.pull_floor, facts_.in_memory, facts_.vertices, direction_);
   }
 
   Executor& executor_;
+  Communicator* communicator_;  // a distributed run's host link; null: one rank
   const ScheduleFacts facts_;
   std::vector<PartitionSurvey> push_, pull_;
   DirectionState direction_;
@@ -130,8 +137,8 @@ std::vector<std::size_t> round_ends(std::span<const Task> tasks,
 
 bool drive(Executor& executor, std::span<const Partition> partitions, const DriveOptions& options,
            RunStats& stats) {
-  Scheduler scheduler(executor, partitions.size());
   Communicator* const communicator = options.communicator;
+  Scheduler scheduler(executor, partitions.size(), communicator);
   const eid_t graph_edges =
       partitions.empty() ? 0 : partitions.back().last_edge - partitions.front().first_edge;
   for (std::uint32_t iteration = 0;

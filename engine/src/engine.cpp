@@ -54,8 +54,8 @@ bool has_in_lists(const Graph& g) {
 }
 
 // The pull direction reads each vertex's in-edges (has_in_lists), with a program that declares
-// offer() (programs.hpp), on one GPU or the CPU.
-void check_pull(const detail::ProgramInfo& info, const Graph& g, bool ranked) {
+// offer() (programs.hpp).
+void check_pull(const detail::ProgramInfo& info, const Graph& g) {
   if (!info.pulls) {
     throw InvalidInput(std::string(info.name) +
                        " does not run in the pull direction (its program declares no offer(); "
@@ -66,11 +66,6 @@ void check_pull(const detail::ProgramInfo& info, const Graph& g, bool ranked) {
         "the pull direction reads each vertex's in-edges, and this directed graph's file holds "
         "none: convert or generate it with partition-tool's --in-edges (or --undirected), or use "
         "--direction push or auto");
-  }
-  if (ranked) {
-    throw Unsupported(
-        "the pull direction runs on one GPU or on the CPU, not across ranks yet: use --direction "
-        "push or auto");
   }
 }
 
@@ -298,8 +293,9 @@ int OocEngine::ranks() const {
 std::span<const std::uint32_t> OocEngine::owners() const {
   return lead().impl_->owners;
 }
-const Bitmap* OocEngine::owned_vertices() const {
-  return impl_->communicator ? &impl_->owned : nullptr;
+detail::RankView OocEngine::rank_view() const {
+  if (!impl_->communicator) return {};
+  return {&impl_->owned, impl_->communicator.get()};
 }
 
 vid_t OocEngine::highest_degree_vertex() const {
@@ -330,7 +326,13 @@ detail::Lists OocEngine::pull_lists() const {
 
 detail::CudaRun OocEngine::cuda_run(const MemoryPlan& plan) const {
   if (impl_->device)
-    return {graph(), partitions(), options(), plan, *impl_->device, pull_lists().partitions};
+    return {graph(),
+            partitions(),
+            options(),
+            plan,
+            *impl_->device,
+            pull_lists().partitions,
+            impl_->communicator.get()};
   throw Unsupported("a CUDA executor on an engine whose backend is " +
                     std::string(to_string(backend())));
 }
@@ -355,12 +357,12 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   return setup;
 }
 
-// The options this run goes by: push where the program, the graph or the ranks rule pulling out
-// (refused when pull was asked for by name).
+// The options this run goes by: push where the program or the graph rules pulling out (refused
+// when pull was asked for by name).
 EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) const {
   EngineOptions o = options;
-  if (o.direction == Direction::pull) check_pull(info, graph, communicator != nullptr);
-  if (!info.pulls || !has_in_lists(graph) || communicator) o.direction = Direction::push;
+  if (o.direction == Direction::pull) check_pull(info, graph);
+  if (!info.pulls || !has_in_lists(graph)) o.direction = Direction::push;
   return o;
 }
 

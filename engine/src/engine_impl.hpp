@@ -53,7 +53,7 @@ detail::RawRun<P> OocEngine::run_builtin(const P& program, detail::RunSetup setu
       [&](const MemoryPlan& plan) -> Executor {
         if (impl_->device) return detail::make_cuda_executor(program, cuda_run(plan));
         return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
-                                                        program, options(), plan, owned_vertices());
+                                                        program, options(), plan, rank_view());
       },
       std::move(setup));
 }

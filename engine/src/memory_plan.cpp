@@ -125,7 +125,7 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
   plan.budget = budget;
   const std::uint64_t n = g.num_vertices();
   const std::uint32_t d1 = g.bytes_per_edge();
-  plan.pull = o.direction != Direction::push && gpu_ranks == 0;
+  plan.pull = o.direction != Direction::push;
   // A run that may pull on a directed graph reads its in-lists too (engine.cpp, pull_lists).
   const bool in_lists = plan.pull && g.has_in_edges();
   plan.staging_edges = std::max<eid_t>(std::uint64_t{o.filter_merge} * o.partition_bytes / d1,

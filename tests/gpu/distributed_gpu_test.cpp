@@ -2,8 +2,8 @@
 // under every transfer policy (priority on and off), every exchange (dense, sparse, auto) and
 // four exchanges in a dense iteration (EngineOptions::exchange_rounds; one too, with auto) gives
 // every rank the serial reference's answer on every graph shape, with 1 rank (NCCL of one) and 2
-// ranks (two GPUs; SKIPPED where there are fewer). A rank that cannot start stops the others with
-// its reason.
+// ranks (two GPUs; SKIPPED where there are fewer); so does the pull direction, forced and auto.
+// A rank that cannot start stops the others with its reason.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -65,6 +65,53 @@ TEST_P(CudaRanks, EveryRankMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaRanks,
                          ::testing::Combine(::testing::ValuesIn(test::shape_names()),
+                                            ::testing::Values(1, 2)),
+                         [](const ::testing::TestParamInfo<RankShape>& param) {
+                           return std::get<0>(param.param) + "_" +
+                                  std::to_string(std::get<1>(param.param)) + "_ranks";
+                         });
+
+// The pull direction across GPU ranks, forced and chosen per iteration, on the symmetric shapes:
+// every policy, priority on and off, the dense and the sparse exchange; every rank chooses alike.
+class CudaRankDirections : public ::testing::TestWithParam<RankShape> {};
+
+TEST_P(CudaRankDirections, EveryRankMatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [shape, ranks] = GetParam();
+  if (list_devices().size() < static_cast<std::size_t>(ranks))
+    GTEST_SKIP() << "needs " << ranks << " GPUs: " << describe_devices();
+  std::vector<std::vector<std::size_t>> pulls(static_cast<std::size_t>(ranks));
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+    o.device = r;
+    OocEngine engine(test::make_symmetric_shape(shape), o, communicator);
+    RunSettings s = engine.settings();
+    for (const char* direction : {"pull", "auto"}) {
+      s.direction = parse_direction(direction);
+      for (const char* policy : {"hybrid", "filter", "compaction", "zerocopy"}) {
+        s.transfer = parse_transfer_policy(policy);
+        for (const bool priority : {true, false}) {
+          s.priority = priority;
+          for (const char* exchange : {"dense", "sparse"}) {
+            s.exchange = parse_exchange(exchange);
+            engine.configure(s);
+            for (const std::string& program : test::program_names()) {
+              SCOPED_TRACE("rank " + std::to_string(r) + ", " + program + ", " + direction + ", " +
+                           policy + (priority ? ", priority, " : ", plain, ") + exchange);
+              const RunStats stats = test::expect_matches_reference(program, engine);
+              pulls[static_cast<std::size_t>(r)].push_back(stats.pull_iterations());
+            }
+          }
+        }
+      }
+    }
+  });
+  for (int r = 1; r < ranks; ++r)
+    EXPECT_EQ(pulls[static_cast<std::size_t>(r)], pulls[0]) << "rank " << r << " chose otherwise";
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaRankDirections,
+                         ::testing::Combine(::testing::ValuesIn(test::bc_shape_names()),
                                             ::testing::Values(1, 2)),
                          [](const ::testing::TestParamInfo<RankShape>& param) {
                            return std::get<0>(param.param) + "_" +

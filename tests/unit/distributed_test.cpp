@@ -43,6 +43,42 @@ INSTANTIATE_TEST_SUITE_P(AllCases, Distributed,
                                   std::to_string(std::get<1>(param.param)) + "_ranks";
                          });
 
+// The pull direction across ranks, forced and chosen per iteration, on the symmetric shapes:
+// each rank gathers into its own vertices from every rank's values (and, for PageRank, every
+// rank's messages); every rank chooses alike.
+using RankDirectionCase = std::tuple<test::DirectionCase, int>;
+
+class DistributedDirection : public ::testing::TestWithParam<RankDirectionCase> {};
+
+TEST_P(DistributedDirection, EveryRankMatchesTheReference) {
+  const auto& [shape, policy, direction, priority] = std::get<0>(GetParam());
+  const int ranks = std::get<1>(GetParam());
+  std::vector<std::vector<std::size_t>> pulls(static_cast<std::size_t>(ranks));
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    OocEngine engine(test::make_symmetric_shape(shape),
+                     test::direction_options(policy, direction, priority, Backend::cpu),
+                     communicator);
+    for (const std::string& program : test::program_names()) {
+      SCOPED_TRACE("rank " + std::to_string(r) + ", " + program);
+      const RunStats stats = test::expect_matches_reference(program, engine);
+      pulls[static_cast<std::size_t>(r)].push_back(stats.pull_iterations());
+      if (direction == "pull" && shape == "kron") {
+        EXPECT_GT(stats.pull_iterations(), 0u);
+      }
+    }
+  });
+  for (int r = 1; r < ranks; ++r)
+    EXPECT_EQ(pulls[static_cast<std::size_t>(r)], pulls[0]) << "rank " << r << " chose otherwise";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, DistributedDirection,
+                         ::testing::Combine(test::direction_cases(), ::testing::Values(2, 3)),
+                         [](const ::testing::TestParamInfo<RankDirectionCase>& param) {
+                           return test::direction_case_name(
+                                      {std::get<0>(param.param), param.index}) +
+                                  "_" + std::to_string(std::get<1>(param.param)) + "_ranks";
+                         });
+
 TEST(DistributedRuns, EachRankProcessesOnlyItsOwnPartitions) {
   // Filter moves whole partitions: the ranks' bytes add up to one rank's, none moves them all.
   const auto single = [] {

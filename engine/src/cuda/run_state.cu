@@ -12,6 +12,7 @@ CudaRunState::CudaRunState(const CudaRun& run, bool needs_weights, std::size_t h
       options_(run.options),
       plan_(run.plan),
       device_(run.device),
+      link_(run.link),
       pull_device_(run.device.in_lists ? *run.device.in_lists : run.device),
       pull_parts_(run.pull_partitions),
       ws_(run.device.workspace(run.plan, uses_compaction(run.options.transfer), heavy_item_bytes)),

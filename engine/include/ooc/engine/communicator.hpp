@@ -33,6 +33,12 @@ class Communicator {
   virtual void abort(std::string_view why) noexcept = 0;
 };
 
+// Returns once every rank has called it (an all-reduce of nothing).
+inline void barrier(Communicator& ranks) {
+  std::uint64_t nothing = 0;
+  ranks.all_reduce(std::span<std::uint64_t>(&nothing, 1), Reduction::sum);
+}
+
 // One communicator per rank for `ranks` threads of this process; thread r uses element r.
 std::vector<std::unique_ptr<Communicator>> thread_communicators(int ranks);
 

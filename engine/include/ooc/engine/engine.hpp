@@ -191,7 +191,7 @@ class OocEngine {
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
-  const Bitmap* owned_vertices() const;  // null without a communicator
+  detail::RankView rank_view() const;  // empty without a communicator
   // Several GPUs from this process (options.devices): the ranks, and running on all of them.
   OocEngine(std::vector<OocEngine> group, EngineOptions options);
   bool grouped() const;
@@ -244,6 +244,9 @@ detail::RawRun<P> OocEngine::execute(Make&& make, detail::RunSetup setup) {
   std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor = make(setup.memory);
   executor->report_setup(setup.stats);
   setup.stats.setup_seconds = seconds_since(start);
+  // The ranks start their clocks together: one that set up sooner would count its wait for the
+  // others in its run's time.
+  if (setup.drive.communicator != nullptr) barrier(*setup.drive.communicator);
   start = Clock::now();
   detail::RawRun<P> raw;
   raw.converged = detail::drive(*executor, partitions(), setup.drive, setup.stats);
@@ -278,7 +281,7 @@ Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run
 #endif
         }
         return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
-                                                        program, options(), plan, owned_vertices());
+                                                        program, options(), plan, rank_view());
       },
       begin_run(info, run));
   if constexpr (P::kind == ProgramKind::accumulative) {

@@ -397,11 +397,13 @@ void CudaExecutor<P>::survey_pull(std::span<PartitionSurvey> out) {
   if constexpr (PullFloorProgram<P>) {
     // The push survey's most urgent admitted vertex is the frontier's least value: the priority
     // window admits the most urgent bucket first, and a monotone program's urgency is its value.
-    unsigned long long least = ~0ull;
+    std::uint64_t least = ~0ull;
     for (std::uint32_t i = 0; i < partitions; ++i) {
       if (ws_.host_counters[i].active_vertices > 0)
-        least = std::min(least, ws_.host_counters[i].most_urgent);
+        least = std::min<std::uint64_t>(least, ws_.host_counters[i].most_urgent);
     }
+    // Over every rank's frontier: a rank's vertices gather from all of them.
+    if (link_ != nullptr) link_->all_reduce(std::span<std::uint64_t>(&least, 1), Reduction::min);
     if (least != ~0ull) {
       floor_ = program_.pull_floor(static_cast<Value>(cuda::from_order_key(least)));
       has_floor_ = true;
@@ -410,6 +412,9 @@ void CudaExecutor<P>::survey_pull(std::span<PartitionSurvey> out) {
   if (PullFloorProgram<P> || !gathering_counted_) {
     OOC_LAUNCH(cuda::mark_kernel, warp_grid_for(words_), kBlockThreads, s, doing, gather_.data(), n,
                GatherTest<Value>{values_.data(), pull_device_.offsets.data(), floor_, has_floor_});
+    // A rank gathers into its own vertices alone: it holds only their lists.
+    if (ranked_)
+      launch_mask_owned(gather_.data(), device_.owned.data(), words_, grid_for(words_), s);
     OOC_CUDA(cudaMemsetAsync(counters, 0, partitions * sizeof(cuda::PartitionCounters), s), doing);
     OOC_LAUNCH(cuda::survey_kernel, grid_for(words_), kBlockThreads, s, doing, gather_.data(), n,
                view(PriorityWindow{}, true), device_.partition_first.data(), partitions,
@@ -463,6 +468,14 @@ void CudaExecutor<P>::take_work(IterationStats& stats, const char* doing) {
       OOC_LAUNCH(cuda::send_kernel, grid_for(g_.num_vertices()), kBlockThreads, s, doing, program_,
                  values_.data(), deltas_.data(), sent_.data(), work_.data(), device_.offsets.data(),
                  g_.num_vertices());
+      // A rank's vertices gather from every rank's frontier: the messages are summed over ranks
+      // (each rank's are zero outside its own frontier).
+      if (ranked_) {
+        RankExchange::in_nccl(ws_.streams[kDirect], stats, doing, [&] {
+          device_.nccl->all_reduce(sent_.data(), g_.num_vertices(), Reduction::sum, s);
+        });
+        stats.exchange_bytes += std::uint64_t{g_.num_vertices()} * sizeof(Value);
+      }
     }
   }
   taken_ = true;

@@ -179,6 +179,7 @@ class CudaRunState {
   const EngineOptions& options_;
   MemoryPlan plan_;
   DeviceGraph& device_;
+  Communicator* link_;        // a rank's host link (CudaRun::link); null: one GPU
   DeviceGraph& pull_device_;  // device_, or device_.in_lists
   std::span<const Partition> pull_parts_;
   Workspace& ws_;

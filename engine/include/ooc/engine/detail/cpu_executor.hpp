@@ -61,15 +61,16 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   static constexpr bool kAccumulative = P::kind == ProgramKind::accumulative;
 
  public:
-  // `pull`: the lists the pull direction reads. `owned`: in a distributed run, the vertices of
-  // this rank's partitions (it processes only those); null: every vertex.
+  // `pull`: the lists the pull direction reads. `rank`: in a distributed run, the vertices of
+  // this rank's partitions (it processes only those) and the ranks' host link; empty: one rank.
   CpuExecutor(const Graph& g, std::span<const Partition> parts, Lists pull, const P& program,
-              const EngineOptions& options, const MemoryPlan& plan, const Bitmap* owned = nullptr)
+              const EngineOptions& options, const MemoryPlan& plan, RankView rank = {})
       : CpuFrontier(g, parts),
         program_(program),
         options_(options),
         plan_(plan),
-        owned_(owned),
+        owned_(rank.owned),
+        link_(rank.link),
         pull_lists_{&pull.graph, pull.partitions, plan.compressed && &pull.graph == &g},
         staging_(P::needs_weights && g.weighted(), plan),
         values_(Buffer<Value>::allocate(g.num_vertices())),
@@ -186,6 +187,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   EngineOptions options_;
   MemoryPlan plan_;
   const Bitmap* owned_;
+  Communicator* link_;
   ListSet push_lists_{&g_, parts_, plan_.compressed};
   ListSet pull_lists_;
   CpuStaging staging_;

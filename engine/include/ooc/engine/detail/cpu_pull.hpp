@@ -36,8 +36,10 @@ void CpuExecutor<P>::survey_pull(std::span<PartitionSurvey> out) {
             return acc;
           },
           [](Value a, Value b) { return std::min(a, b); });
-      has_floor_ = least != none;
-      floor_ = program_.pull_floor(least);
+      Value agreed = least;  // over every rank's frontier
+      if (link_ != nullptr) link_->all_reduce(std::span<Value>(&agreed, 1), Reduction::min);
+      has_floor_ = agreed != none;
+      floor_ = program_.pull_floor(agreed);
     }
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, gathering_.num_words(), 256),
@@ -49,7 +51,8 @@ void CpuExecutor<P>::survey_pull(std::span<PartitionSurvey> out) {
               if (pull_lists_.g->degree(v) > 0 && (!has_floor_ || floor_ < values_[v]))
                 bits |= std::uint64_t{1} << b;
             }
-            gathering_.words()[w] = bits;
+            // A rank gathers into its own vertices alone: it holds only their lists.
+            gathering_.words()[w] = owned_ != nullptr ? bits & owned_->words()[w] : bits;
           }
         });
     tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
@@ -76,6 +79,9 @@ void CpuExecutor<P>::take_sources() {
       atomic_add(values_.data() + u, delta);
       if (g_.degree(u) > 0) sent_[u] = program_.message(delta, g_.degree(u));  // else absorbed
     });
+    // A rank's vertices gather from every rank's frontier: the messages are summed over ranks
+    // (each rank's are zero outside its own frontier).
+    if (link_ != nullptr) link_->all_reduce(sent_.span(), Reduction::sum);
   }
 }
 

@@ -62,6 +62,9 @@ struct CudaRun {
   DeviceGraph& device;
   // The partitions of the lists the pull direction reads (device.in_lists', when it has them).
   std::span<const Partition> pull_partitions;
+  // A rank of a distributed run: the ranks' host link (device.nccl carries the vertex arrays);
+  // null: one GPU.
+  Communicator* link = nullptr;
 };
 
 std::unique_ptr<ValuesExecutor<Bfs::Value>> make_cuda_executor(const Bfs& program,

@@ -18,6 +18,7 @@
 #include "ooc/engine/program_contract.hpp"
 #include "ooc/engine/stats.hpp"
 #include "ooc/engine/tasks.hpp"
+#include "ooc/kernels/bitmap.hpp"
 
 namespace ooc::detail {
 
@@ -27,6 +28,15 @@ namespace ooc::detail {
 struct Lists {
   const Graph& graph;
   std::span<const Partition> partitions;
+};
+
+// A rank of a distributed run as its executor sees it: the vertices it owns (it processes only
+// their partitions, and pulls only into them) and the host link through which the ranks agree
+// on what must be the same everywhere (the pull floor, an accumulative program's messages on the
+// CPU). Both null: one rank.
+struct RankView {
+  const Bitmap* owned = nullptr;
+  Communicator* link = nullptr;
 };
 
 // What the driver needs to know of a run's executor to schedule its iterations; fixed for the run.
@@ -82,7 +92,8 @@ class Executor {
   // `window` admits: the push direction's. The window holds for the whole iteration.
   virtual void survey(const PriorityWindow& window, std::span<PartitionSurvey> out) = 0;
   // facts().may_pull, after survey(): the floor (programs that have one), the vertices that would
-  // gather, and one survey per partition of their lists.
+  // gather, and one survey per partition of their lists. On a rank the gathering vertices are
+  // its own, and the floor is the least over every rank's frontier.
   virtual void survey_pull(std::span<PartitionSurvey> out) = 0;
   // The iteration's direction, after the surveys: execute() runs the tasks made from that
   // direction's surveys.
