@@ -50,7 +50,8 @@ enum class Exchange { dense, sparse, automatic };
 //         bytes over the link (out of core); push where a run cannot pull
 // Pull reads in-edges: it needs a symmetric graph, whose out-lists are its in-lists, or a directed
 // one whose file holds its in-lists (partition-tool --in-edges), and a program that declares
-// offer() (programs.hpp); it runs on one GPU or the CPU, not across ranks.
+// offer() (programs.hpp). Across ranks each rank gathers into its own vertices
+// (docs/distributed.md, "Pulling across ranks").
 enum class Direction { push, pull, automatic };
 
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
