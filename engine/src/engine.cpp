@@ -200,16 +200,20 @@ OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions optio
   check_rank_transfer(options);
   // The offsets and ids first, to place the partitions; then this rank's edges alone.
   OocgReadOptions layout;
-  layout.edge_ranges = {{0, 0}};
+  layout.vertex_ranges = {{0, 0}};
+  layout.read_compressed = false;
+  layout.read_in_edges = false;
   const Graph skeleton = read_oocg(path, layout);
   const std::vector<Partition> parts =
       partition_by_edges(skeleton, options.partition_bytes, skeleton.bytes_per_edge());
   const std::vector<std::uint32_t> owners = assign_partitions(
       parts, skeleton.hub_count, static_cast<std::uint32_t>(communicator->size()));
   OocgReadOptions read;
-  read.edge_ranges =
-      owned_edge_ranges(parts, owners, static_cast<std::uint32_t>(communicator->rank()));
-  if (read.edge_ranges.empty()) read.edge_ranges = {{0, 0}};  // a rank may own nothing
+  read.vertex_ranges =
+      owned_vertex_ranges(parts, owners, static_cast<std::uint32_t>(communicator->rank()));
+  if (read.vertex_ranges.empty()) read.vertex_ranges = {{0, 0}};  // a rank may own nothing
+  read.read_compressed = false;  // ranks move raw targets and push only
+  read.read_in_edges = false;
   return OocEngine(read_oocg(path, read), options, std::move(communicator));
 }
 
