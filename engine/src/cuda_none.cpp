@@ -21,7 +21,7 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph&, std::span<const Partition
                                                const EngineOptions&, const RankSetup*) {
   no_cuda();
 }
-void add_in_lists(DeviceGraph&, const Graph&, std::span<const Partition>) {
+void add_in_lists(DeviceGraph&, Graph&, std::span<const Partition>, const RankSetup*) {
   no_cuda();
 }
 std::string device_name(const DeviceGraph&) {

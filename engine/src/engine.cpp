@@ -135,10 +135,12 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
           "run takes one GPU (EngineOptions::device)");
     }
     auto whole = std::make_shared<Graph>(std::move(graph));
-    // Pinned once (portable to every GPU): the ranks' views then pin nothing of their own. Ranks
-    // push only, so the in-edges stay where they are.
-    if (resolve_backend(options.backend, options.devices.front()) == Backend::cuda)
-      detail::pin_edges(*whole, options.devices.front(), detail::PinLists::out);
+    // What the ranks read, pinned once (portable to every GPU): their views then pin nothing of
+    // their own.
+    if (resolve_backend(options.backend, options.devices.front()) == Backend::cuda) {
+      detail::pin_edges(*whole, options.devices.front(),
+                        {.in_edges = true, .compressed = options.compressed});
+    }
     impl_->options = options;
     impl_->group =
         detail::make_group(options, [&](const EngineOptions& o, std::shared_ptr<Communicator> c) {
@@ -152,17 +154,17 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
   impl_->options = options;
   impl_->partitions =
       partition_by_edges(impl_->graph, options.partition_bytes, impl_->graph.bytes_per_edge());
-  if (impl_->graph.has_in_edges() && !communicator) impl_->take_in_lists();
   impl_->internal_of_user = internal_ids(impl_->graph);
   if (communicator) impl_->join_ranks(std::move(communicator));
+  if (impl_->graph.has_in_edges()) impl_->take_in_lists();
   if (impl_->backend == Backend::cuda) impl_->make_device_graph();
 }
 
 void OocEngine::Impl::take_in_lists() {
   // In pinned memory before the view of them is taken (a file loaded for the GPU has them there
-  // already).
-  if (backend == Backend::cuda)
-    detail::pin_edges(graph, options.device, detail::PinLists::out_and_in);
+  // already). A rank's graph may be read in part: make_device_graph pins its share in place.
+  if (backend == Backend::cuda && !communicator)
+    detail::pin_edges(graph, options.device, {.in_edges = true});
   in_lists = in_edge_view(graph);
   const Buffer<eid_t>& in_offsets = graph.in_edges.offsets;
   for (const Partition& p : partitions) {
@@ -185,26 +187,31 @@ void OocEngine::Impl::make_device_graph() {
     return;
   }
   const auto ranges =
-      owned_edge_ranges(partitions, owners, static_cast<std::uint32_t>(communicator->rank()));
+      owned_vertex_ranges(partitions, owners, static_cast<std::uint32_t>(communicator->rank()));
   const detail::RankSetup rank{*communicator, owned, ranges, owners};
   device = detail::make_device_graph(graph, partitions, options, &rank);
+  if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions, &rank);
 }
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
                           std::shared_ptr<Communicator> communicator) {
   check_rank_transfer(options);
-  // The offsets and ids first, to place the partitions; then this rank's edges alone.
+  // The offsets first (and the in-offsets, which cut the partitions too), to place the
+  // partitions; then this rank's lists alone: out-edges, compressed lists as a single GPU reads
+  // them, in-edges.
   OocgReadOptions layout;
-  layout.edge_ranges = {{0, 0}};
+  layout.vertex_ranges = {{0, 0}};
+  layout.read_compressed = false;
   const Graph skeleton = read_oocg(path, layout);
   const std::vector<Partition> parts =
       partition_by_edges(skeleton, options.partition_bytes, skeleton.bytes_per_edge());
   const std::vector<std::uint32_t> owners = assign_partitions(
       parts, skeleton.hub_count, static_cast<std::uint32_t>(communicator->size()));
   OocgReadOptions read;
-  read.edge_ranges =
-      owned_edge_ranges(parts, owners, static_cast<std::uint32_t>(communicator->rank()));
-  if (read.edge_ranges.empty()) read.edge_ranges = {{0, 0}};  // a rank may own nothing
+  read.vertex_ranges =
+      owned_vertex_ranges(parts, owners, static_cast<std::uint32_t>(communicator->rank()));
+  if (read.vertex_ranges.empty()) read.vertex_ranges = {{0, 0}};  // a rank may own nothing
+  read.read_compressed = options.compressed;
   return OocEngine(read_oocg(path, read), options, std::move(communicator));
 }
 

@@ -62,15 +62,27 @@ std::vector<OocEngine> make_group(
 }
 
 Graph share(const std::shared_ptr<Graph>& whole) {
+  const auto view = [&]<class T>(Buffer<T>& buffer) {
+    return Buffer<T>::view(buffer.data(), buffer.size(), whole);
+  };
+  Graph& w = *whole;
   Graph g;
-  g.offsets = Buffer<eid_t>::view(whole->offsets.data(), whole->offsets.size(), whole);
-  g.targets = Buffer<vid_t>::view(whole->targets.data(), whole->targets.size(), whole);
-  g.weights = Buffer<std::uint32_t>::view(whole->weights.data(), whole->weights.size(), whole);
-  g.original_ids =
-      Buffer<vid_t>::view(whole->original_ids.data(), whole->original_ids.size(), whole);
-  g.weight_type = whole->weight_type;
-  g.hub_count = whole->hub_count;
-  g.symmetric = whole->symmetric;
+  g.offsets = view(w.offsets);
+  g.targets = view(w.targets);
+  g.weights = view(w.weights);
+  g.original_ids = view(w.original_ids);
+  g.compressed.offsets = view(w.compressed.offsets);
+  g.compressed.bytes = view(w.compressed.bytes);
+  g.compressed.packed_weights = view(w.compressed.packed_weights);
+  g.compressed.weight_width = w.compressed.weight_width;
+  g.compressed.weight_base = w.compressed.weight_base;
+  g.in_edges.offsets = view(w.in_edges.offsets);
+  g.in_edges.sources = view(w.in_edges.sources);
+  g.in_edges.weights = view(w.in_edges.weights);
+  g.weight_type = w.weight_type;
+  g.hub_count = w.hub_count;
+  g.sage_ordered = w.sage_ordered;
+  g.symmetric = w.symmetric;
   return g;
 }
 

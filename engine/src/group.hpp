@@ -20,7 +20,8 @@ std::vector<OocEngine> make_group(
     const EngineOptions& options,
     const std::function<OocEngine(const EngineOptions&, std::shared_ptr<Communicator>)>& make);
 
-// A Graph whose arrays are views of `whole`'s (the ranks of a group share one copy).
+// A Graph whose arrays (compressed lists and in-edges included) are views of `whole`'s: the ranks
+// of a group share one copy.
 Graph share(const std::shared_ptr<Graph>& whole);
 
 }  // namespace ooc::detail

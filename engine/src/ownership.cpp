@@ -89,6 +89,23 @@ std::vector<std::pair<eid_t, eid_t>> owned_edge_ranges(std::span<const Partition
   return ranges;
 }
 
+std::vector<std::pair<vid_t, vid_t>> owned_vertex_ranges(std::span<const Partition> partitions,
+                                                         std::span<const std::uint32_t> owner,
+                                                         std::uint32_t rank) {
+  check_sizes(partitions, owner);
+  std::vector<std::pair<vid_t, vid_t>> ranges;
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    const Partition& part = partitions[p];
+    if (owner[p] != rank) continue;
+    if (!ranges.empty() && ranges.back().second == part.first_vertex) {
+      ranges.back().second = part.last_vertex;
+    } else {
+      ranges.emplace_back(part.first_vertex, part.last_vertex);
+    }
+  }
+  return ranges;
+}
+
 double edge_imbalance(std::span<const Partition> partitions, std::span<const std::uint32_t> owner,
                       std::uint32_t ranks) {
   check_ranks(ranks);

@@ -1,7 +1,8 @@
 // Reading a .oocg file (the layout: oocg_layout.hpp): the header, the section table and the
 // counts they give are checked before any array is read; then the sections, in parallel blocks,
-// each block hashed while it is in cache and every checksum checked, or only the edge ranges a
-// rank owns.
+// each block hashed while it is in cache and every checksum checked; or, for a part (a rank's
+// vertices), the sections that index the others whole and then only the part's lists
+// (oocg_part.hpp).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
@@ -21,6 +22,7 @@
 #include "ooc/core/progress.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "oocg_layout.hpp"
+#include "oocg_part.hpp"
 
 namespace ooc {
 using namespace oocg;  // the layout
@@ -212,11 +214,6 @@ Opened open_checked(int fd, const std::filesystem::path& path) {
   return {h, sections, file_bytes};
 }
 
-// Bytes [at, at + bytes) of a section.
-struct Extent {
-  std::uint64_t at, bytes;
-};
-
 // Reads `parts` of section s into the same offsets of `to`, in parallel blocks of up to 1 MiB
 // from each part's start. `verify` is for a whole section (one part, all of it), whose blocks are
 // then the checksum's: each is hashed while it is in cache, and the checksum checked. Read, not
@@ -244,132 +241,137 @@ void read_section(int fd, const Sections& sections, int s, char* to,
   }
 }
 
-void check_edge_ranges(const std::vector<std::pair<eid_t, eid_t>>& ranges, eid_t num_edges,
-                       const std::filesystem::path& path) {
-  const auto text = [](std::pair<eid_t, eid_t> r) {
-    return "[" + std::to_string(r.first) + ", " + std::to_string(r.second) + ")";
-  };
-  for (std::size_t i = 0; i < ranges.size(); ++i) {
-    const std::string what = path.string() + ": edge range " + text(ranges[i]);
-    if (ranges[i].first > ranges[i].second) throw InvalidInput(what + " ends before it starts");
-    if (ranges[i].second > num_edges)
-      throw InvalidInput(what + " goes past the " + std::to_string(num_edges) + " edges");
-    if (i > 0 && ranges[i].first < ranges[i - 1].second) {
-      throw InvalidInput(what + " starts before " + text(ranges[i - 1]) +
-                         " ends: ranges must be sorted and disjoint");
-    }
-  }
-}
-
-// What read_oocg reads of each section: all of it, or of the edge arrays only the ranges'
-// bytes; the compressed lists and the in-edges only when asked for and whole.
+// What a read takes of each section, and whether whole (its checksum checked) or in part.
 struct ReadPlan {
-  bool compressed = false, in_edges = false;
-  std::array<std::vector<Extent>, kSections> parts;
+  struct Read {
+    bool planned = false;
+    bool whole = true;
+    std::vector<Extent> parts;
+  };
+  std::array<Read, kSections> sections;
   std::uint64_t total = 0;  // bytes, for the progress bar
+
+  void add(int s, bool whole, std::vector<Extent> parts) {
+    for (const Extent& part : parts)
+      total += part.bytes;
+    sections[s] = {true, whole, std::move(parts)};
+  }
 };
 
-// Whether section s is read in part: the edge arrays, when only edge ranges are asked for.
-bool in_part(const OocgReadOptions& options, int s) {
-  return !options.edge_ranges.empty() && (s == kTargets || s == kWeights);
+// The sections a read takes: the out-edges and ids always; the compressed lists (and packed
+// weights) and the in-edges when the file has them and the options ask for them.
+std::array<bool, kSections> wanted_sections(const Header& h, const OocgReadOptions& options) {
+  const bool compressed = (h.flags & kFlagCompressed) != 0 && options.read_compressed;
+  const bool in_edges = (h.flags & kFlagInEdges) != 0 && options.read_in_edges;
+  std::array<bool, kSections> wanted{};
+  for (int s = 0; s < kSections; ++s)
+    wanted[s] = s < kCompressedOffsets || (s < kInOffsets ? compressed : in_edges);
+  wanted[kPackedWeights] = compressed && (h.flags & kFlagPackedWeights) != 0;
+  return wanted;
 }
 
-ReadPlan plan_reads(const Header& h, const Sections& sections, const OocgReadOptions& options) {
+// A whole read: every wanted section, whole. A part's first step: those it reads whole.
+ReadPlan plan_whole(const Sections& sections, const std::array<bool, kSections>& wanted,
+                    bool part) {
   ReadPlan plan;
-  plan.compressed =
-      (h.flags & kFlagCompressed) != 0 && options.read_compressed && options.edge_ranges.empty();
-  plan.in_edges =
-      (h.flags & kFlagInEdges) != 0 && options.read_in_edges && options.edge_ranges.empty();
-  const auto wanted = [&](int s) {
-    if (s == kCompressedOffsets || s == kCompressedLists || s == kPackedWeights)
-      return plan.compressed;
-    return s < kInOffsets || plan.in_edges;
-  };
   for (int s = 0; s < kSections; ++s) {
-    if (!wanted(s)) continue;
-    if (in_part(options, s) && sections[s].bytes > 0) {
-      for (const auto& [first, last] : options.edge_ranges)  // a weight is as wide as a target
-        plan.parts[s].push_back({first * sizeof(vid_t), (last - first) * sizeof(vid_t)});
-    } else {
-      plan.parts[s] = {{0, sections[s].bytes}};
-    }
-    for (const Extent& part : plan.parts[s])
-      plan.total += part.bytes;
+    if (wanted[s] && (!part || read_whole_in_part(s))) plan.add(s, true, {{0, sections[s].bytes}});
   }
   return plan;
 }
 
-// Reads sections of one open file as a plan says, on one progress bar.
+// A part's second step: of each other wanted section, the extents its vertices' lists take.
+ReadPlan plan_part(const Header& h, const Sections& sections,
+                   const std::array<bool, kSections>& wanted, const Graph& g,
+                   const OocgReadOptions& options, const std::filesystem::path& path) {
+  ReadPlan plan;
+  for (int s = 0; s < kSections; ++s) {
+    if (wanted[s] && !read_whole_in_part(s)) {
+      plan.add(s, false, part_extents(s, g, sections, h.weight_width, options.vertex_ranges, path));
+    }
+  }
+  return plan;
+}
+
+// Reads the sections of one open file that a plan takes, on one progress bar.
 class SectionReader {
  public:
   SectionReader(int fd, const Sections& sections, const ReadPlan& plan,
-                const OocgReadOptions& options, const std::filesystem::path& path)
+                const OocgReadOptions& options, const std::filesystem::path& path,
+                const std::string& step)
       : fd_(fd),
         sections_(sections),
         plan_(plan),
         options_(options),
         path_(path),
-        memory_(options.memory != nullptr ? *options.memory : default_host_memory()),
-        progress_("reading " + path.filename().string(), plan.total) {}
+        progress_(step, plan.total) {}
 
-  std::uint64_t bytes(int s) const { return sections_[s].bytes; }
-
-  // An array section. Edge arrays read in part go to sparse memory, unless the caller gave some.
+  // An array section, unless the plan leaves it out. Sections read in part go to sparse memory,
+  // unless the caller gave some.
   template <class T>
   void read(int s, Buffer<T>& to) {
-    const bool part = in_part(options_, s);
-    HostMemory& m = part && options_.memory == nullptr ? sparse_host_memory() : memory_;
-    to = Buffer<T>::allocate(sections_[s].bytes / sizeof(T), m);
-    read_section(fd_, sections_, s, reinterpret_cast<char*>(to.data()), plan_.parts[s],
-                 options_.verify_checksums && !part, path_, progress_);
+    if (!plan_.sections[s].planned) return;
+    to = Buffer<T>::allocate(sections_[s].bytes / sizeof(T), memory(s));
+    read_into(s, reinterpret_cast<char*>(to.data()));
   }
 
   // A byte stream section, followed by the zero padding the codec's decoders may read.
-  Buffer<std::uint8_t> read_padded(int s) {
+  void read_padded(int s, Buffer<std::uint8_t>& to) {
+    if (!plan_.sections[s].planned) return;
     const std::uint64_t n = sections_[s].bytes;
-    auto to = Buffer<std::uint8_t>::allocate(n + codec::kPadding, memory_);
-    read_section(fd_, sections_, s, reinterpret_cast<char*>(to.data()), plan_.parts[s],
-                 options_.verify_checksums, path_, progress_);
+    to = Buffer<std::uint8_t>::allocate(n + codec::kPadding, memory(s));
+    read_into(s, reinterpret_cast<char*>(to.data()));
     std::memset(to.data() + n, 0, codec::kPadding);
-    return to;
   }
 
  private:
+  HostMemory& memory(int s) const {
+    if (options_.memory != nullptr) return *options_.memory;
+    return plan_.sections[s].whole ? default_host_memory() : sparse_host_memory();
+  }
+  void read_into(int s, char* to) {
+    const ReadPlan::Read& r = plan_.sections[s];
+    read_section(fd_, sections_, s, to, r.parts, options_.verify_checksums && r.whole, path_,
+                 progress_);
+  }
+
   int fd_;
   const Sections& sections_;
   const ReadPlan& plan_;
   const OocgReadOptions& options_;
   const std::filesystem::path& path_;
-  HostMemory& memory_;
   ProgressStep progress_;
 };
 
-// The compressed lists, after their offsets are checked against their length; and the packed
-// weights, if any.
-void read_compressed(SectionReader& reader, const Header& h, Graph& g,
-                     const std::filesystem::path& path) {
+// Every section the reader's plan takes, into its place in `g`.
+void read_planned(SectionReader& reader, Graph& g) {
+  reader.read(kOffsets, g.offsets);
+  reader.read(kTargets, g.targets);
+  reader.read(kWeights, g.weights);
+  reader.read(kOriginalIds, g.original_ids);
   reader.read(kCompressedOffsets, g.compressed.offsets);
-  const std::uint64_t bytes = reader.bytes(kCompressedLists);
-  if (g.compressed.offsets[0] != 0 || g.compressed.offsets[h.num_vertices] != bytes) {
-    bad(path, "counts do not add up: the compressed offsets do not span the " +
-                  std::to_string(bytes) + " bytes of compressed lists");
-  }
-  g.compressed.bytes = reader.read_padded(kCompressedLists);
-  if ((h.flags & kFlagPackedWeights) == 0) return;
-  g.compressed.packed_weights = reader.read_padded(kPackedWeights);
-  g.compressed.weight_width = h.weight_width;
-  g.compressed.weight_base = h.weight_base;
-}
-
-void read_in_edges(SectionReader& reader, const Header& h, Graph& g,
-                   const std::filesystem::path& path) {
+  reader.read_padded(kCompressedLists, g.compressed.bytes);
+  reader.read_padded(kPackedWeights, g.compressed.packed_weights);
   reader.read(kInOffsets, g.in_edges.offsets);
   reader.read(kInSources, g.in_edges.sources);
   reader.read(kInWeights, g.in_edges.weights);
-  if (g.in_edges.offsets[0] != 0 || g.in_edges.offsets[h.num_vertices] != h.num_edges) {
-    bad(path, "counts do not add up: the in-offsets do not span the " +
-                  std::to_string(h.num_edges) + " edges");
+}
+
+// The arrays that index the others span them: the offsets and the in-offsets the E edges, the
+// compressed offsets the compressed lists' bytes.
+void check_spans(const Header& h, const Sections& sections, const Graph& g,
+                 const std::filesystem::path& path) {
+  const vid_t n = static_cast<vid_t>(h.num_vertices);
+  const std::string edges = std::to_string(h.num_edges) + " edges";
+  if (g.offsets[0] != 0 || g.offsets[n] != h.num_edges)
+    bad(path, "counts do not add up: the offsets do not span the " + edges);
+  const std::uint64_t bytes = sections[kCompressedLists].bytes;
+  if (!g.compressed.empty() && (g.compressed.offsets[0] != 0 || g.compressed.offsets[n] != bytes)) {
+    bad(path, "counts do not add up: the compressed offsets do not span the " +
+                  std::to_string(bytes) + " bytes of compressed lists");
   }
+  if (g.has_in_edges() && (g.in_edges.offsets[0] != 0 || g.in_edges.offsets[n] != h.num_edges))
+    bad(path, "counts do not add up: the in-offsets do not span the " + edges);
 }
 
 }  // namespace
@@ -400,24 +402,30 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   File file(path, O_RDONLY);
   const Opened o = open_checked(file.fd(), path);
   const Header& h = o.header;
-  check_edge_ranges(options.edge_ranges, h.num_edges, path);
-  const ReadPlan plan = plan_reads(h, o.sections, options);
-  SectionReader reader(file.fd(), o.sections, plan, options, path);
+  check_vertex_ranges(options.vertex_ranges, h.num_vertices, path);
+  const bool part = !options.vertex_ranges.empty();
+  const std::array<bool, kSections> wanted = wanted_sections(h, options);
+  const std::string name = path.filename().string();
   Graph g;
-  reader.read(kOffsets, g.offsets);
-  reader.read(kTargets, g.targets);
-  reader.read(kWeights, g.weights);
-  reader.read(kOriginalIds, g.original_ids);
-  if (plan.compressed) read_compressed(reader, h, g, path);
-  if (plan.in_edges) read_in_edges(reader, h, g, path);
+  const ReadPlan whole = plan_whole(o.sections, wanted, part);
+  SectionReader reader(file.fd(), o.sections, whole, options, path, "reading " + name);
+  read_planned(reader, g);
+  check_spans(h, o.sections, g, path);
+  if (part) {
+    // The offsets say where the part's lists are.
+    const ReadPlan lists = plan_part(h, o.sections, wanted, g, options, path);
+    SectionReader part_reader(file.fd(), o.sections, lists, options, path,
+                              "reading a part of " + name);
+    read_planned(part_reader, g);
+  }
+  if (wanted[kPackedWeights]) {
+    g.compressed.weight_width = h.weight_width;
+    g.compressed.weight_base = h.weight_base;
+  }
   g.weight_type = static_cast<WeightType>(h.weight_type);
   g.hub_count = h.hub_count;
   g.symmetric = (h.flags & kFlagSymmetric) != 0;
   g.sage_ordered = (h.flags & kFlagSageOrdered) != 0;
-  if (g.offsets[0] != 0 || g.offsets[g.num_vertices()] != g.num_edges()) {
-    bad(path, "counts do not add up: the offsets do not span the " + std::to_string(g.num_edges()) +
-                  " edges");
-  }
   return g;
 }
 

@@ -14,6 +14,7 @@
 
 #include "engine_cases.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ranks.hpp"
 
@@ -239,6 +240,112 @@ TEST(DistributedRuns, SeveralDevicesLoadEachRanksShareOfAFile) {
   const auto c = reference::compare_exact(engine.bfs(source).values, reference::bfs(whole, source));
   EXPECT_TRUE(c.equal) << c.message;
   std::filesystem::remove(path);
+}
+
+// The values of bfs, sssp and (on a symmetric graph) cc from one engine, and the filter bytes
+// each run moved.
+struct Runs {
+  std::vector<std::uint32_t> bfs;
+  std::vector<double> sssp;
+  std::vector<vid_t> cc;
+  std::vector<std::uint64_t> filter_bytes;
+  bool compressed = true;  // every run read compressed lists
+};
+
+Runs run_all(OocEngine& engine, vid_t source) {
+  Runs runs;
+  const auto note = [&](const RunStats& stats) {
+    runs.filter_bytes.push_back(stats.bytes(TransferEngine::filter));
+    runs.compressed = runs.compressed && stats.compressed;
+  };
+  auto bfs = engine.bfs(source);
+  runs.bfs = bfs.values;
+  note(bfs.stats);
+  auto sssp = engine.sssp(source);
+  runs.sssp = sssp.values;
+  note(sssp.stats);
+  if (engine.graph().symmetric) {
+    auto cc = engine.cc();
+    runs.cc = cc.values;
+    note(cc.stats);
+  }
+  return runs;
+}
+
+// A file written with compressed lists and packed weights (and, directed, in-edges), loaded by
+// each rank (OocEngine::load with a communicator): every rank reads its share of the compressed
+// lists and in-edges, its filter tasks move compressed bytes (fewer than the raw lists of the same
+// runs), and 2 and 3 ranks give one rank's values, which are the reference's.
+TEST(DistributedRuns, RanksReadTheirShareOfCompressedListsAndInEdges) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("distributed_compressed_" + std::to_string(::getpid()) + ".oocg");
+  for (const std::string shape : {"kron", "kron_directed"}) {
+    SCOPED_TRACE(shape);
+    Graph g = test::make_compressed_shape(shape);
+    if (!g.symmetric) g.in_edges = in_edges_of(g);
+    ASSERT_TRUE(g.compressed.packs_weights());
+    write_oocg(g, path);
+    const vid_t source = g.original_id(0);  // hub sort puts the highest degree first
+    const EngineOptions o = test::options_for("filter", false, Backend::cpu);
+    std::vector<Runs> one(1);
+    test::on_ranks(1, [&](int, const std::shared_ptr<Communicator>& communicator) {
+      OocEngine engine = OocEngine::load(path, o, communicator);
+      one[0] = run_all(engine, source);
+    });
+    for (const auto& c : {reference::compare_exact(one[0].bfs, reference::bfs(g, source)),
+                          reference::compare_exact(one[0].sssp, reference::sssp(g, source)),
+                          reference::compare_exact(
+                              one[0].cc, g.symmetric ? reference::cc(g) : std::vector<vid_t>{})})
+      EXPECT_TRUE(c.equal) << c.message;
+    for (const int ranks : {2, 3}) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks");
+      test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+        OocEngine engine = OocEngine::load(path, o, communicator);
+        EXPECT_FALSE(engine.graph().compressed.empty()) << "rank " << r;
+        EXPECT_EQ(engine.graph().has_in_edges(), !g.symmetric) << "rank " << r;
+        const Runs runs = run_all(engine, source);
+        EXPECT_EQ(runs.bfs, one[0].bfs) << "rank " << r;
+        EXPECT_EQ(runs.sssp, one[0].sssp) << "rank " << r;
+        EXPECT_EQ(runs.cc, one[0].cc) << "rank " << r;
+        EXPECT_TRUE(runs.compressed) << "rank " << r;
+        EngineOptions raw_options = o;
+        raw_options.compressed = false;
+        OocEngine raw = OocEngine::load(path, raw_options, communicator);
+        EXPECT_TRUE(raw.graph().compressed.empty()) << "rank " << r;
+        const Runs raw_runs = run_all(raw, source);
+        EXPECT_EQ(raw_runs.bfs, one[0].bfs) << "rank " << r;
+        for (std::size_t i = 0; i < runs.filter_bytes.size(); ++i) {
+          EXPECT_GT(runs.filter_bytes[i], 0u) << "rank " << r << ", run " << i;
+          EXPECT_LT(runs.filter_bytes[i], raw_runs.filter_bytes[i])
+              << "rank " << r << ", run " << i;
+        }
+      });
+    }
+  }
+  std::filesystem::remove(path);
+}
+
+// EngineOptions::devices over one Graph: the ranks' views of it (detail::share) carry its
+// compressed lists and in-edges, and each rank's runs read the compressed lists.
+TEST(DistributedRuns, SeveralDevicesShareTheCompressedListsAndInEdgesOfAGraph) {
+  for (const std::string shape : {"kron", "kron_directed"}) {
+    SCOPED_TRACE(shape);
+    Graph g = test::make_compressed_shape(shape);
+    if (!g.symmetric) g.in_edges = in_edges_of(g);
+    EngineOptions o = test::options_for("filter", false, Backend::cpu);
+    o.devices = {0, 1};
+    const vid_t source = g.original_id(0);
+    const auto bfs = reference::bfs(g, source);
+    const auto sssp = reference::sssp(g, source);
+    OocEngine engine(std::move(g), o);
+    EXPECT_FALSE(engine.graph().compressed.empty());
+    EXPECT_EQ(engine.graph().has_in_edges(), shape == "kron_directed");
+    const Runs runs = run_all(engine, source);
+    for (const auto& c :
+         {reference::compare_exact(runs.bfs, bfs), reference::compare_exact(runs.sssp, sssp)})
+      EXPECT_TRUE(c.equal) << c.message;
+    EXPECT_TRUE(runs.compressed);
+  }
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using EdgeRanges = std::vector<std::pair<eid_t, eid_t>>;
+using VertexRanges = std::vector<std::pair<vid_t, vid_t>>;
 
 class Oocg : public ::testing::Test {
  protected:
@@ -237,9 +238,17 @@ TEST_F(Oocg, NamesEachKindOfDamage) {
             "cannot open '" + path("missing.oocg").string() + "': No such file or directory");
 }
 
-// Two disjoint ranges, the second ending short of the last edge.
-EdgeRanges two_ranges(eid_t edges) {
-  return {{3, edges / 3}, {edges / 2 + 1, edges - 1}};
+// Two disjoint vertex ranges, the second ending short of the last vertex.
+VertexRanges two_ranges(vid_t vertices) {
+  return {{3, vertices / 3}, {vertices / 2 + 1, vertices - 1}};
+}
+
+// The edges of the vertex ranges' lists.
+EdgeRanges edges_of(const Graph& g, const VertexRanges& ranges) {
+  EdgeRanges edges;
+  for (const auto& [first, last] : ranges)
+    edges.emplace_back(g.offsets[first], g.offsets[last]);
+  return edges;
 }
 
 // The arrays of `part` that read_oocg reads whole, and its edges inside `ranges`, are `whole`'s.
@@ -258,21 +267,22 @@ void expect_same_inside(const Graph& part, const Graph& whole, const EdgeRanges&
   }
 }
 
-TEST_F(Oocg, ReadsOnlyTheEdgeRangesItIsAskedFor) {
+TEST_F(Oocg, ReadsOnlyTheListsOfTheVertexRangesItIsAskedFor) {
   BuildOptions weighted;
   weighted.weights = parse_weight_spec("random:1-64", 5);
-  // The fixture's graph, and one whose edge arrays span three 1 MiB blocks, which the ranges
-  // start and end inside of.
+  // The fixture's graph, and one whose edge arrays span three 1 MiB blocks, which the ranges'
+  // edges start and end inside of.
   for (const Graph& g : {weighted_hub_sorted(), build_graph(generate_chain(700'000), weighted)}) {
     write_oocg(g, path("g.oocg"));
+    const Graph whole = read_oocg(path("g.oocg"));
     OocgReadOptions options;
-    options.edge_ranges = two_ranges(g.num_edges());
-    expect_same_inside(read_oocg(path("g.oocg"), options), read_oocg(path("g.oocg")),
-                       options.edge_ranges);
-    // An empty range reads just the offsets and original ids: what a rank needs to compute the
-    // partitions, and so its ranges, from.
-    options.edge_ranges = {{0, 0}};
-    expect_same_inside(read_oocg(path("g.oocg"), options), read_oocg(path("g.oocg")), {});
+    options.vertex_ranges = two_ranges(g.num_vertices());
+    expect_same_inside(read_oocg(path("g.oocg"), options), whole,
+                       edges_of(whole, options.vertex_ranges));
+    // A part of no vertices reads just the offsets and original ids: what a rank needs to
+    // compute the partitions, and so its ranges, from.
+    options.vertex_ranges = {{0, 0}};
+    expect_same_inside(read_oocg(path("g.oocg"), options), whole, {});
   }
 }
 
@@ -293,13 +303,13 @@ TEST_F(Oocg, EdgesOutsideTheRangesAreNotRead) {
   write_oocg(g, path("g.oocg"));
   const Graph whole = read_oocg(path("g.oocg"));
   OocgReadOptions options;
-  options.edge_ranges = two_ranges(g.num_edges());
+  options.vertex_ranges = two_ranges(g.num_vertices());
+  const EdgeRanges r = edges_of(whole, options.vertex_ranges);
   FilledMemory filled;
   options.memory = &filled;
   const Graph part = read_oocg(path("g.oocg"), options);
-  expect_same_inside(part, whole, options.edge_ranges);
+  expect_same_inside(part, whole, r);
   // The edges outside the ranges still hold the fill: the reader never wrote them.
-  const EdgeRanges& r = options.edge_ranges;
   for (const auto* array : {&part.targets, &part.weights}) {
     for (const auto& [first, last] :
          EdgeRanges{{0, r[0].first}, {r[0].second, r[1].first}, {r[1].second, g.num_edges()}}) {
@@ -311,22 +321,22 @@ TEST_F(Oocg, EdgesOutsideTheRangesAreNotRead) {
   // Corrupt the targets between the two ranges: a read of the ranges never sees it (and cannot
   // check the section's checksum), a read of the whole file does.
   const std::uint64_t targets_at = (4096 + (g.num_vertices() + 1) * 8 + 4095) / 4096 * 4096;
-  poke(path("g.oocg"), targets_at + (options.edge_ranges[0].second + 5) * sizeof(vid_t),
-       "\xff\xff\xff\xff");
-  expect_same_inside(read_oocg(path("g.oocg"), options), whole, options.edge_ranges);
+  ASSERT_LT(r[0].second + 5, r[1].first);
+  poke(path("g.oocg"), targets_at + (r[0].second + 5) * sizeof(vid_t), "\xff\xff\xff\xff");
+  expect_same_inside(read_oocg(path("g.oocg"), options), whole, r);
   EXPECT_EQ(read_error(path("g.oocg")),
             path("g.oocg").string() +
                 ": checksum mismatch in the targets section (the file is corrupted; "
                 "re-create it with partition-tool)");
 }
 
-TEST_F(Oocg, RefusesEdgeRangesThatAreNotSortedDisjointAndInside) {
+TEST_F(Oocg, RefusesVertexRangesThatAreNotSortedDisjointAndInside) {
   const Graph g = weighted_hub_sorted();
   write_oocg(g, path("g.oocg"));
-  const std::string e = std::to_string(g.num_edges());
-  const auto error = [&](EdgeRanges ranges) -> std::string {
+  const vid_t n = g.num_vertices();
+  const auto error = [&](VertexRanges ranges) -> std::string {
     OocgReadOptions options;
-    options.edge_ranges = std::move(ranges);
+    options.vertex_ranges = std::move(ranges);
     try {
       read_oocg(path("g.oocg"), options);
     } catch (const InvalidInput& refused) {
@@ -334,22 +344,23 @@ TEST_F(Oocg, RefusesEdgeRangesThatAreNotSortedDisjointAndInside) {
     }
     return "no InvalidInput";
   };
-  const std::string at = path("g.oocg").string() + ": edge range ";
+  const std::string at = path("g.oocg").string() + ": vertex range ";
   EXPECT_EQ(error({{10, 20}, {0, 5}}),
             at + "[0, 5) starts before [10, 20) ends: ranges must be sorted and disjoint");
   EXPECT_EQ(error({{0, 10}, {5, 20}}),
             at + "[5, 20) starts before [0, 10) ends: ranges must be sorted and disjoint");
-  EXPECT_EQ(error({{0, 10}, {10, g.num_edges() + 1}}),
-            at + "[10, " + std::to_string(g.num_edges() + 1) + ") goes past the " + e + " edges");
+  EXPECT_EQ(
+      error({{0, 10}, {10, n + 1}}),
+      at + "[10, " + std::to_string(n + 1) + ") goes past the " + std::to_string(n) + " vertices");
   EXPECT_EQ(error({{7, 3}}), at + "[7, 3) ends before it starts");
-  EXPECT_EQ(error({{0, 10}, {10, 20}, {20, 20}, {30, g.num_edges()}}), "no InvalidInput");
+  EXPECT_EQ(error({{0, 10}, {10, 20}, {20, 20}, {30, n}}), "no InvalidInput");
 }
 
 TEST_F(Oocg, AnEmptyGraphReadsWithAndWithoutRanges) {
   write_oocg(build_graph(generate_empty(3), {}), path("empty.oocg"));
-  for (const EdgeRanges& ranges : {EdgeRanges{}, EdgeRanges{{0, 0}}}) {
+  for (const VertexRanges& ranges : {VertexRanges{}, VertexRanges{{0, 0}}, VertexRanges{{0, 3}}}) {
     OocgReadOptions options;
-    options.edge_ranges = ranges;
+    options.vertex_ranges = ranges;
     const Graph back = read_oocg(path("empty.oocg"), options);
     EXPECT_EQ(back.num_vertices(), 3u);
     EXPECT_EQ(back.num_edges(), 0u);
@@ -586,12 +597,13 @@ TEST_F(Oocg, VerifyComparesTheInEdgesWithTheOutEdges) {
                 std::to_string(v) + "'s in-list differs");
 }
 
-// read_in_edges = false, and every read of edge ranges, skip the in-edges: a damaged in-edge
-// section goes unread.
+// read_in_edges = false skips the in-edges, whole or in part: a damaged in-edge section goes
+// unread. A part that reads them checks no checksum of theirs, and reads only its own: one whose
+// vertices' in-lists miss the damage reads them as they were written.
 TEST_F(Oocg, ReadsThatDoNotAskForTheInEdgesSkipThem) {
   const Graph g = directed_with_in_edges(true);
   write_oocg(g, path("g.oocg"));
-  flip(path("g.oocg"), table_entry(path("g.oocg"), kInSources).offset + 5);
+  flip(path("g.oocg"), table_entry(path("g.oocg"), kInSources).offset + 5);  // in-edge 1
   EXPECT_EQ(
       read_error(path("g.oocg")),
       path("g.oocg").string() +
@@ -602,13 +614,25 @@ TEST_F(Oocg, ReadsThatDoNotAskForTheInEdgesSkipThem) {
   const Graph whole = read_oocg(path("g.oocg"), skip);
   EXPECT_FALSE(whole.has_in_edges());
   EXPECT_EQ(test::edge_set(whole), test::edge_set(g));
-  for (const EdgeRanges& ranges : {two_ranges(g.num_edges()), EdgeRanges{{0, 0}}}) {
-    OocgReadOptions part;
-    part.edge_ranges = ranges;
+  for (const VertexRanges& ranges : {two_ranges(g.num_vertices()), VertexRanges{{0, 0}}}) {
+    OocgReadOptions part = skip;
+    part.vertex_ranges = ranges;
     const Graph read = read_oocg(path("g.oocg"), part);
     EXPECT_FALSE(read.has_in_edges());
-    expect_same_inside(read, whole, ranges);
+    expect_same_inside(read, whole, edges_of(whole, ranges));
   }
+  vid_t past = 0;  // the first vertex whose in-list starts past the damaged in-edge
+  while (g.in_edges.offsets[past] <= 1)
+    ++past;
+  OocgReadOptions part;
+  part.vertex_ranges = {{past, g.num_vertices()}};
+  const Graph read = read_oocg(path("g.oocg"), part);
+  ASSERT_TRUE(read.has_in_edges());
+  const eid_t from = g.in_edges.offsets[past];
+  EXPECT_TRUE(std::equal(read.in_edges.sources.begin() + from, read.in_edges.sources.end(),
+                         g.in_edges.sources.begin() + from));
+  EXPECT_TRUE(std::equal(read.in_edges.weights.begin() + from, read.in_edges.weights.end(),
+                         g.in_edges.weights.begin() + from));
 }
 
 }  // namespace

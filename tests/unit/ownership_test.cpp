@@ -143,6 +143,56 @@ TEST(Ownership, OwnedEdgeRangesMergeNeighboursAndLeaveOutEmptyOnes) {
   EXPECT_DOUBLE_EQ(edge_imbalance(parts, owner, 2), 40.0 / 25.0);
 }
 
+// A rank reads its vertices' lists by these ranges, so those of partitions without out-edges
+// count too: their vertices may have in-edges.
+TEST(Ownership, OwnedVertexRangesMergeNeighboursAndKeepEmptyPartitions) {
+  const auto parts = partitions_of({10, 10, 10, 0, 10, 0, 10});
+  const std::vector<std::uint32_t> owner{0, 0, 1, 1, 0, 0, 0};
+  using VertexRanges = std::vector<std::pair<vid_t, vid_t>>;
+  EXPECT_EQ(owned_vertex_ranges(parts, owner, 0), (VertexRanges{{0, 2}, {4, 7}}));
+  EXPECT_EQ(owned_vertex_ranges(parts, owner, 1), (VertexRanges{{2, 4}}));
+  EXPECT_TRUE(owned_vertex_ranges(parts, owner, 2).empty());
+  EXPECT_THROW(owned_vertex_ranges(parts, std::vector<std::uint32_t>{}, 0), InvalidInput);
+}
+
+// Every rank's vertex ranges together are the graph's vertices, once each, and their edges are
+// the rank's edge ranges.
+TEST(Ownership, OwnedVertexRangesCoverTheVerticesOnceAndHoldTheOwnedEdges) {
+  const auto& k = kronecker();
+  for (const std::uint32_t ranks : {2u, 3u, 7u}) {
+    const auto owner = assign_partitions(k.parts, k.hub_count, ranks);
+    std::vector<int> seen(k.parts.back().last_vertex, 0);
+    for (std::uint32_t r = 0; r < ranks; ++r) {
+      const auto vertices = owned_vertex_ranges(k.parts, owner, r);
+      Ranges edges;
+      for (const auto& [first, last] : vertices) {
+        for (vid_t v = first; v < last; ++v)
+          ++seen[v];
+        // The partitions' offsets at the range's ends.
+        const auto at = [&](vid_t v) {
+          for (const Partition& p : k.parts) {
+            if (p.first_vertex == v) return p.first_edge;
+          }
+          return k.parts.back().last_edge;
+        };
+        if (at(first) != at(last)) edges.emplace_back(at(first), at(last));
+      }
+      // Neighbouring edge ranges merge in owned_edge_ranges where vertex ranges between them
+      // have no edges.
+      Ranges merged;
+      for (const auto& e : edges) {
+        if (!merged.empty() && merged.back().second == e.first) {
+          merged.back().second = e.second;
+        } else {
+          merged.push_back(e);
+        }
+      }
+      EXPECT_EQ(merged, owned_edge_ranges(k.parts, owner, r)) << ranks << " ranks, rank " << r;
+    }
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  }
+}
+
 TEST(Ownership, RejectsZeroRanks) {
   const auto parts = partitions_of({10});
   try {

@@ -62,17 +62,44 @@ const T* mapped(const Buffer<T>& buffer) {
   return static_cast<const T*>(device_pointer);
 }
 
-// A rank pins only its own edges, where they are (a partly read graph is mostly unbacked address
-// space). Each range is widened to whole pages; ranges that then touch, in either array, are
-// pinned as one. Only arrays of kPinInPlace bytes or more are pinned in place: glibc maps those
-// on their own pages, where a smaller array may share a page with other memory.
+// A rank pins only its own lists, where they are (a partly read graph is mostly unbacked address
+// space). Each range is widened to whole pages; ranges that then touch, in any of the arrays
+// pinned together, are pinned as one. Only arrays of kPinInPlace bytes or more are pinned in
+// place: glibc maps those on their own pages, where a smaller array may share a page with other
+// memory (smaller ones are copied whole into pinned memory).
 inline constexpr std::size_t kPinInPlace = std::size_t{64} << 20;
 
 using PageRanges = std::vector<std::pair<std::uintptr_t, std::uintptr_t>>;
+using ElementRanges = std::vector<std::pair<eid_t, eid_t>>;
+using VertexRanges = std::span<const std::pair<vid_t, vid_t>>;
 
 template <class T>
-void add_pages(const Buffer<T>& buffer, std::span<const std::pair<eid_t, eid_t>> ranges,
-               PageRanges& out) {
+bool pins_in_place(const Buffer<T>& buffer, const RankSetup* rank) {
+  return rank != nullptr && !is_pinned(buffer.data()) && buffer.size_bytes() >= kPinInPlace;
+}
+
+// The elements [index[first], index[last]) of an array that `index` points into, for each of a
+// rank's vertex ranges, and `tail` more (the padding a decoder may read after a list).
+ElementRanges list_ranges(const Buffer<eid_t>& index, VertexRanges vertices, eid_t tail = 0) {
+  ElementRanges ranges;
+  for (const auto& [first, last] : vertices) {
+    if (index[first] != index[last]) ranges.emplace_back(index[first], index[last] + tail);
+  }
+  return ranges;
+}
+
+// The bytes of the packed weights of the vertices' edges, and the padding after them.
+ElementRanges packed_ranges(const Graph& g, VertexRanges vertices) {
+  const std::uint32_t width = g.compressed.weight_width;
+  ElementRanges ranges;
+  for (const auto& [first, last] : list_ranges(g.offsets, vertices)) {
+    ranges.emplace_back(first * width / 8, codec::packed_bytes(last, width) + codec::kPadding);
+  }
+  return ranges;
+}
+
+template <class T>
+void add_pages(const Buffer<T>& buffer, const ElementRanges& ranges, PageRanges& out) {
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   for (const auto& [first, last] : ranges) {
     if (first == last || buffer.empty()) continue;
@@ -93,6 +120,32 @@ void register_pages(PageRanges pages, std::vector<void*>& registered) {
              "pinning the rank's edges");
     registered.push_back(p);
   }
+}
+
+// Memory pinned in place is read at its host address.
+void check_host_pointer(const DeviceGraph& d, int device) {
+  int host_pointer = 0;
+  OOC_CUDA(
+      cudaDeviceGetAttribute(&host_pointer, cudaDevAttrCanUseHostPointerForRegisteredMem, device),
+      "reading the GPU's properties");
+  if (host_pointer == 0) {
+    throw Unsupported("GPU " + std::to_string(device) + " (" + d.name +
+                      ") cannot read pinned host memory at its host address, which a rank's "
+                      "partly pinned edges need");
+  }
+}
+
+// Where the device reads an array: in place, the pages of `ranges` (added to `pages`, pinned by
+// the caller) at their host address; else the whole array, moved into pinned memory, mapped.
+template <class T>
+const T* map_array(Buffer<T>& buffer, bool in_place, const ElementRanges& ranges, PageRanges& pages,
+                   int device) {
+  if (!in_place) {
+    pin(buffer, device);
+    return mapped(buffer);
+  }
+  add_pages(buffer, ranges, pages);
+  return buffer.empty() ? nullptr : buffer.data();
 }
 
 template <class T>
@@ -118,28 +171,14 @@ void upload_lists(DeviceGraph& d, const Graph& g, std::span<const Partition> par
 // Where the device reads `g`'s edges: a rank's own ranges pinned in place, or the whole
 // arrays moved into pinned memory, both mapped.
 void map_edges(DeviceGraph& d, Graph& g, int device, const RankSetup* rank) {
-  if (rank != nullptr && !is_pinned(g.targets.data()) && g.targets.size_bytes() >= kPinInPlace) {
-    int host_pointer = 0;
-    OOC_CUDA(
-        cudaDeviceGetAttribute(&host_pointer, cudaDevAttrCanUseHostPointerForRegisteredMem, device),
-        "reading the GPU's properties");
-    if (host_pointer == 0) {
-      throw Unsupported("GPU " + std::to_string(device) + " (" + d.name +
-                        ") cannot read pinned host memory at its host address, which a rank's "
-                        "partly pinned edges need");
-    }
-    PageRanges pages;
-    add_pages(g.targets, rank->edge_ranges, pages);
-    add_pages(g.weights, rank->edge_ranges, pages);
-    register_pages(std::move(pages), d.registered);
-    d.mapped_targets = g.targets.data();
-    d.mapped_weights = g.weights.empty() ? nullptr : g.weights.data();
-  } else {
-    pin(g.targets, device);
-    pin(g.weights, device);
-    d.mapped_targets = mapped(g.targets);
-    d.mapped_weights = mapped(g.weights);
-  }
+  const bool in_place = pins_in_place(g.targets, rank);
+  if (in_place) check_host_pointer(d, device);
+  const ElementRanges edges =
+      in_place ? list_ranges(g.offsets, rank->vertex_ranges) : ElementRanges{};
+  PageRanges pages;
+  d.mapped_targets = map_array(g.targets, in_place, edges, pages, device);
+  d.mapped_weights = map_array(g.weights, in_place, edges, pages, device);
+  register_pages(std::move(pages), d.registered);
 }
 
 // A rank's vertices, which partitions its cache may hold, and its link to the other ranks.
@@ -151,14 +190,24 @@ void join_ranks(DeviceGraph& d, const RankSetup& rank, int device) {
   d.nccl = std::make_unique<NcclLink>(rank.communicator, device);
 }
 
-// The compressed lists and packed weights pinned and mapped; their offsets and each
-// partition's compressed bytes uploaded.
-void map_compressed(DeviceGraph& d, Graph& g, std::span<const Partition> parts, int device) {
-  pin(g.compressed.bytes, device);
-  d.mapped_compressed = mapped(g.compressed.bytes);
-  pin(g.compressed.packed_weights, device);
-  d.mapped_packed_weights = mapped(g.compressed.packed_weights);
-  const CompressedTargets& c = g.compressed;
+// The compressed lists and packed weights pinned and mapped (a rank's own, in place, as
+// map_edges pins its edges); their offsets and each partition's compressed bytes uploaded.
+void map_compressed(DeviceGraph& d, Graph& g, std::span<const Partition> parts, int device,
+                    const RankSetup* rank) {
+  CompressedTargets& c = g.compressed;
+  const bool lists_in_place = pins_in_place(c.bytes, rank);
+  const bool weights_in_place = pins_in_place(c.packed_weights, rank);
+  if (lists_in_place || weights_in_place) check_host_pointer(d, device);
+  PageRanges pages;
+  d.mapped_compressed =
+      map_array(c.bytes, lists_in_place,
+                lists_in_place ? list_ranges(c.offsets, rank->vertex_ranges, codec::kPadding)
+                               : ElementRanges{},
+                pages, device);
+  d.mapped_packed_weights = map_array(
+      c.packed_weights, weights_in_place,
+      weights_in_place ? packed_ranges(g, rank->vertex_ranges) : ElementRanges{}, pages, device);
+  register_pages(std::move(pages), d.registered);
   upload(d.compressed_offsets, c.offsets.data(), c.offsets.size(),
          "uploading the compressed offsets");
   std::vector<std::uint64_t> bytes;
@@ -329,9 +378,14 @@ void pin_edges(Graph& g, int device, PinLists lists) {
   OOC_CUDA(cudaSetDevice(device), "selecting the GPU");
   pin(g.targets, device);
   pin(g.weights, device);
-  if (lists == PinLists::out) return;
-  pin(g.in_edges.sources, device);
-  pin(g.in_edges.weights, device);
+  if (lists.in_edges) {
+    pin(g.in_edges.sources, device);
+    pin(g.in_edges.weights, device);
+  }
+  if (lists.compressed) {
+    pin(g.compressed.bytes, device);
+    pin(g.compressed.packed_weights, device);
+  }
 }
 
 DeviceGraph::~DeviceGraph() {
@@ -356,18 +410,24 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   map_edges(*d, g, options.device, rank);
   if (rank != nullptr) join_ranks(*d, *rank, options.device);
   upload_lists(*d, g, parts);
-  if (options.compressed && !g.compressed.empty()) map_compressed(*d, g, parts, options.device);
+  if (options.compressed && !g.compressed.empty())
+    map_compressed(*d, g, parts, options.device, rank);
   return d;
 }
 
-void add_in_lists(DeviceGraph& d, const Graph& in, std::span<const Partition> parts) {
+void add_in_lists(DeviceGraph& d, Graph& in, std::span<const Partition> parts,
+                  const RankSetup* rank) {
   auto lists = std::make_unique<DeviceGraph>();
   lists->device = d.device;
   lists->name = d.name;
   lists->l2_bytes = d.l2_bytes;
   lists->graph = &in;
-  lists->mapped_targets = mapped(in.targets);
-  lists->mapped_weights = mapped(in.weights);
+  if (rank != nullptr) {
+    map_edges(*lists, in, d.device, rank);  // the rank's in-lists, by its vertex ranges
+  } else {
+    lists->mapped_targets = mapped(in.targets);
+    lists->mapped_weights = mapped(in.weights);
+  }
   upload_lists(*lists, in, parts);
   d.in_lists = std::move(lists);
 }

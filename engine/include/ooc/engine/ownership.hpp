@@ -30,6 +30,14 @@ std::vector<std::pair<eid_t, eid_t>> owned_edge_ranges(std::span<const Partition
                                                        std::span<const std::uint32_t> owner,
                                                        std::uint32_t rank);
 
+// The vertex ranges [first_vertex, last_vertex) of `rank`'s partitions, in order, neighbours
+// merged: what the rank reads of a .oocg file (OocgReadOptions::vertex_ranges), partitions without
+// out-edges included (their vertices may have in-edges). Throws InvalidInput when owner and
+// partitions differ in size.
+std::vector<std::pair<vid_t, vid_t>> owned_vertex_ranges(std::span<const Partition> partitions,
+                                                         std::span<const std::uint32_t> owner,
+                                                         std::uint32_t rank);
+
 // A balance figure for reports: the largest rank's edges over the mean (1.0 = perfect, and for a
 // graph without edges). Throws InvalidInput when ranks is 0, the sizes differ, or an owner is out
 // of range.

@@ -39,18 +39,24 @@ struct OocgReadOptions {
   // The file is read, never mapped, so the graph does not depend on it once loaded.
   HostMemory* memory = nullptr;
   bool verify_checksums = true;
-  // When not empty, only these edge ranges [first, last) of the targets and weights sections are
-  // read (sorted, disjoint, within the edge count; InvalidInput otherwise): the rest of those two
-  // arrays is address space that is never written, and with memory that commits pages on first
-  // touch (default_host_memory(), or sparse_host_memory(), which they use when `memory` is null)
-  // a rank holds only its share. Those two sections' checksums cannot be checked from a part and
-  // are skipped (`partition-tool verify` checks a whole file); the offsets and original ids are
-  // read and checked whole. {{0, 0}} reads just those, to compute the partitions from.
-  std::vector<std::pair<eid_t, eid_t>> edge_ranges;
-  // Whether to read the compressed lists when the file has them. Never read with edge_ranges.
+  // A part of the graph (a rank's share of a distributed run): when not empty, only the lists of
+  // the vertices in these ranges [first, last) are read (sorted, disjoint, within the vertex
+  // count; InvalidInput otherwise). The offsets, the original ids, the compressed offsets and the
+  // in-offsets are read and checked whole; from them the reader reads of each list section only
+  // the ranges' lists: their edges of the targets and weights, their bytes of the compressed lists
+  // and of the packed weights (with the words around them a decoder reads), and their in-edges of
+  // the in-sources and in-weights. The rest of those arrays keeps its full length as address space
+  // that is never written, and with memory that commits pages on first touch
+  // (default_host_memory(), or sparse_host_memory(), which they use when `memory` is null) a rank
+  // holds only its share. Their checksums cannot be checked from a part and are skipped
+  // (`partition-tool verify` checks a whole file). {{0, 0}}, a part of no vertices, reads just
+  // the whole arrays, to compute the partitions (and so the ranges) from.
+  std::vector<std::pair<vid_t, vid_t>> vertex_ranges;
+  // Whether to read the compressed lists (and packed weights) when the file has them, whole or
+  // the part's.
   bool read_compressed = true;
-  // Whether to read the in-edges (Graph::in_edges) when the file has them. Never read with
-  // edge_ranges.
+  // Whether to read the in-edges (Graph::in_edges) when the file has them, whole or the part's.
+  // A part of no vertices with them still reads the in-offsets, which the partitions depend on.
   bool read_in_edges = true;
 };
 
@@ -60,7 +66,7 @@ void write_oocg(const Graph& graph, const std::filesystem::path& path);
 
 // Throws IoError (cannot open / read) or FormatError naming what is wrong: bad magic, unsupported
 // version, header checksum, counts that do not add up, truncation (also while it is being
-// read), section checksum mismatch; InvalidInput for bad edge ranges.
+// read), section checksum mismatch; InvalidInput for bad vertex ranges.
 Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& options = {});
 
 // Header and section table only (validated, including that the file is long enough for its

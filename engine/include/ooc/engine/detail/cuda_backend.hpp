@@ -23,31 +23,37 @@ namespace ooc::detail {
 // a run keeps them resident (in-memory mode) or in managed memory (unified policy).
 struct DeviceGraph;
 
-// Which of a graph's lists pin_edges pins: the out-edges, or the in-edges (if any) too.
-enum class PinLists { out, out_and_in };
+// Which of a graph's lists pin_edges pins besides the out-edges (those it has): the in-edges,
+// the compressed lists and their packed weights.
+struct PinLists {
+  bool in_edges = false;
+  bool compressed = false;
+};
 
-// Moves the graph's edges (and, if asked, its in-edges) to pinned (portable, mapped) memory if
-// they are not there yet.
+// Moves the graph's edges (and the lists asked for) to pinned (portable, mapped) memory if they
+// are not there yet.
 void pin_edges(Graph& graph, int device, PinLists lists);
 
 // A rank of a distributed run, as its DeviceGraph needs it.
 struct RankSetup {
   Communicator& communicator;
-  const Bitmap& owned;                                   // the rank's vertices
-  std::span<const std::pair<eid_t, eid_t>> edge_ranges;  // its partitions' edges
-  std::span<const std::uint32_t> owners;                 // each partition's rank
+  const Bitmap& owned;                                     // the rank's vertices
+  std::span<const std::pair<vid_t, vid_t>> vertex_ranges;  // the same, as its partitions' ranges
+  std::span<const std::uint32_t> owners;                   // each partition's rank
 };
 
-// Moves the graph's edges to pinned memory if they are not there yet, and uploads the offsets.
-// A rank (`rank` not null) pins only its own edge ranges, in place, uploads which vertices it
-// owns and joins the other ranks over NCCL (collective).
+// Moves the graph's edges (and its compressed lists, when the options read them) to pinned memory
+// if they are not there yet, and uploads the offsets. A rank (`rank` not null) of a graph read in
+// part pins only its own vertices' lists, in place, uploads which vertices it owns and joins the
+// other ranks over NCCL (collective).
 std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Partition> partitions,
                                                const EngineOptions& options,
                                                const RankSetup* rank = nullptr);
-// Adds the device state of a directed graph's in-lists (in_edge_view of the graph, pinned), which
-// the pull direction reads, with their partitions (the graph's vertex ranges).
-void add_in_lists(DeviceGraph& device, const Graph& in_lists,
-                  std::span<const Partition> partitions);
+// Adds the device state of a directed graph's in-lists (in_edge_view of the graph), which the
+// pull direction reads, with their partitions (the graph's vertex ranges): pinned, or for a rank
+// of a graph read in part, its own vertices' in-lists pinned in place.
+void add_in_lists(DeviceGraph& device, Graph& in_lists, std::span<const Partition> partitions,
+                  const RankSetup* rank = nullptr);
 std::string device_name(const DeviceGraph& device);
 // The GPU's L2 cache, which sizes the pull blocks (MemoryPlan::pull_blocks).
 std::uint64_t device_l2_bytes(const DeviceGraph& device);
