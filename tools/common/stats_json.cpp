@@ -31,8 +31,16 @@ nlohmann::json iteration_json(const IterationStats& it) {
           {"nccl_seconds", it.nccl_seconds},
           {"sparse_exchange", it.sparse_exchange},
           {"exchange_rounds", it.exchange_rounds},
+          {"busiest_changes", it.busiest_changes},
           {"link_bandwidth", it.link_bandwidth},
           {"zerocopy_round_trip", it.zerocopy_round_trip}};
+}
+
+nlohmann::json size_times(const SizeTimes& t) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const TimedSize& at : t.at)
+    out.push_back({{"bytes", at.bytes}, {"seconds", at.seconds}});
+  return out;
 }
 
 }  // namespace
@@ -76,7 +84,17 @@ nlohmann::json to_json(const RunStats& s) {
           {"cache_bytes", s.cache_bytes},
           {"cache_partitions", s.cache_partitions},
           {"cached_bytes", s.cached_bytes()},
+          {"exchange_calibration",
+           s.exchange_calibration.measured() ? to_json(s.exchange_calibration) : nlohmann::json()},
           {"per_iteration", iterations}};
+}
+
+nlohmann::json to_json(const ExchangeCalibration& c) {
+  return {{"setup_seconds", c.setup_seconds},
+          {"all_reduce", size_times(c.all_reduce)},
+          {"all_gather", size_times(c.all_gather)},
+          {"apply_pairs", size_times(c.apply_pairs)},
+          {"change_seconds", c.change_seconds}};
 }
 
 void write_trace_header(std::ostream& out) {

@@ -9,6 +9,9 @@ namespace ooc::tools {
 
 nlohmann::json to_json(const RunStats& stats);
 
+// The exchange's calibration (GPU ranks): NCCL's set-up and every measured size.
+nlohmann::json to_json(const ExchangeCalibration& calibration);
+
 // Header line, then one line per iteration of each run; `run` numbers the repeats.
 void write_trace_header(std::ostream& out);
 void write_trace(std::ostream& out, int run, const RunStats& stats);

@@ -138,8 +138,8 @@ void add_transfer_options(CLI::App& app, Args& a) {
 // Ranks, and the priority scheduler's knobs.
 void add_exchange_options(CLI::App& app, Args& a) {
   app.add_option("--exchange", a.exchange,
-                 "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "
-                 "list")
+                 "ranks on GPUs: dense | sparse | auto (per exchange, the form that costs less "
+                 "time, priced from NCCL's times measured at load), or a list")
       ->capture_default_str();
   app.add_option("--exchange-rounds", a.exchange_rounds,
                  "ranks: exchanges in an iteration whose active edges are at least a quarter of "

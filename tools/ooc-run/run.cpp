@@ -146,6 +146,8 @@ void Runner::start(OocEngine& engine, const std::string& calibration) {
   source_ = a_.source ? *a_.source : needs_source_ ? engine.highest_degree_vertex() : 0;
   if (needs_source_) engine.internal_id(source_);  // range check before any output
   if (!a_.quiet && lead_) describe(engine);
+  const std::optional<ExchangeCalibration> nccl = engine.exchange_calibration();
+  if (!a_.quiet && lead_ && nccl) std::fprintf(report_, "%s\n", ooc::describe(*nccl).c_str());
   if (!a_.trace.empty() && lead_) {
     trace_.emplace(a_.trace);
     write_trace_header(trace_->get());
@@ -157,7 +159,8 @@ void Runner::start(OocEngine& engine, const std::string& calibration) {
             {"vertices", g.num_vertices()},
             {"edges", g.num_edges()},
             {"source", needs_source_ ? nlohmann::json(source_) : nlohmann::json()},
-            {"ranks", engine.ranks()}};
+            {"ranks", engine.ranks()},
+            {"nccl_setup_seconds", nccl ? nlohmann::json(nccl->setup_seconds) : nlohmann::json()}};
 }
 
 void Runner::describe(const OocEngine& engine) const {
