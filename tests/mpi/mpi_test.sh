@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ooc-run as ranks under mpirun, CPU backend (what CI can run without a GPU):
 #   same-values   2 ranks give the values of 1 rank: bfs, sssp and cc digests equal, pagerank and
-#                 all of them verified against the serial reference, from a file and generated
+#                 all of them verified against the serial reference, from a file and generated;
+#                 --trace has every run's rows for rank 0 and rank 1, in the same iterations
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
@@ -24,16 +25,24 @@ case $case_name in
             --transfer hybrid,filter --verify -q)
     "$ooc_run" "${common[@]}" --graph "$tmp/g.oocg" --json "$tmp/one.json" >"$tmp/one.log"
     "${mpirun[@]}" "$ooc_run" "${common[@]}" --graph "$tmp/g.oocg" --json "$tmp/two.json" \
-      >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
+      --trace "$tmp/two.csv" >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
     "${mpirun[@]}" "$ooc_run" "${common[@]}" --generate kron:12:8 --json "$tmp/gen.json" \
       >"$tmp/gen.log" || fail "2 ranks, generated: $(cat "$tmp/gen.log")"
     for log in two gen; do
       [ "$(grep -c 'ok, matches the serial reference' "$tmp/$log.log")" -eq 8 ] ||
         fail "$log: not every run verified: $(cat "$tmp/$log.log")"
     done
-    python3 - "$tmp/one.json" "$tmp/two.json" <<'PY'
-import json, sys
-one, two = (json.load(open(p)) for p in sys.argv[1:])
+    python3 - "$tmp/one.json" "$tmp/two.json" "$tmp/two.csv" <<'PY'
+import csv, json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:3])
+# The trace: per run, rank 0's and rank 1's rows, in the same iterations, as many as --json says.
+timelines = {}
+for row in csv.DictReader(open(sys.argv[3])):
+    timelines.setdefault(int(row["run"]), {}).setdefault(int(row["rank"]), []).append(int(row["iteration"]))
+assert sorted(timelines) == list(range(len(two["runs"]))), sorted(timelines)
+for run, ranks in timelines.items():
+    assert sorted(ranks) == [0, 1], (run, sorted(ranks))
+    assert ranks[0] == ranks[1] == list(range(two["runs"][run]["iterations"])), (run, ranks)
 assert two["ranks"] == 2 and one["ranks"] == 1, (one["ranks"], two["ranks"])
 for a, b in zip(one["runs"], two["runs"]):
     if a["algorithm"] != "pagerank":

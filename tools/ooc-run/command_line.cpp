@@ -178,7 +178,8 @@ void add_run_options(CLI::App& app, Args& a) {
                  "standard output");
   app.add_option("--json", a.json, "Write the runs' statistics as JSON; - for standard output");
   app.add_option("--trace", a.trace,
-                 "Write per-iteration statistics as CSV; - for standard output");
+                 "Write per-iteration statistics as CSV, a row per rank and iteration; - for "
+                 "standard output");
   app.add_option("--repeat", a.repeat, "Run N times (statistics of each)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

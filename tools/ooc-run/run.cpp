@@ -95,6 +95,7 @@ class Runner {
   std::string list_notes(const char* separator, const Algorithm& algorithm,
                          const RunInput& in) const;
   void run_once(OocEngine& engine, const Algorithm& algorithm, const RunInput& in);
+  void trace(const RunStats& stats);
   nlohmann::json record(const OocEngine& engine, const Algorithm& algorithm, std::string& note);
   void verify(const OocEngine& engine, std::size_t which, const RunInput& in,
               const RunSettings& setting, bool compressed);
@@ -239,8 +240,22 @@ void Runner::run_once(OocEngine& engine, const Algorithm& algorithm, const RunIn
       std::fprintf(report_, "  %s\n", phase_line(runs).c_str());
   }
   runs_.push_back(std::move(j));
-  if (trace_) write_trace(trace_->get(), run_index_, last_.stats);
+  trace(last_.stats);
   ++run_index_;
+}
+
+// --trace: every rank's iterations, gathered to the first rank (which writes them) through the
+// host link, so that each rank's timeline is there; one rank is rank 0.
+void Runner::trace(const RunStats& stats) {
+  if (a_.trace.empty()) return;
+  if (!ranks_) {
+    write_trace(trace_->get(), run_index_, 0, stats.iterations);
+    return;
+  }
+  const std::vector<std::vector<IterationStats>> all = every_rank_iterations(*ranks_, stats);
+  if (!trace_) return;
+  for (std::size_t r = 0; r < all.size(); ++r)
+    write_trace(trace_->get(), run_index_, static_cast<int>(r), all[r]);
 }
 
 // The last run's statistics for --json; `note` gains its distance to --pagerank-reference.
