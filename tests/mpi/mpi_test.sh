@@ -6,8 +6,13 @@
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
+#   bad-devices   a rank given a GPU it cannot have stops the job within seconds, with one line
+#                 naming the rank and the cause: on GPUs (--devices 0,N) rank 1's GPU N does not
+#                 exist; with no GPU visible (the CPU backend's case, as on a machine without
+#                 GPUs) --devices 7 lists one GPU for two ranks, and rank 1 has none
 # usage: [BACKEND=cuda] mpi_test.sh CASE OOC_RUN PARTITION_TOOL MPIEXEC
-#   (BACKEND=cuda runs missing-graph and killed-rank on GPUs, a rank each: the GPU machine)
+#   (BACKEND=cuda runs missing-graph, killed-rank and bad-devices on GPUs, a rank each: the GPU
+#   machine)
 set -euo pipefail
 case_name=$1 ooc_run=$2 partition_tool=$3 mpiexec=$4
 backend=${BACKEND:-cpu}
@@ -96,6 +101,31 @@ PY
     ((status != 0)) || fail "the job exited 0 after a rank was killed"
     echo "stopped $((SECONDS - start)) s after rank 1 was killed, exit $status:" \
       "$(grep -m1 -i 'rank 1' "$tmp/err.log" || true)"
+    ;;
+  bad-devices)
+    if [ "$backend" = cuda ]; then
+      gpus=$(nvidia-smi -L | grep -c '^GPU')
+      missing=$((gpus + 7))
+      run=("${mpirun[@]}" "$ooc_run" bfs --generate grid:16x16 --threads 1 --backend cuda
+           --devices "0,$missing")
+      expected="ooc-run: rank 1 of 2: GPU $missing does not exist (this machine has $gpus)"
+    else
+      # No GPU visible, whatever the machine has: the backend is the CPU's.
+      run=(env CUDA_VISIBLE_DEVICES= "${mpirun[@]}" "$ooc_run" bfs --generate grid:16x16 --threads 1
+           --devices 7)
+      expected="ooc-run: rank 1 of 2: this is rank 2 on its host, which has 1 GPU(s) for ranks:"
+      expected+=" start at most one rank per GPU on each host, or run --backend cpu"
+    fi
+    start=$SECONDS
+    if timeout 60 "${run[@]}" >"$tmp/out.log" 2>"$tmp/err.log"; then
+      fail "the job succeeded with a GPU that rank 1 cannot have"
+    fi
+    took=$((SECONDS - start))
+    ((took < 30)) || fail "took $took s to stop"
+    grep -qxF "$expected" "$tmp/err.log" || fail "no line '$expected': $(cat "$tmp/err.log")"
+    lines=$(grep -c '^ooc-run: rank' "$tmp/err.log")
+    ((lines == 1)) || fail "$lines lines name a rank: $(cat "$tmp/err.log")"
+    echo "stopped in $took s: $expected"
     ;;
   *) fail "unknown case $case_name" ;;
 esac
