@@ -30,6 +30,9 @@ std::string device_name(const DeviceGraph&) {
 std::uint64_t device_l2_bytes(const DeviceGraph&) {
   no_cuda();
 }
+ExchangeCalibration exchange_calibration(const DeviceGraph&) {
+  no_cuda();
+}
 std::uint64_t device_budget(const DeviceGraph&, std::uint64_t) {
   no_cuda();
 }

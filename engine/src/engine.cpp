@@ -300,6 +300,11 @@ int OocEngine::ranks() const {
 std::span<const std::uint32_t> OocEngine::owners() const {
   return lead().impl_->owners;
 }
+std::optional<ExchangeCalibration> OocEngine::exchange_calibration() const {
+  const Impl& first = *lead().impl_;
+  if (!first.communicator || !first.device) return std::nullopt;
+  return detail::exchange_calibration(*first.device);
+}
 detail::RankView OocEngine::rank_view() const {
   if (!impl_->communicator) return {};
   return {&impl_->owned, impl_->communicator.get()};
@@ -417,6 +422,7 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   if (communicator) {
     s.exchange = backend == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
     s.exchange_rounds = o.exchange_rounds;
+    if (device) s.exchange_calibration = detail::exchange_calibration(*device);
   }
   s.in_memory = setup.memory.in_memory;
   s.pull_blocks = setup.memory.pull_blocks;

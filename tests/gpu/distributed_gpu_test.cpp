@@ -3,11 +3,13 @@
 // four exchanges in a dense iteration (EngineOptions::exchange_rounds; one too, with auto) gives
 // every rank the serial reference's answer on every graph shape, with 1 rank (NCCL of one) and 2
 // ranks (two GPUs; SKIPPED where there are fewer); so does the pull direction, forced and auto.
-// A rank that cannot start stops the others with its reason.
+// A rank that cannot start stops the others with its reason. NCCL is warmed up and timed when a
+// rank is made, and auto chooses by those times.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -264,6 +266,74 @@ TEST(CudaRankRuns, OneEngineOverSeveralGpusMatchesTheReference) {
     SCOPED_TRACE(program);
     test::expect_matches_reference(program, engine);
   }
+}
+
+// NCCL is joined, warmed up with a run's collectives and timed when a rank's engine is made
+// (exchange_calibration.cu): every rank holds the same times, from 4 KiB to the dense array's
+// size, and the first run finds NCCL connected (under mpirun it paid 0.91 s in NCCL before).
+TEST(CudaRankRuns, NcclIsWarmedUpAndCalibratedWhenTheEngineIsMade) {
+  OOC_REQUIRE_GPU();
+  if (list_devices().size() < 2) GTEST_SKIP() << "needs 2 GPUs: " << describe_devices();
+  std::vector<ExchangeCalibration> seen(2);
+  test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+    o.device = r;
+    o.exchange = Exchange::dense;
+    OocEngine engine(test::build(generate_kronecker(16, 8, 3), true, 1), o, communicator);
+    const std::optional<ExchangeCalibration> c = engine.exchange_calibration();
+    ASSERT_TRUE(c.has_value());
+    seen[static_cast<std::size_t>(r)] = *c;
+    EXPECT_GT(c->setup_seconds, 0.0);
+    EXPECT_EQ(c->all_reduce.at.front().bytes, kSmallestExchangeBytes);
+    EXPECT_EQ(c->all_reduce.at.back().bytes, 4 * std::uint64_t{engine.graph().num_vertices()});
+    for (const SizeTimes* t : {&c->all_reduce, &c->all_gather, &c->apply_pairs}) {
+      for (const TimedSize& at : t->at)
+        EXPECT_GT(at.seconds, 0.0) << at.bytes << " bytes";
+    }
+    EXPECT_GT(c->change_seconds, 0.0);
+    const auto run = engine.cc();
+    EXPECT_EQ(run.stats.exchange_calibration.setup_seconds, c->setup_seconds);
+    for (const IterationStats& it : run.stats.iterations) {
+      EXPECT_GT(it.nccl_seconds, 0.0) << "iteration " << it.iteration;
+      EXPECT_LT(it.nccl_seconds, 0.1) << "iteration " << it.iteration << ": NCCL connected late?";
+    }
+  });
+  // Each figure is the slowest rank's, so both ranks price alike; the set-up is each rank's own.
+  for (std::size_t i = 0; i < kExchangeSizes; ++i) {
+    EXPECT_EQ(seen[0].all_reduce.at[i].seconds, seen[1].all_reduce.at[i].seconds);
+    EXPECT_EQ(seen[0].all_gather.at[i].seconds, seen[1].all_gather.at[i].seconds);
+    EXPECT_EQ(seen[0].apply_pairs.at[i].seconds, seen[1].apply_pairs.at[i].seconds);
+  }
+  EXPECT_EQ(seen[0].change_seconds, seen[1].change_seconds);
+}
+
+// Exchange::automatic takes, in every iteration, the form that prefer_sparse prices lower from the
+// run's calibration and the busiest rank's changes, where the pairs fit its V/N capacity (one
+// exchange per iteration, so that the iteration's figures are its exchange's).
+TEST(CudaRankRuns, AutoExchangeTakesTheFormTheCalibrationPricesLower) {
+  OOC_REQUIRE_GPU();
+  if (list_devices().size() < 2) GTEST_SKIP() << "needs 2 GPUs: " << describe_devices();
+  test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+    o.device = r;
+    o.exchange = Exchange::automatic;
+    o.exchange_rounds = 1;
+    OocEngine engine(test::build(generate_kronecker(16, 8, 3), true, 1), o, communicator);
+    const std::uint64_t n = engine.graph().num_vertices();
+    const auto expect_priced = [&](const RunStats& s, bool accumulative) {
+      SCOPED_TRACE(s.algorithm + ", rank " + std::to_string(r));
+      ASSERT_TRUE(s.exchange_calibration.measured());
+      for (const IterationStats& it : s.iterations) {
+        const ExchangeShape shape{n, 2, it.busiest_changes, 4, accumulative};
+        const bool fits = it.busiest_changes <= (n + 1) / 2;
+        EXPECT_EQ(it.sparse_exchange, fits && prefer_sparse(s.exchange_calibration, shape))
+            << "iteration " << it.iteration << ", " << it.busiest_changes << " changes";
+      }
+    };
+    expect_priced(engine.bfs(engine.highest_degree_vertex()).stats, false);
+    expect_priced(engine.cc().stats, false);
+    expect_priced(engine.pagerank().stats, true);
+  });
 }
 
 TEST(CudaRankRuns, TheUnifiedPolicyIsRefusedWithRanks) {

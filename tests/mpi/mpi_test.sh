@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # ooc-run as ranks under mpirun, CPU backend (what CI can run without a GPU):
 #   same-values   2 ranks give the values of 1 rank: bfs, sssp and cc digests equal, pagerank and
-#                 all of them verified against the serial reference, from a file and generated
+#                 all of them verified against the serial reference, from a file and generated;
+#                 --trace has every run's rows for rank 0 and rank 1, in the same iterations
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
+#   bad-devices   a rank given a GPU it cannot have stops the job within seconds, with one line
+#                 naming the rank and the cause: on GPUs (--devices 0,N) rank 1's GPU N does not
+#                 exist; with no GPU visible (the CPU backend's case, as on a machine without
+#                 GPUs) --devices 7 lists one GPU for two ranks, and rank 1 has none
 # usage: [BACKEND=cuda] mpi_test.sh CASE OOC_RUN PARTITION_TOOL MPIEXEC
-#   (BACKEND=cuda runs missing-graph and killed-rank on GPUs, a rank each: the GPU machine)
+#   (BACKEND=cuda runs missing-graph, killed-rank and bad-devices on GPUs, a rank each: the GPU
+#   machine)
 set -euo pipefail
 case_name=$1 ooc_run=$2 partition_tool=$3 mpiexec=$4
 backend=${BACKEND:-cpu}
@@ -24,16 +30,24 @@ case $case_name in
             --transfer hybrid,filter --verify -q)
     "$ooc_run" "${common[@]}" --graph "$tmp/g.oocg" --json "$tmp/one.json" >"$tmp/one.log"
     "${mpirun[@]}" "$ooc_run" "${common[@]}" --graph "$tmp/g.oocg" --json "$tmp/two.json" \
-      >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
+      --trace "$tmp/two.csv" >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
     "${mpirun[@]}" "$ooc_run" "${common[@]}" --generate kron:12:8 --json "$tmp/gen.json" \
       >"$tmp/gen.log" || fail "2 ranks, generated: $(cat "$tmp/gen.log")"
     for log in two gen; do
       [ "$(grep -c 'ok, matches the serial reference' "$tmp/$log.log")" -eq 8 ] ||
         fail "$log: not every run verified: $(cat "$tmp/$log.log")"
     done
-    python3 - "$tmp/one.json" "$tmp/two.json" <<'PY'
-import json, sys
-one, two = (json.load(open(p)) for p in sys.argv[1:])
+    python3 - "$tmp/one.json" "$tmp/two.json" "$tmp/two.csv" <<'PY'
+import csv, json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:3])
+# The trace: per run, rank 0's and rank 1's rows, in the same iterations, as many as --json says.
+timelines = {}
+for row in csv.DictReader(open(sys.argv[3])):
+    timelines.setdefault(int(row["run"]), {}).setdefault(int(row["rank"]), []).append(int(row["iteration"]))
+assert sorted(timelines) == list(range(len(two["runs"]))), sorted(timelines)
+for run, ranks in timelines.items():
+    assert sorted(ranks) == [0, 1], (run, sorted(ranks))
+    assert ranks[0] == ranks[1] == list(range(two["runs"][run]["iterations"])), (run, ranks)
 assert two["ranks"] == 2 and one["ranks"] == 1, (one["ranks"], two["ranks"])
 for a, b in zip(one["runs"], two["runs"]):
     if a["algorithm"] != "pagerank":
@@ -87,6 +101,31 @@ PY
     ((status != 0)) || fail "the job exited 0 after a rank was killed"
     echo "stopped $((SECONDS - start)) s after rank 1 was killed, exit $status:" \
       "$(grep -m1 -i 'rank 1' "$tmp/err.log" || true)"
+    ;;
+  bad-devices)
+    if [ "$backend" = cuda ]; then
+      gpus=$(nvidia-smi -L | grep -c '^GPU')
+      missing=$((gpus + 7))
+      run=("${mpirun[@]}" "$ooc_run" bfs --generate grid:16x16 --threads 1 --backend cuda
+           --devices "0,$missing")
+      expected="ooc-run: rank 1 of 2: GPU $missing does not exist (this machine has $gpus)"
+    else
+      # No GPU visible, whatever the machine has: the backend is the CPU's.
+      run=(env CUDA_VISIBLE_DEVICES= "${mpirun[@]}" "$ooc_run" bfs --generate grid:16x16 --threads 1
+           --devices 7)
+      expected="ooc-run: rank 1 of 2: this is rank 2 on its host, which has 1 GPU(s) for ranks:"
+      expected+=" start at most one rank per GPU on each host, or run --backend cpu"
+    fi
+    start=$SECONDS
+    if timeout 60 "${run[@]}" >"$tmp/out.log" 2>"$tmp/err.log"; then
+      fail "the job succeeded with a GPU that rank 1 cannot have"
+    fi
+    took=$((SECONDS - start))
+    ((took < 30)) || fail "took $took s to stop"
+    grep -qxF "$expected" "$tmp/err.log" || fail "no line '$expected': $(cat "$tmp/err.log")"
+    lines=$(grep -c '^ooc-run: rank' "$tmp/err.log")
+    ((lines == 1)) || fail "$lines lines name a rank: $(cat "$tmp/err.log")"
+    echo "stopped in $took s: $expected"
     ;;
   *) fail "unknown case $case_name" ;;
 esac

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -444,6 +445,62 @@ TEST_F(Tools, OutputDashWritesTheValuesToStandardOutput) {
   EXPECT_EQ(nlohmann::json::parse(json.out)["runs"].size(), 1u) << json.out;
   EXPECT_NE(json.err.find("bfs on CPU "), std::string::npos) << json.err;
   EXPECT_FALSE(slurp(path("trace.csv")).empty());
+}
+
+// A CSV as rows of named cells: the header's names, each row's values.
+std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  const auto cells = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream row(text);
+    for (std::string cell; std::getline(row, cell, ',');)
+      out.push_back(cell);
+    return out;
+  };
+  std::getline(in, line);
+  const std::vector<std::string> names = cells(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> values = cells(line);
+    EXPECT_EQ(values.size(), names.size()) << line;
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
+      row[names[i]] = values[i];
+  }
+  return rows;
+}
+
+// --trace has a row per rank and iteration: rank 0 alone on one rank, and every rank's timeline
+// on thread ranks (the CPU backend's, --devices 0,1), in the same iterations.
+TEST_F(Tools, TheTraceHasARowPerRankAndIteration) {
+  const Ran one = ooc_run({"bfs", "--generate", "grid:8x8", "--backend", "cpu", "-q", "--trace",
+                           path("one.csv").string()});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(slurp(path("one.csv")).rfind("run,rank,iteration,pull,", 0), 0u);
+  const auto single = read_csv(path("one.csv"));
+  ASSERT_FALSE(single.empty());
+  for (const auto& row : single)
+    EXPECT_EQ(row.at("rank"), "0");
+
+  const Ran two =
+      ooc_run({"bfs,pagerank", "--generate", "kron:10", "--backend", "cpu", "--devices", "0,1",
+               "--partition-bytes", "8KiB", "-q", "--trace", path("two.csv").string()});
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  // run -> rank -> its iterations, in order.
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> seen;
+  for (const auto& row : read_csv(path("two.csv"))) {
+    seen[row.at("run")][row.at("rank")].push_back(row.at("iteration"));
+    EXPECT_GT(std::stoull(row.at("exchange_bytes")), 0u) << "run " << row.at("run");
+  }
+  ASSERT_EQ(seen.size(), 2u);  // bfs, pagerank
+  for (const auto& [run, ranks] : seen) {
+    ASSERT_EQ(ranks.size(), 2u) << "run " << run;
+    EXPECT_FALSE(ranks.at("0").empty());
+    EXPECT_EQ(ranks.at("0"), ranks.at("1")) << "run " << run;
+    for (std::size_t i = 0; i < ranks.at("0").size(); ++i)
+      EXPECT_EQ(ranks.at("0")[i], std::to_string(i));
+  }
 }
 
 // A list of tolerances runs pagerank once for each (the lines and --json say which); an

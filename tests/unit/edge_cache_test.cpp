@@ -182,6 +182,27 @@ TEST(MemoryPlan, AGpuRankCountsItsExchangeArrays) {
   }
 }
 
+// Out of core, a GPU rank's edge cache gets what the budget leaves after the exchange arrays too,
+// in every form: the arrays and the cache never overcommit the budget together.
+TEST(MemoryPlan, ARanksEdgeCacheGetsWhatTheExchangeLeaves) {
+  const PlanGraph plan_graph;
+  const auto& [g, parts, n] = plan_graph;
+  EngineOptions o = plan_graph.options();
+  for (const Exchange form : {Exchange::dense, Exchange::sparse, Exchange::automatic}) {
+    for (const bool accumulative : {false, true}) {
+      SCOPED_TRACE(std::string(to_string(form)) + (accumulative ? ", accumulative" : ""));
+      o.exchange = form;
+      const MemoryPlan free = plan_memory(g, parts, 4, accumulative, o, 0, 2);
+      ASSERT_GT(free.exchange_bytes, 0u);
+      const std::uint64_t budget = free.needed() + free.edge_bytes / 2;
+      const MemoryPlan plan = plan_memory(g, parts, 4, accumulative, o, budget, 2);
+      EXPECT_EQ(plan.exchange_bytes, free.exchange_bytes);
+      EXPECT_EQ(plan.cache_bytes, free.edge_bytes / 2);
+      EXPECT_EQ(plan.needed() + plan.cache_bytes, budget);
+    }
+  }
+}
+
 TEST(MemoryPlan, PullBlocksAreSizedToHalfTheL2AndCapped) {
   // 1000 values of 4 bytes, half an L2 of 1000 bytes each range: 8 ranges.
   EXPECT_EQ(pull_blocks_for(1000, 4, 0, 1000), 8u);

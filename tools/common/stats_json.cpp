@@ -31,8 +31,16 @@ nlohmann::json iteration_json(const IterationStats& it) {
           {"nccl_seconds", it.nccl_seconds},
           {"sparse_exchange", it.sparse_exchange},
           {"exchange_rounds", it.exchange_rounds},
+          {"busiest_changes", it.busiest_changes},
           {"link_bandwidth", it.link_bandwidth},
           {"zerocopy_round_trip", it.zerocopy_round_trip}};
+}
+
+nlohmann::json size_times(const SizeTimes& t) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const TimedSize& at : t.at)
+    out.push_back({{"bytes", at.bytes}, {"seconds", at.seconds}});
+  return out;
 }
 
 }  // namespace
@@ -76,35 +84,32 @@ nlohmann::json to_json(const RunStats& s) {
           {"cache_bytes", s.cache_bytes},
           {"cache_partitions", s.cache_partitions},
           {"cached_bytes", s.cached_bytes()},
+          {"exchange_calibration",
+           s.exchange_calibration.measured() ? to_json(s.exchange_calibration) : nlohmann::json()},
           {"per_iteration", iterations}};
 }
 
-void write_trace_header(std::ostream& out) {
-  out << "run,iteration,pull,active_vertices,active_edges,frontier_vertices,frontier_edges,"
-         "edges_processed";
-  for (const char* what : {"partitions", "bytes"}) {
-    for (std::size_t e = 0; e < kEngines; ++e)
-      out << ',' << what << '_' << to_string(static_cast<TransferEngine>(e));
-  }
-  out << ",cached_bytes,tasks,seconds,survey_seconds,transfer_seconds,compute_seconds,"
-         "exchange_bytes,exchange_seconds,nccl_seconds,sparse_exchange,exchange_rounds,"
-         "link_bandwidth,zerocopy_round_trip\n";
+nlohmann::json to_json(const ExchangeCalibration& c) {
+  return {{"setup_seconds", c.setup_seconds},
+          {"all_reduce", size_times(c.all_reduce)},
+          {"all_gather", size_times(c.all_gather)},
+          {"apply_pairs", size_times(c.apply_pairs)},
+          {"change_seconds", c.change_seconds}};
 }
 
-void write_trace(std::ostream& out, int run, const RunStats& s) {
-  for (const IterationStats& it : s.iterations) {
-    out << run << ',' << it.iteration << ',' << (it.pull ? 1 : 0) << ',' << it.active_vertices
-        << ',' << it.active_edges << ',' << it.frontier_vertices << ',' << it.frontier_edges << ','
-        << it.edges_processed;
-    for (const auto p : it.partitions)
-      out << ',' << p;
-    for (const auto b : it.bytes)
-      out << ',' << b;
-    out << ',' << it.cached_bytes << ',' << it.tasks << ',' << it.seconds << ','
-        << it.survey_seconds << ',' << it.transfer_seconds << ',' << it.compute_seconds << ','
-        << it.exchange_bytes << ',' << it.exchange_seconds << ',' << it.nccl_seconds << ','
-        << (it.sparse_exchange ? 1 : 0) << ',' << it.exchange_rounds << ',' << it.link_bandwidth
-        << ',' << it.zerocopy_round_trip << '\n';
+void write_trace_header(std::ostream& out) {
+  out << "run,rank";
+  const IterationStats none;
+  for_each_trace_field(none, [&](const std::string& name, const auto&) { out << ',' << name; });
+  out << '\n';
+}
+
+void write_trace(std::ostream& out, int run, int rank, std::span<const IterationStats> iterations) {
+  for (const IterationStats& it : iterations) {
+    out << run << ',' << rank;
+    // A flag as 1 or 0, as a stream writes it.
+    for_each_trace_field(it, [&](const std::string&, const auto& field) { out << ',' << field; });
+    out << '\n';
   }
 }
 

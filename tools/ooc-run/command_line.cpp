@@ -138,8 +138,8 @@ void add_transfer_options(CLI::App& app, Args& a) {
 // Ranks, and the priority scheduler's knobs.
 void add_exchange_options(CLI::App& app, Args& a) {
   app.add_option("--exchange", a.exchange,
-                 "ranks on GPUs: dense | sparse | auto (sparse when it moves fewer bytes), or a "
-                 "list")
+                 "ranks on GPUs: dense | sparse | auto (per exchange, the form that costs less "
+                 "time, priced from NCCL's times measured at load), or a list")
       ->capture_default_str();
   app.add_option("--exchange-rounds", a.exchange_rounds,
                  "ranks: exchanges in an iteration whose active edges are at least a quarter of "
@@ -178,7 +178,8 @@ void add_run_options(CLI::App& app, Args& a) {
                  "standard output");
   app.add_option("--json", a.json, "Write the runs' statistics as JSON; - for standard output");
   app.add_option("--trace", a.trace,
-                 "Write per-iteration statistics as CSV; - for standard output");
+                 "Write per-iteration statistics as CSV, a row per rank and iteration; - for "
+                 "standard output");
   app.add_option("--repeat", a.repeat, "Run N times (statistics of each)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

@@ -7,11 +7,13 @@
 #include <mutex>
 #include <numeric>
 #include <thread>
+#include <type_traits>
 
 #include "ooc/core/error.hpp"
 #include "ooc/engine/mpi.hpp"
 #include "ooc/transfer/devices.hpp"
 #include "run.hpp"
+#include "stats_json.hpp"
 
 namespace ooc::tools {
 namespace {
@@ -20,6 +22,20 @@ std::vector<int> all_devices() {
   std::vector<int> out(list_devices().size());
   std::iota(out.begin(), out.end(), 0);
   return out;
+}
+
+// An iteration's trace fields (stats_json.hpp) as whole numbers and as seconds, apart: a sum of
+// doubles would round counts and bytes past 2^53.
+template <class Field>
+constexpr bool kSeconds = std::is_floating_point_v<std::remove_cvref_t<Field>>;
+
+std::pair<std::size_t, std::size_t> trace_field_counts() {
+  std::size_t whole = 0, seconds = 0;
+  const IterationStats none;
+  for_each_trace_field(none, [&](const std::string&, const auto& field) {
+    ++(kSeconds<decltype(field)> ? seconds : whole);
+  });
+  return {whole, seconds};
 }
 
 }  // namespace
@@ -124,6 +140,51 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                    {"exchange_bytes", static_cast<std::uint64_t>(f[3])},
                    {"exchange_seconds", f[4]},
                    {"nccl_seconds", f[5]}});
+  }
+  return out;
+}
+
+std::vector<std::vector<IterationStats>> every_rank_iterations(Communicator& ranks,
+                                                               const RunStats& stats) {
+  const auto n = static_cast<std::size_t>(ranks.size());
+  const auto me = static_cast<std::size_t>(ranks.rank());
+  std::vector<std::uint64_t> counts(n, 0);
+  counts[me] = stats.iterations.size();
+  ranks.all_reduce(counts, Reduction::sum);
+  // A fixed layout, ranks x iterations x fields, each rank filling its own slot: a sum gathers.
+  const std::size_t most = *std::max_element(counts.begin(), counts.end());
+  const auto [whole_fields, seconds_fields] = trace_field_counts();
+  std::vector<std::uint64_t> whole(n * most * whole_fields, 0);
+  std::vector<double> seconds(n * most * seconds_fields, 0.0);
+  for (std::size_t i = 0; i < stats.iterations.size(); ++i) {
+    std::uint64_t* w = whole.data() + (me * most + i) * whole_fields;
+    double* t = seconds.data() + (me * most + i) * seconds_fields;
+    for_each_trace_field(stats.iterations[i], [&](const std::string&, const auto& field) {
+      if constexpr (kSeconds<decltype(field)>) {
+        *t++ = field;
+      } else {
+        *w++ = static_cast<std::uint64_t>(field);
+      }
+    });
+  }
+  if (most > 0) {
+    ranks.all_reduce(whole, Reduction::sum);
+    ranks.all_reduce(seconds, Reduction::sum);
+  }
+  std::vector<std::vector<IterationStats>> out(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    out[r].resize(counts[r]);
+    for (std::size_t i = 0; i < counts[r]; ++i) {
+      const std::uint64_t* w = whole.data() + (r * most + i) * whole_fields;
+      const double* t = seconds.data() + (r * most + i) * seconds_fields;
+      for_each_trace_field(out[r][i], [&](const std::string&, auto& field) {
+        if constexpr (kSeconds<decltype(field)>) {
+          field = *t++;
+        } else {
+          field = static_cast<std::remove_cvref_t<decltype(field)>>(*w++);
+        }
+      });
+    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Ranks: a run on several GPUs from this process (a thread each) or under mpirun (a process each),
-// which GPU each rank takes, and every rank's totals for the first rank's JSON.
+// which GPU each rank takes, and every rank's totals and iterations for the first rank's JSON and
+// trace.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -25,5 +26,10 @@ int run_on_devices(const Args& a, const std::vector<int>& devices);
 
 // Every rank's totals for the first rank's JSON: time, edges, bytes moved, exchange.
 nlohmann::json per_rank(Communicator& ranks, const RunStats& stats);
+
+// Every rank's iterations of its run, on every rank, for the first rank's --trace (collective).
+// Ranks iterate in lockstep; each keeps its own count all the same.
+std::vector<std::vector<IterationStats>> every_rank_iterations(Communicator& ranks,
+                                                               const RunStats& stats);
 
 }  // namespace ooc::tools

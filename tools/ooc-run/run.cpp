@@ -95,6 +95,7 @@ class Runner {
   std::string list_notes(const char* separator, const Algorithm& algorithm,
                          const RunInput& in) const;
   void run_once(OocEngine& engine, const Algorithm& algorithm, const RunInput& in);
+  void trace(const RunStats& stats);
   nlohmann::json record(const OocEngine& engine, const Algorithm& algorithm, std::string& note);
   void verify(const OocEngine& engine, std::size_t which, const RunInput& in,
               const RunSettings& setting, bool compressed);
@@ -146,6 +147,8 @@ void Runner::start(OocEngine& engine, const std::string& calibration) {
   source_ = a_.source ? *a_.source : needs_source_ ? engine.highest_degree_vertex() : 0;
   if (needs_source_) engine.internal_id(source_);  // range check before any output
   if (!a_.quiet && lead_) describe(engine);
+  const std::optional<ExchangeCalibration> nccl = engine.exchange_calibration();
+  if (!a_.quiet && lead_ && nccl) std::fprintf(report_, "%s\n", ooc::describe(*nccl).c_str());
   if (!a_.trace.empty() && lead_) {
     trace_.emplace(a_.trace);
     write_trace_header(trace_->get());
@@ -157,7 +160,8 @@ void Runner::start(OocEngine& engine, const std::string& calibration) {
             {"vertices", g.num_vertices()},
             {"edges", g.num_edges()},
             {"source", needs_source_ ? nlohmann::json(source_) : nlohmann::json()},
-            {"ranks", engine.ranks()}};
+            {"ranks", engine.ranks()},
+            {"nccl_setup_seconds", nccl ? nlohmann::json(nccl->setup_seconds) : nlohmann::json()}};
 }
 
 void Runner::describe(const OocEngine& engine) const {
@@ -236,8 +240,22 @@ void Runner::run_once(OocEngine& engine, const Algorithm& algorithm, const RunIn
       std::fprintf(report_, "  %s\n", phase_line(runs).c_str());
   }
   runs_.push_back(std::move(j));
-  if (trace_) write_trace(trace_->get(), run_index_, last_.stats);
+  trace(last_.stats);
   ++run_index_;
+}
+
+// --trace: every rank's iterations, gathered to the first rank (which writes them) through the
+// host link, so that each rank's timeline is there; one rank is rank 0.
+void Runner::trace(const RunStats& stats) {
+  if (a_.trace.empty()) return;
+  if (!ranks_) {
+    write_trace(trace_->get(), run_index_, 0, stats.iterations);
+    return;
+  }
+  const std::vector<std::vector<IterationStats>> all = every_rank_iterations(*ranks_, stats);
+  if (!trace_) return;
+  for (std::size_t r = 0; r < all.size(); ++r)
+    write_trace(trace_->get(), run_index_, static_cast<int>(r), all[r]);
 }
 
 // The last run's statistics for --json; `note` gains its distance to --pagerank-reference.

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/engine/cuda/device_graph.hpp"
+#include "ooc/engine/cuda/rank_exchange.hpp"
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
@@ -181,13 +183,19 @@ void map_edges(DeviceGraph& d, Graph& g, int device, const RankSetup* rank) {
   register_pages(std::move(pages), d.registered);
 }
 
-// A rank's vertices, which partitions its cache may hold, and its link to the other ranks.
+// A rank's vertices, which partitions its cache may hold, and its link to the other ranks, set
+// up, warmed up and timed here, at load, so that no run pays for NCCL's connections; the time it
+// took is reported with the calibration.
 void join_ranks(DeviceGraph& d, const RankSetup& rank, int device) {
   upload(d.owned, rank.owned.words(), rank.owned.num_words(), "uploading the rank's vertices");
   const auto me = static_cast<std::uint32_t>(rank.communicator.rank());
   for (const std::uint32_t owner : rank.owners)
     d.cacheable.push_back(owner == me ? 1 : 0);
+  const auto start = std::chrono::steady_clock::now();
   d.nccl = std::make_unique<NcclLink>(rank.communicator, device);
+  d.exchange = calibrate_exchange(*d.nccl, rank.communicator, d.graph->num_vertices());
+  d.exchange.setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The compressed lists and packed weights pinned and mapped (a rank's own, in place, as
@@ -438,6 +446,10 @@ std::string device_name(const DeviceGraph& d) {
 
 std::uint64_t device_l2_bytes(const DeviceGraph& d) {
   return d.l2_bytes;
+}
+
+ExchangeCalibration exchange_calibration(const DeviceGraph& d) {
+  return d.exchange;
 }
 
 std::uint64_t device_budget(const DeviceGraph& d, std::uint64_t asked) {

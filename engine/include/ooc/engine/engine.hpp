@@ -26,6 +26,7 @@
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/cpu_executor.hpp"
 #include "ooc/engine/detail/cuda_backend.hpp"
+#include "ooc/engine/exchange_cost.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/programs.hpp"
@@ -165,6 +166,10 @@ class OocEngine {
   int rank() const;
   int ranks() const;
   std::span<const std::uint32_t> owners() const;
+  // A rank on a GPU: NCCL's set-up when the engine was made (joined, warmed up with the
+  // collectives a run makes, timed) and the times that price the exchange's two forms
+  // (exchange_cost.hpp); a group gives its first rank's. None without NCCL (one GPU, the CPU).
+  std::optional<ExchangeCalibration> exchange_calibration() const;
 
   Result<std::uint32_t> bfs(vid_t source, const RunOptions& run = {});  // levels
   Result<double> sssp(vid_t source, const RunOptions& run = {});        // +inf: unreached

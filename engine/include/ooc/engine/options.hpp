@@ -37,8 +37,8 @@ enum class LoadBalance { tiled, warp, ordered, decompose, hierarchical };
 // section 2). The CPU backend's ranks always exchange dense arrays over MPI.
 //   dense   NCCL all-reduce of the whole values (or deltas' changes) array: 4 bytes per vertex
 //   sparse  NCCL all-gather of the (vertex, value) pairs each rank changed, 8 bytes per pair
-//   auto    sparse in an iteration where it moves fewer bytes (the busiest rank changed fewer
-//           than V/N vertices), else dense
+//   auto    per exchange, the form that costs less time, priced from the collectives and kernels
+//           the ranks timed when they joined (exchange_cost.hpp, prefer_sparse)
 enum class Exchange { dense, sparse, automatic };
 
 // Which way an iteration moves values along the edges (docs/cost-model.md#direction).

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ooc/engine/exchange_cost.hpp"
+
 namespace ooc {
 
 // How one partition's active edges were brought to the processor in one iteration.
@@ -44,6 +46,10 @@ struct IterationStats {
   double nccl_seconds = 0;  // of which inside NCCL's collective (GPU ranks)
   bool sparse_exchange = false;
   std::uint32_t exchange_rounds = 0;
+  // GPU ranks exchanging sparse or auto: the most vertices any rank had changed at an exchange
+  // (the largest of the iteration's exchanges), which with RunStats::exchange_calibration prices
+  // the two forms (exchange_cost.hpp); 0 otherwise.
+  std::uint64_t busiest_changes = 0;
   // The cost model's constants this iteration chose with (EngineOptions::adapt_costs moves them).
   double link_bandwidth = 0;  // bytes/s
   double zerocopy_round_trip = 0;
@@ -61,6 +67,9 @@ struct RunStats {
   std::string direction;              // push, pull or auto, as asked (iterations say which ran)
   std::string exchange;               // distributed runs: dense, sparse or auto (empty: one rank)
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
+  // GPU ranks: what the ranks measured when they joined over NCCL (at load), by which auto
+  // chose its form in each iteration; not measured() otherwise.
+  ExchangeCalibration exchange_calibration;
   bool in_memory = false;             // all edges were resident on the device
   std::uint32_t pull_blocks = 1;      // the ranges an iteration that pulled gathered by, in turn
   std::uint32_t resident_slices = 1;  // the most tasks resident partitions ran as (1: one)

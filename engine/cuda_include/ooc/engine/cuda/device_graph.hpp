@@ -8,6 +8,7 @@
 
 #include "ooc/engine/cuda/nccl_link.hpp"
 #include "ooc/engine/detail/cuda_backend.hpp"
+#include "ooc/engine/exchange_cost.hpp"
 #include "ooc/kernels/cuda/group_lists.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/device_array.hpp"
@@ -119,10 +120,12 @@ struct DeviceGraph {
   vid_t* managed_targets = nullptr;
   std::uint32_t* managed_weights = nullptr;
   // A rank of a distributed run: the vertices it owns (empty on a single GPU), the host ranges
-  // of its own edges that it pinned in place, and its link to the other ranks.
+  // of its own edges that it pinned in place, its link to the other ranks, and that link's
+  // set-up and times (calibrate_exchange), which price the exchange's two forms.
   DeviceArray<std::uint64_t> owned;
   std::vector<void*> registered;
   std::unique_ptr<NcclLink> nccl;
+  ExchangeCalibration exchange;
   // The edge cache, which partitions may enter it (a rank's own; empty: all), and what each
   // partition's activity made the engines move over the link in the runs so far, cached or not.
   EdgeCache cache;

@@ -3,6 +3,7 @@
 // with the others and the gathering of the values at the end, the kernels that read the program's
 // values (exchange.cuh). The pair buffers, the busiest rank's count, the choice of form and the
 // timed collectives are RankExchange's (rank_exchange.hpp), compiled once.
+#include <algorithm>
 #include <cstdint>
 
 #include "ooc/engine/cuda/cuda_executor.cuh"
@@ -17,9 +18,10 @@ namespace ooc::detail {
 //           says); accumulative ones the sum of every rank's change of the deltas
 //   sparse  every rank all-gathers the (vertex, value) pairs it changed, padded to the busiest
 //           rank's count, and applies the others' (min, max or sum)
-// Exchange::automatic takes the sparse form when it moves fewer bytes: 8 N c < 2 * 4 V for the
-// busiest rank's c changes. Then an owned vertex whose value changed, or whose delta now reaches
-// the threshold, joins the next frontier.
+// Exchange::automatic takes the sparse form when it costs less time, priced from what the ranks
+// measured when they joined (prefer_sparse, exchange_cost.hpp) for the busiest rank's c changes.
+// Then an owned vertex whose value changed, or whose delta now reaches the threshold, joins the
+// next frontier.
 template <class P>
 void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
   const char* doing = "exchanging with the other ranks";
@@ -39,7 +41,9 @@ void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
   }
   const std::uint64_t c = RankExchange::busiest(host, mine);
   if (n == 0) return;
-  const bool sparse = exchange_.sparse(options_.exchange, c, ranks, sizeof(Value), n);
+  stats.busiest_changes = std::max(stats.busiest_changes, c);
+  const ExchangeShape shape{n, ranks, c, sizeof(Value), kAccumulative};
+  const bool sparse = exchange_.sparse(options_.exchange, device_.exchange, shape);
   if (sparse) {
     stats.sparse_exchange = true;
     if (c == 0) return;  // no rank changed anything

@@ -3,6 +3,7 @@
 // on the program: the sparse form's pair buffers, the busiest rank's count, the choice between
 // the sparse and the dense form, and the collectives timed alone. CudaExecutor<P> runs the
 // kernels (exchange.cuh), which depend on the program's values. For the CUDA sources only.
+// calibrate_exchange (exchange_calibration.cu) times both forms once, when the ranks join.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/cuda/nccl_link.hpp"
 #include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/exchange_cost.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/transfer/device_array.hpp"
 
@@ -32,12 +34,12 @@ class RankExchange {
   // which would wait forever for a rank that failed: a failed rank breaks this host-side step
   // instead (its abort()).
   static std::uint64_t busiest(Communicator& host, unsigned long long mine);
-  // Whether the ranks exchange pairs: they fit, and move fewer bytes than the dense form's
-  // all-reduce of n values, 8 N c < 2 * value_bytes * n (or the form is forced).
-  bool sparse(Exchange form, std::uint64_t c, std::uint64_t ranks, std::size_t value_bytes,
-              std::uint64_t n) const {
-    return pair_capacity_ > 0 && c <= pair_capacity_ &&
-           (form == Exchange::sparse || 8 * ranks * c < 2 * value_bytes * n);
+  // Whether the ranks exchange pairs: they fit, and the form is forced or its price in the
+  // ranks' calibration is lower (prefer_sparse).
+  bool sparse(Exchange form, const ExchangeCalibration& calibration,
+              const ExchangeShape& shape) const {
+    return pair_capacity_ > 0 && shape.busiest <= pair_capacity_ &&
+           (form == Exchange::sparse || prefer_sparse(calibration, shape));
   }
   // Every rank's c pairs into all_pairs(), this rank's `mine` padded with kNoPair.
   void gather(NcclLink& nccl, unsigned long long mine, std::uint64_t c, const Stream& stream,
@@ -60,5 +62,9 @@ class RankExchange {
   DeviceArray<std::uint64_t> own_pairs_, all_pairs_;
   DeviceArray<unsigned long long> pair_count_;
 };
+
+// Collective: warms `nccl` up with the collectives a run over `vertices` makes and measures them
+// (exchange_cost.hpp), every figure the slowest rank's. Its buffers are freed on return.
+ExchangeCalibration calibrate_exchange(NcclLink& nccl, Communicator& host, std::uint64_t vertices);
 
 }  // namespace ooc::detail

@@ -10,6 +10,7 @@
 
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/exchange_cost.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/programs.hpp"
@@ -57,6 +58,9 @@ void add_in_lists(DeviceGraph& device, Graph& in_lists, std::span<const Partitio
 std::string device_name(const DeviceGraph& device);
 // The GPU's L2 cache, which sizes the pull blocks (MemoryPlan::pull_blocks).
 std::uint64_t device_l2_bytes(const DeviceGraph& device);
+// A rank's NCCL set-up and the times of the exchange's collectives and kernels, measured when it
+// joined the others (empty on one GPU).
+ExchangeCalibration exchange_calibration(const DeviceGraph& device);
 // The budget a run may plan with: the user's, or 90% of the free memory now.
 std::uint64_t device_budget(const DeviceGraph& device, std::uint64_t asked);
 
