@@ -175,7 +175,8 @@ void OocEngine::Impl::take_in_lists() {
 
 void OocEngine::Impl::join_ranks(std::shared_ptr<Communicator> link) {
   const auto rank = static_cast<std::uint32_t>(link->rank());
-  owners = assign_partitions(partitions, graph.hub_count, static_cast<std::uint32_t>(link->size()));
+  owners = assign_partitions(partitions, graph.hub_count, static_cast<std::uint32_t>(link->size()),
+                             options.filter_merge);
   owned = vertices_of(partitions, owners, rank, graph.num_vertices());
   communicator = std::move(link);
 }
@@ -205,8 +206,9 @@ OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions optio
   const Graph skeleton = read_oocg(path, layout);
   const std::vector<Partition> parts =
       partition_by_edges(skeleton, options.partition_bytes, skeleton.bytes_per_edge());
-  const std::vector<std::uint32_t> owners = assign_partitions(
-      parts, skeleton.hub_count, static_cast<std::uint32_t>(communicator->size()));
+  const std::vector<std::uint32_t> owners =
+      assign_partitions(parts, skeleton.hub_count, static_cast<std::uint32_t>(communicator->size()),
+                        options.filter_merge);
   OocgReadOptions read;
   read.vertex_ranges =
       owned_vertex_ranges(parts, owners, static_cast<std::uint32_t>(communicator->rank()));

@@ -24,31 +24,46 @@ void check_sizes(std::span<const Partition> partitions, std::span<const std::uin
 }  // namespace
 
 std::vector<std::uint32_t> assign_partitions(std::span<const Partition> partitions, vid_t hub_count,
-                                             std::uint32_t ranks) {
+                                             std::uint32_t ranks, std::uint32_t group) {
   check_ranks(ranks);
+  if (group == 0) throw InvalidInput("a group of hub partitions must hold at least one (got 0)");
   std::vector<std::uint32_t> owner(partitions.size(), 0);
   std::vector<eid_t> load(ranks, 0);
-  std::vector<std::size_t> hubs, rest;
+  std::vector<std::size_t> rest;
+  // Runs of `group` neighbouring hub partitions: (first partition, end, edges).
+  struct Run {
+    std::size_t first, end;
+    eid_t edges;
+  };
+  std::vector<Run> hubs;
   eid_t total = 0;
   for (std::size_t p = 0; p < partitions.size(); ++p) {
-    (partitions[p].first_vertex < hub_count ? hubs : rest).push_back(p);
     total += partitions[p].num_edges();
+    if (partitions[p].first_vertex >= hub_count) {
+      rest.push_back(p);
+    } else if (!hubs.empty() && hubs.back().end == p && p - hubs.back().first < group) {
+      hubs.back().end = p + 1;
+      hubs.back().edges += partitions[p].num_edges();
+    } else {
+      hubs.push_back({p, p + 1, partitions[p].num_edges()});
+    }
   }
 
-  // Hubs: largest first, each to the least loaded rank (LPT scheduling), so every rank gets its
-  // part of the hot lists. Stable sort and (load, rank) order break ties the same way every time.
-  std::stable_sort(hubs.begin(), hubs.end(), [&](std::size_t a, std::size_t b) {
-    return partitions[a].num_edges() > partitions[b].num_edges();
-  });
+  // Hubs: largest run first, each to the least loaded rank (LPT scheduling), so every rank gets
+  // its part of the hot lists, in runs that one filter task can copy together. Stable sort and
+  // (load, rank) order break ties the same way every time.
+  std::stable_sort(hubs.begin(), hubs.end(),
+                   [](const Run& a, const Run& b) { return a.edges > b.edges; });
   using Slot = std::pair<eid_t, std::uint32_t>;  // (load, rank)
   std::priority_queue<Slot, std::vector<Slot>, std::greater<>> least;
   for (std::uint32_t r = 0; r < ranks; ++r)
     least.push({0, r});
-  for (const std::size_t p : hubs) {
+  for (const Run& run : hubs) {
     const std::uint32_t r = least.top().second;
     least.pop();
-    owner[p] = r;
-    load[r] += partitions[p].num_edges();
+    for (std::size_t p = run.first; p < run.end; ++p)
+      owner[p] = r;
+    load[r] += run.edges;
     least.push({load[r], r});
   }
 

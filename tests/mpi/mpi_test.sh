@@ -3,6 +3,9 @@
 #   same-values   2 ranks give the values of 1 rank: bfs, sssp and cc digests equal, pagerank and
 #                 all of them verified against the serial reference, from a file and generated;
 #                 --trace has every run's rows for rank 0 and rank 1, in the same iterations
+#   compressed-pull  2 ranks reading compressed lists (symmetric) and compressed lists with in-edges
+#                 (directed), pushing, pulling and choosing, give the values of 1 rank and the
+#                 serial reference's; they read compressed lists and pull
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
@@ -59,6 +62,37 @@ for a, b in zip(one["runs"], two["runs"]):
         assert all(0 < r["total_bytes"] < a["total_bytes"] for r in b["ranks"]), b["ranks"]
 print("same values on 1 and 2 ranks:", len(one["runs"]), "runs")
 PY
+    ;;
+  compressed-pull)
+    "$partition_tool" generate kron --scale 12 --edge-factor 8 --undirected --weights random:1-64 \
+      --compress -o "$tmp/sym.oocg" -q
+    "$partition_tool" generate kron --scale 12 --edge-factor 8 --weights random:1-64 --compress \
+      --in-edges -o "$tmp/dir.oocg" -q
+    for graph in sym dir; do
+      algorithms=bfs,sssp,cc,pagerank
+      [ $graph = dir ] && algorithms=bfs,sssp,pagerank
+      common=("$algorithms" --backend cpu --threads 1 --partition-bytes 8KiB --tolerance 1e-6
+              --direction push,pull,auto --compressed on --verify -q --graph "$tmp/$graph.oocg")
+      "$ooc_run" "${common[@]}" --json "$tmp/$graph-one.json" >"$tmp/$graph-one.log"
+      "${mpirun[@]}" "$ooc_run" "${common[@]}" --json "$tmp/$graph-two.json" >"$tmp/$graph-two.log" ||
+        fail "$graph, 2 ranks: $(cat "$tmp/$graph-two.log")"
+      runs=$(( $(tr ',' '\n' <<<"$algorithms" | wc -l) * 3 ))
+      [ "$(grep -c 'ok, matches the serial reference' "$tmp/$graph-two.log")" -eq "$runs" ] ||
+        fail "$graph: not every run verified: $(cat "$tmp/$graph-two.log")"
+      python3 - "$tmp/$graph-one.json" "$tmp/$graph-two.json" <<'PY'
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:])
+assert two["ranks"] == 2, two["ranks"]
+for a, b in zip(one["runs"], two["runs"]):
+    name = (a["algorithm"], a["direction"])
+    if a["algorithm"] != "pagerank":
+        assert a["values_digest"] == b["values_digest"], name
+    assert b["compressed"], name
+    if a["direction"] == "pull":
+        assert b["pull_iterations"] > 0 and a["pull_iterations"] > 0, name
+print(sys.argv[1], "same values on 1 and 2 ranks, compressed, pulling:", len(one["runs"]), "runs")
+PY
+    done
     ;;
   missing-graph)
     "$partition_tool" generate grid --rows 64 --cols 64 -o "$tmp/g0.oocg" -q

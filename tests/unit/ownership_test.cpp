@@ -68,6 +68,52 @@ TEST(Ownership, DealsHubsLargestFirstThenFillsContiguousRuns) {
   EXPECT_EQ(assign_partitions(later, 2, 2), (std::vector<std::uint32_t>{1, 0, 0, 1}));
 }
 
+TEST(Ownership, DealsHubsInRunsThatOneFilterTaskCopies) {
+  // Runs of two: (40, 30) to rank 0, (20, 10) to rank 1; then rank 0 fills past the share of 90
+  // and rank 1 takes the rest.
+  const auto parts = partitions_of({40, 30, 20, 10, 30, 30, 20});
+  EXPECT_EQ(assign_partitions(parts, 4, 2, 2), (std::vector<std::uint32_t>{0, 0, 1, 1, 0, 1, 1}));
+  // One by one (the default) the hubs alternate.
+  EXPECT_EQ(assign_partitions(parts, 4, 2), (std::vector<std::uint32_t>{0, 1, 1, 0, 0, 0, 1}));
+  // A run never spans more than the group: three hubs in groups of two are two runs.
+  EXPECT_EQ(assign_partitions(partitions_of({10, 10, 10, 30}), 3, 2, 2),
+            (std::vector<std::uint32_t>{0, 0, 1, 0}));
+  try {
+    assign_partitions(parts, 4, 2, 0);
+    FAIL() << "group 0 was accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "a group of hub partitions must hold at least one (got 0)");
+  }
+}
+
+TEST(Ownership, KroneckerHubRunsStayWithinTheGroupAndBalanced) {
+  const auto& k = kronecker();
+  const eid_t total = k.parts.back().last_edge;
+  for (const std::uint32_t ranks : {2u, 3u, 4u}) {
+    SCOPED_TRACE(ranks);
+    const auto owner = assign_partitions(k.parts, k.hub_count, ranks, 4);
+    // Hub partitions come in runs of four (the last may be shorter), each run to one rank.
+    std::size_t hubs = 0;
+    while (hubs < k.parts.size() && k.parts[hubs].first_vertex < k.hub_count)
+      ++hubs;
+    for (std::size_t p = 0; p < hubs; ++p) {
+      if (p % 4 != 0) {
+        EXPECT_EQ(owner[p], owner[p - 1]) << p;
+      }
+    }
+    eid_t largest_run = 0;
+    for (std::size_t p = 0; p < hubs; p += 4) {
+      eid_t run = 0;
+      for (std::size_t q = p; q < std::min(hubs, p + 4); ++q)
+        run += k.parts[q].num_edges();
+      largest_run = std::max(largest_run, run);
+    }
+    const double mean = static_cast<double>(total) / ranks;
+    EXPECT_LE(edge_imbalance(k.parts, owner, ranks),
+              1.0 + static_cast<double>(std::max(largest_run, largest(k.parts))) / mean);
+  }
+}
+
 TEST(Ownership, BalancesAKroneckerGraphWithinTheLargestPartition) {
   const auto& k = kronecker();
   const eid_t total = k.parts.back().last_edge;

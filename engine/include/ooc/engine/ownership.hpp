@@ -16,13 +16,16 @@
 namespace ooc {
 
 // Which rank processes each partition. Hub partitions (those whose first vertex is below
-// hub_count) are dealt first, largest first, each to the rank with the fewest edges so far; the
-// other partitions follow in contiguous runs in partition order, each rank filled up to its share
-// of the total edges (ceil(total / ranks)), the last one taking what remains. No rank gets more
-// than its share plus the largest partition. Deterministic. Returns owner[p] in [0, ranks); a rank
-// may own nothing when there are fewer partitions than ranks. Throws InvalidInput when ranks is 0.
+// hub_count) are dealt first, in runs of up to `group` neighbours (EngineOptions::filter_merge:
+// what one filter task copies together; a rank whose hub partitions lay one by one between the
+// others' would copy them one task each), largest run first, each to the rank with the fewest
+// edges so far; the other partitions follow in contiguous runs in partition order, each rank
+// filled up to its share of the total edges (ceil(total / ranks)), the last one taking what
+// remains. No rank gets more than its share plus the largest run of hubs or the largest partition.
+// Deterministic. Returns owner[p] in [0, ranks); a rank may own nothing when there are fewer
+// partitions than ranks. Throws InvalidInput when ranks or group is 0.
 std::vector<std::uint32_t> assign_partitions(std::span<const Partition> partitions, vid_t hub_count,
-                                             std::uint32_t ranks);
+                                             std::uint32_t ranks, std::uint32_t group = 1);
 
 // The edge ranges [first_edge, last_edge) of `rank`'s partitions, in order, neighbours merged,
 // empty ranges left out. Throws InvalidInput when owner and partitions differ in size.
