@@ -87,16 +87,17 @@ class Stage:
                 errors.close()
 
     def timing(self, name, cap, args, mpi=False, wrap=()):
-        """One ooc-run into NAME.{log,json,csv} (mpi: as 2 ranks, each under wrap, no trace)."""
+        """One ooc-run into NAME.{log,json,csv} (mpi: as 2 ranks, each under wrap; the first rank
+        writes every rank's trace)."""
         start = time.time()
-        out = ["--json", "%s/%s.json" % (self.d, name)]
+        out = ["--json", "%s/%s.json" % (self.d, name), "--trace", "%s/%s.csv" % (self.d, name)]
         if mpi:
             launcher = ["mpirun", "-np", "2", "-x", "NCCL_NVLS_ENABLE"]
             if os.geteuid() == 0:
                 launcher.append("--allow-run-as-root")
             cmd = [*launcher, *wrap, self.tools["ooc-run"], *args, *out]
         else:
-            cmd = [self.tools["ooc-run"], *args, *out, "--trace", "%s/%s.csv" % (self.d, name)]
+            cmd = [self.tools["ooc-run"], *args, *out]
         rc = self.bounded(cap, cmd, "%s/%s.log" % (self.d, name))
         self.note("%-20s rc=%-3s %4d s" % (name, rc, time.time() - start))
         if rc:
