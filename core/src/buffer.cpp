@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "ooc/core/error.hpp"
@@ -60,6 +61,15 @@ HostMemory& default_host_memory() {
 HostMemory& sparse_host_memory() {
   static PageMemory memory(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, "sparse pageable");
   return memory;
+}
+
+std::string transparent_huge_pages(const std::string& enabled) {
+  std::ifstream in(enabled);
+  std::string line;
+  if (!std::getline(in, line)) return {};
+  const std::size_t open = line.find('['), close = line.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return {};
+  return line.substr(open + 1, close - open - 1);
 }
 
 }  // namespace ooc

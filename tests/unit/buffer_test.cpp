@@ -1,10 +1,13 @@
 #include "ooc/core/buffer.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace ooc {
@@ -47,6 +50,21 @@ TEST(Buffer, SparseMemoryIsAddressSpaceUntilTouched) {
   b[b.size() / 2] = 42;  // one page (or huge page) committed
   EXPECT_EQ(b[b.size() / 2], 42u);
   EXPECT_EQ(sparse_host_memory().name(), "sparse pageable");
+}
+
+TEST(Buffer, TransparentHugePagesModeIsTheBracketedWord) {
+  const std::string path = ::testing::TempDir() + "thp_enabled_" + std::to_string(::getpid());
+  const auto mode_of = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    return transparent_huge_pages(path);
+  };
+  EXPECT_EQ(mode_of("always [madvise] never\n"), "madvise");
+  EXPECT_EQ(mode_of("[always] madvise never\n"), "always");
+  EXPECT_EQ(mode_of("always madvise [never]\n"), "never");
+  EXPECT_EQ(mode_of("no brackets here\n"), "");
+  EXPECT_EQ(mode_of(""), "");
+  std::remove(path.c_str());
+  EXPECT_EQ(transparent_huge_pages(path), "");  // unreadable
 }
 
 }  // namespace

@@ -25,5 +25,7 @@ std::string describe_sources(const Args& a, const std::vector<vid_t>& sources);
 void warn_if_many_partitions(std::size_t partitions, const std::string& size);
 // Ranks that own no partition only take part in the exchange.
 void warn_if_idle_ranks(const OocEngine& engine, const std::string& partition_size);
+// GPU ranks pin their share in place: warn when Linux grants no huge pages for it.
+void warn_if_ranks_lack_huge_pages(const OocEngine& engine);
 
 }  // namespace ooc::tools

@@ -142,6 +142,7 @@ void Runner::start(OocEngine& engine, const std::string& calibration) {
   if (lead_ && !a_.quiet && !calibration.empty())
     std::fprintf(report_, "%s\n", calibration.c_str());
   if (lead_ && engine.ranks() > 1) warn_if_idle_ranks(engine, a_.partition_bytes);
+  if (lead_) warn_if_ranks_lack_huge_pages(engine);
   if (any([](const Needs& n) { return n.source_set; })) sources_ = source_set_of(a_, engine);
   needs_source_ = any([](const Needs& n) { return n.source; });
   source_ = a_.source ? *a_.source : needs_source_ ? engine.highest_degree_vertex() : 0;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -32,6 +33,14 @@ HostMemory& default_host_memory();
 // exception, as with any overcommitted memory; under vm.overcommit_memory=2 the kernel ignores
 // the flag and accounts the mapping in full (refused: OutOfMemory).
 HostMemory& sparse_host_memory();
+
+// Linux's transparent huge page mode, the bracketed word of `enabled` (normally
+// /sys/kernel/mm/transparent_hugepage/enabled: "always [madvise] never" gives "madvise"); empty
+// when it cannot be read. Large allocations of both memories above ask for huge pages
+// (MADV_HUGEPAGE), which the kernel grants under "always" and "madvise" only; a GPU copies from
+// memory pinned in place on 4 KiB pages at about 60% of the link (docs/distributed.md).
+std::string transparent_huge_pages(
+    const std::string& enabled = "/sys/kernel/mm/transparent_hugepage/enabled");
 
 template <class T>
 class Buffer {
