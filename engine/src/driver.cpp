@@ -104,9 +104,12 @@ bool any_active(Scheduler& scheduler, Communicator* communicator) {
   return it.active_vertices > 0;
 }
 
-// Where each of `rounds` runs of the tasks ends: equal shares of this rank's active edges, in
-// task order. Every rank gets `rounds` ends (some runs may be empty), so all make the same
-// number of exchanges.
+// Where each of `rounds` runs of the tasks ends, in task order: run r of R ends once (r / R)^2 of
+// this rank's active edges are done, so the first exchange comes early (1/16 of the edges at R =
+// 4), when the hubs' values, which every rank's later tasks need, are out. On two CPU ranks
+// (kron-18, 118 partitions of 256 KiB) CC then processed 3% more edges than one rank, against 13%
+// with runs of equal edges. Every rank gets `rounds` ends (some runs may be empty), so all make the
+// same number of exchanges.
 std::vector<std::size_t> round_ends(std::span<const Task> tasks,
                                     std::span<const PartitionSurvey> surveys,
                                     std::uint32_t rounds) {
@@ -123,7 +126,7 @@ std::vector<std::size_t> round_ends(std::span<const Task> tasks,
   std::size_t t = 0;
   eid_t done = 0;
   for (std::uint32_t r = 1; r <= rounds; ++r) {
-    const eid_t goal = total * r / rounds;
+    const eid_t goal = total * r * r / (eid_t{rounds} * rounds);  // rounds <= 64: no overflow
     while (t < tasks.size() && (done < goal || r == rounds)) {
       done += edges[t];
       ++t;

@@ -98,7 +98,8 @@ struct EngineOptions {
   Exchange exchange = Exchange::automatic;
   Direction direction = Direction::push;
   // Distributed runs: in an iteration whose active edges (all ranks together) are at least a
-  // quarter of the graph's, each rank runs its tasks in this many runs of equal active edges and
+  // quarter of the graph's, each rank runs its tasks in this many runs, run r of R ending at
+  // (r / R)^2 of its active edges (the first exchange early, once the hubs' values are out), and
   // the ranks exchange after each, so a rank's later tasks start from what the others found in
   // its earlier ones (the single-GPU pipeline gets this for free). 1: one exchange per
   // iteration. docs/distributed.md, section 2.
