@@ -1,13 +1,21 @@
 // Text parsing throughput of the readers: parse_text over an edge list made in memory (lines of
 // "src dst", "src dst int" or "src dst float", ids below 2^24, about 256 MiB of text), reported
 // in bytes per second per thread count. The readers aim at hundreds of MB/s per core.
+// BM_ReadEdgeFile: the same Kronecker edges (OOC_BENCH_SCALE, default 20, edge factor 16) as a
+// text edge list and as bin32 / bin64 files, read from a file (in the page cache: just written)
+// with read_edges; bytes per second of input and edges per second, per format and thread count.
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/readers.hpp"
 
 namespace {
@@ -78,6 +86,94 @@ void BM_ParseText(benchmark::State& state) {
 BENCHMARK(BM_ParseText)
     ->ArgNames({"kind", "threads"})
     ->ArgsProduct({{kUnweighted, kIntegerWeights, kFloatWeights}, {1, 2}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+unsigned bench_scale() {
+  const char* s = std::getenv("OOC_BENCH_SCALE");
+  return s == nullptr ? 20u : static_cast<unsigned>(std::stoul(s));
+}
+
+// The edge files, written on first use and removed at exit.
+class EdgeFiles {
+ public:
+  EdgeFiles()
+      : dir_(std::filesystem::temp_directory_path() /
+             ("ooc-bench-readers-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir_);
+    const ooc::EdgeList edges = ooc::generate_kronecker(bench_scale(), 16, 1);
+    write(edges, ooc::Format::edge_list);
+    write(edges, ooc::Format::bin32);
+    write(edges, ooc::Format::bin64);
+  }
+  ~EdgeFiles() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  EdgeFiles(const EdgeFiles&) = delete;
+  EdgeFiles& operator=(const EdgeFiles&) = delete;
+
+  std::filesystem::path path(ooc::Format f) const {
+    return dir_ / ("kron." + std::string(ooc::to_string(f)));
+  }
+
+ private:
+  void write(const ooc::EdgeList& edges, ooc::Format f) const {
+    std::ofstream out(path(f), std::ios::binary);
+    std::string block;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      if (f == ooc::Format::edge_list) {
+        append_number(block, edges.sources[i]);
+        block += ' ';
+        append_number(block, edges.targets[i]);
+        block += '\n';
+      } else {
+        append_id(block, edges.sources[i], f);
+        append_id(block, edges.targets[i], f);
+      }
+      if (block.size() >= (std::size_t{1} << 20)) {
+        out.write(block.data(), static_cast<std::streamsize>(block.size()));
+        block.clear();
+      }
+    }
+    out.write(block.data(), static_cast<std::streamsize>(block.size()));
+  }
+
+  static void append_id(std::string& bytes, ooc::vid_t id, ooc::Format f) {
+    const std::size_t width = f == ooc::Format::bin32 ? 4 : 8;
+    for (std::size_t i = 0; i < width; ++i)
+      bytes += static_cast<char>((static_cast<std::uint64_t>(id) >> (8 * i)) & 0xff);
+  }
+
+  std::filesystem::path dir_;
+};
+
+const EdgeFiles& edge_files() {
+  static const EdgeFiles files;
+  return files;
+}
+
+void BM_ReadEdgeFile(benchmark::State& state) {
+  const auto format = static_cast<ooc::Format>(state.range(0));
+  const std::filesystem::path path = edge_files().path(format);
+  ooc::ReadOptions options;
+  options.threads = static_cast<unsigned>(state.range(1));
+  std::uint64_t edges = 0;
+  for (auto _ : state) {
+    const ooc::EdgeList list = ooc::read_edges(path, format, options);
+    edges = list.size();
+    benchmark::DoNotOptimize(list.sources.data());
+  }
+  state.SetBytesProcessed(
+      static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * edges));
+  state.SetLabel(std::string(ooc::to_string(format)));
+}
+BENCHMARK(BM_ReadEdgeFile)
+    ->ArgNames({"format", "threads"})
+    ->ArgsProduct({{static_cast<int>(ooc::Format::edge_list), static_cast<int>(ooc::Format::bin32),
+                    static_cast<int>(ooc::Format::bin64)},
+                   {1, 2}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

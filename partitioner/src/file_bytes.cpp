@@ -25,39 +25,40 @@ constexpr std::size_t kReadStep = std::size_t{1} << 20;
   throw IoError(std::string(what) + " '" + path.string() + "': " + std::strerror(error));
 }
 
-class FileDescriptor {
- public:
-  explicit FileDescriptor(const std::filesystem::path& path)
-      : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw_io("cannot open", path, errno);
-  }
-  ~FileDescriptor() { ::close(fd_); }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const noexcept { return fd_; }
-
- private:
-  int fd_;
-};
-
 // The file's `size` bytes (as fstat saw them), read in parallel blocks.
 Buffer<char> read_regular(int fd, std::size_t size, const std::filesystem::path& path) {
   auto bytes = Buffer<char>::allocate(size);
   constexpr std::size_t kBlock = std::size_t{4} << 20;
   tbb::parallel_for(std::size_t{0}, (size + kBlock - 1) / kBlock, [&](std::size_t b) {
-    std::size_t at = b * kBlock;
-    const std::size_t end = std::min(size, at + kBlock);
-    while (at < end) {
-      const ssize_t n = ::pread(fd, bytes.data() + at, end - at, static_cast<off_t>(at));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw_io("cannot read", path, errno);
-      if (n == 0) {
-        throw IoError("cannot read '" + path.string() + "': it was truncated while being read");
-      }
-      at += static_cast<std::size_t>(n);
-    }
+    const std::size_t at = b * kBlock;
+    read_exactly(fd, bytes.data() + at, std::min(size, at + kBlock) - at, at, path);
   });
   return bytes;
+}
+
+}  // namespace
+
+FileDescriptor::FileDescriptor(const std::filesystem::path& path)
+    : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+  if (fd_ < 0) throw_io("cannot open", path, errno);
+}
+
+FileDescriptor::~FileDescriptor() {
+  ::close(fd_);
+}
+
+void read_exactly(int fd, char* out, std::size_t bytes, std::size_t offset,
+                  const std::filesystem::path& path) {
+  std::size_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = ::pread(fd, out + done, bytes - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_io("cannot read", path, errno);
+    if (n == 0) {
+      throw IoError("cannot read '" + path.string() + "': it was truncated while being read");
+    }
+    done += static_cast<std::size_t>(n);
+  }
 }
 
 Buffer<char> read_to_end(int fd, const std::filesystem::path& path) {
@@ -74,8 +75,6 @@ Buffer<char> read_to_end(int fd, const std::filesystem::path& path) {
   }
   return std::move(sink).take();
 }
-
-}  // namespace
 
 Buffer<char> read_file_bytes(const std::filesystem::path& path) {
   const FileDescriptor file(path);

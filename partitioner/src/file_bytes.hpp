@@ -15,6 +15,27 @@ namespace ooc::detail {
 // Throws IoError: "cannot open 'x': No such file or directory", "cannot read 'x': ...".
 Buffer<char> read_file_bytes(const std::filesystem::path& path);
 
+// A file opened for reading, closed when it goes. Throws IoError "cannot open 'x': ...".
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(const std::filesystem::path& path);
+  ~FileDescriptor();
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const noexcept { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// What remains to be read from `fd` (a pipe), to its end. Throws IoError.
+Buffer<char> read_to_end(int fd, const std::filesystem::path& path);
+
+// Exactly `bytes` bytes of the file at `offset` into `out` (pread, retried until done; safe to
+// call from several threads at once). Throws IoError, also when the file ends before.
+void read_exactly(int fd, char* out, std::size_t bytes, std::size_t offset,
+                  const std::filesystem::path& path);
+
 class ByteSink {
  public:
   explicit ByteSink(std::size_t initial_capacity);

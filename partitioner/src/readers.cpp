@@ -1,6 +1,7 @@
 // The readers' entry points: format names and detection, then a file's bytes (mapped, or
 // inflated when gzipped) handed to the parser of its format. Edge lists and .wel share the line
-// parser and differ only in how the weight column is decided.
+// parser and differ only in how the weight column is decided; binary edge lists have their own
+// reader (binary_edge_list.cpp).
 #include "ooc/partitioner/readers.hpp"
 
 #include <tbb/task_arena.h>
@@ -10,6 +11,7 @@
 #include <cctype>
 #include <limits>
 
+#include "binary_edge_list.hpp"
 #include "file_bytes.hpp"
 #include "gzip.hpp"
 #include "matrix_market.hpp"
@@ -24,21 +26,29 @@ struct FormatName {
   Format format;
 };
 
-constexpr std::array<FormatName, 7> kFormatNames{{{"el", Format::edge_list},
-                                                  {"edgelist", Format::edge_list},
-                                                  {"txt", Format::edge_list},
-                                                  {"snap", Format::edge_list},
-                                                  {"wel", Format::wel},
-                                                  {"mtx", Format::mtx},
-                                                  {"oocg", Format::oocg}}};
+constexpr std::array<FormatName, 11> kFormatNames{{{"el", Format::edge_list},
+                                                   {"edgelist", Format::edge_list},
+                                                   {"txt", Format::edge_list},
+                                                   {"snap", Format::edge_list},
+                                                   {"wel", Format::wel},
+                                                   {"mtx", Format::mtx},
+                                                   {"oocg", Format::oocg},
+                                                   {"bin32", Format::bin32},
+                                                   {"bin64", Format::bin64},
+                                                   {"wbin32", Format::wbin32},
+                                                   {"wbin64", Format::wbin64}}};
 
-constexpr std::array<FormatName, 7> kExtensions{{{".el", Format::edge_list},
-                                                 {".txt", Format::edge_list},
-                                                 {".edges", Format::edge_list},
-                                                 {".snap", Format::edge_list},
-                                                 {".wel", Format::wel},
-                                                 {".mtx", Format::mtx},
-                                                 {".oocg", Format::oocg}}};
+constexpr std::array<FormatName, 11> kExtensions{{{".el", Format::edge_list},
+                                                  {".txt", Format::edge_list},
+                                                  {".edges", Format::edge_list},
+                                                  {".snap", Format::edge_list},
+                                                  {".wel", Format::wel},
+                                                  {".mtx", Format::mtx},
+                                                  {".oocg", Format::oocg},
+                                                  {".bin32", Format::bin32},
+                                                  {".bin64", Format::bin64},
+                                                  {".wbin32", Format::wbin32},
+                                                  {".wbin64", Format::wbin64}}};
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -83,6 +93,10 @@ void reject_binary(Format format, std::string_view name) {
     throw InvalidInput(std::string(name) +
                        ": .oocg is a binary format; load it with read_oocg, not as text");
   }
+  if (is_binary_edge_list(format)) {
+    throw InvalidInput(std::string(name) + ": " + std::string(to_string(format)) +
+                       " is a binary edge list; read it with read_binary, not as text");
+  }
 }
 
 template <class Parse>
@@ -105,6 +119,14 @@ std::string_view to_string(Format f) {
       return "mtx";
     case Format::oocg:
       return "oocg";
+    case Format::bin32:
+      return "bin32";
+    case Format::bin64:
+      return "bin64";
+    case Format::wbin32:
+      return "wbin32";
+    case Format::wbin64:
+      return "wbin64";
   }
   return "?";
 }
@@ -128,6 +150,11 @@ Format detect_format(const std::filesystem::path& path) {
   throw InvalidInput("cannot tell the format of '" + path.string() + "'; use --format");
 }
 
+bool is_binary_edge_list(Format format) noexcept {
+  return format == Format::bin32 || format == Format::bin64 || format == Format::wbin32 ||
+         format == Format::wbin64;
+}
+
 EdgeList read_text(const std::filesystem::path& path, Format format, const ReadOptions& options) {
   const std::string name = path.string();
   reject_binary(format, name);
@@ -144,6 +171,20 @@ EdgeList parse_text(std::string_view bytes, Format format, const ReadOptions& op
     const detail::LineRule rule = format == Format::wel ? wel_rule() : edge_list_rule(bytes);
     return detail::parse_lines({bytes, 1, name}, rule, options);
   });
+}
+
+EdgeList read_binary(const std::filesystem::path& path, Format format, const ReadOptions& options) {
+  if (!is_binary_edge_list(format)) {
+    throw InvalidInput(path.string() + ": " + std::string(to_string(format)) +
+                       " is not a binary edge list (bin32, bin64, wbin32, wbin64)");
+  }
+  return with_threads(options.threads,
+                      [&] { return detail::read_binary_edge_list(path, format, options); });
+}
+
+EdgeList read_edges(const std::filesystem::path& path, Format format, const ReadOptions& options) {
+  return is_binary_edge_list(format) ? read_binary(path, format, options)
+                                     : read_text(path, format, options);
 }
 
 }  // namespace ooc

@@ -107,13 +107,42 @@ TEST_P(ToolsEachReader, ConvertKeepsTheFilesWeightsWithNoFlag) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, ToolsEachReader,
-                         ::testing::Values("small.el", "small.wel", "small.mtx", "small.txt.gz"),
+                         ::testing::Values("small.el", "small.wel", "small.mtx", "small.txt.gz",
+                                           "small.wbin32"),
                          [](const auto& p) {
                            std::string name = p.param;
                            for (char& c : name)
                              if (c == '.') c = '_';
                            return name;
                          });
+
+// The same edges as a binary and as a text edge list make the same .oocg file, byte for byte.
+TEST_F(Tools, BinaryEdgeListConvertsToTheSameFileAsText) {
+  const std::string data = std::string(OOC_TEST_DATA_DIR) + "/";
+  const fs::path from_text = path("text.oocg");
+  const fs::path from_binary = path("binary.oocg");
+  ASSERT_EQ(partition_tool(
+                {"convert", data + "small.el", "--weights", "none", "-q", "-o", from_text.string()})
+                .exit_code,
+            0);
+  // --format wins over the name; bin64 holds no weights, so "file" gives none.
+  fs::copy_file(data + "small.bin64", path("small.dat"));
+  const Ran r = partition_tool({"convert", path("small.dat").string(), "--format", "bin64", "-q",
+                                "-o", from_binary.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurp(from_binary), slurp(from_text));
+}
+
+TEST_F(Tools, BadBinaryEdgeListGetsOneLine) {
+  const fs::path input = path("g.bin32");
+  std::ofstream(input, std::ios::binary) << std::string(13, '\0');
+  const Ran r = partition_tool({"convert", input.string(), "-o", path("g.oocg").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "partition-tool: " + input.string() +
+                       ": holds 13 bytes, not a whole number of 8-byte records (bin32: u32 "
+                       "source, u32 target)\n");
+  EXPECT_FALSE(fs::exists(path("g.oocg")));
+}
 
 TEST_F(Tools, ConvertKeepsRealWeights) {
   const fs::path graph = path("real.oocg");

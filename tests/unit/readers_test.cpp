@@ -56,7 +56,8 @@ TEST(Formats, NamesRoundTripAndAliasesAreAccepted) {
 
 TEST(Formats, UnknownNameListsTheAcceptedOnes) {
   EXPECT_EQ(test::message_of<InvalidInput>([] { parse_format("gr"); }),
-            "unknown format 'gr' (accepted: el, edgelist, txt, snap, wel, mtx, oocg)");
+            "unknown format 'gr' (accepted: el, edgelist, txt, snap, wel, mtx, oocg, bin32, bin64, "
+            "wbin32, wbin64)");
 }
 
 TEST(Formats, DetectedFromTheNameIgnoringGz) {

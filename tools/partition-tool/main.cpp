@@ -191,10 +191,13 @@ struct ConvertArgs {
 
 CLI::App* add_convert(CLI::App& app, ConvertArgs& a, Common& common) {
   auto* cmd = app.add_subcommand(
-      "convert", "Read a text graph (edge list, .wel, .mtx, gzip or not) into .oocg");
+      "convert",
+      "Read a graph (text edge list, .wel, .mtx, gzip or not; or a binary edge list) into .oocg");
   cmd->add_option("INPUT", a.input, "Input graph file")->required();
   cmd->add_option("-o,--output", a.output, "Output .oocg file")->required();
-  cmd->add_option("--format", a.format, "el | wel | mtx (default: from the file name)");
+  cmd->add_option("--format", a.format,
+                  "el | wel | mtx | bin32 | bin64 | wbin32 | wbin64 (default: from the file name). "
+                  "binN: little-endian uN source, uN target per edge; wbinN: and a u32 weight");
   add_build(*cmd, a.build);
   add_common(*cmd, common);
   return cmd;
@@ -206,7 +209,7 @@ void run_convert(const ConvertArgs& a, const Common& common) {
     throw InvalidInput("'" + a.input +
                        "' is already an .oocg file (use 'partition-tool export' to get text)");
   }
-  build_and_write(read_text(a.input, f), a.build, a.output, common);
+  build_and_write(read_edges(a.input, f), a.build, a.output, common);
 }
 
 struct GenerateArgs {
