@@ -300,8 +300,9 @@ def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0
 def convert(input: str, output: str, *, format: Optional[str] = None, undirected: bool = False,
             weights: str = "file", seed: int = 1, hub_sort: Optional[float] = 0.08,
             compress: bool = False, in_edges: bool = False) -> None:
-    """Reads a text graph (edge list, ``.wel``, ``.mtx``, gzip or not) and writes ``output``
-    as ``.oocg``, as ``partition-tool convert`` does."""
+    """Reads a text graph (edge list, ``.wel``, ``.mtx``, gzip or not) or a binary edge list
+    (``bin32``, ``bin64``, ``wbin32``, ``wbin64``) and writes ``output`` as ``.oocg``, as
+    ``partition-tool convert`` does."""
     _core.convert(str(input), str(output), format, bool(undirected), _text(weights, "weights"),
                   _vertex(seed, "seed"), _fraction(hub_sort), bool(compress), bool(in_edges))
 

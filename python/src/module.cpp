@@ -428,7 +428,7 @@ void bind_from_edges(py::module_& m) {
       });
 }
 
-// A text file to .oocg.
+// A text or binary edge list to .oocg.
 void bind_convert(py::module_& m) {
   m.def("convert",
         [](const std::string& input, const std::string& output, std::optional<std::string> format,
@@ -439,7 +439,7 @@ void bind_convert(py::module_& m) {
           py::gil_scoped_release unlocked;
           const Format f = format ? parse_format(*format) : detect_format(input);
           if (f == Format::oocg) throw InvalidInput("'" + input + "' is already an .oocg file");
-          build(read_text(input, f), s);
+          build(read_edges(input, f), s);
         });
 }
 

@@ -183,6 +183,17 @@ def test_convert_reads_a_text_edge_list(tmp_path, backend):
     np.testing.assert_array_equal(g.sssp(0), [0, 5, 12])
 
 
+def test_convert_reads_a_binary_edge_list(tmp_path, backend):
+    # The same graph as the text test's, as u32 (source, target, weight) records.
+    binary = tmp_path / "g.wbin32"
+    np.array([[0, 1, 5], [1, 2, 7], [2, 0, 1]], dtype="<u4").tofile(binary)
+    out = tmp_path / "g.oocg"
+    oocgraph.convert(str(binary), str(out), hub_sort=None)
+    g = oocgraph.load(str(out), backend=backend)
+    assert (g.num_vertices, g.num_edges, g.weights) == (3, 3, "u32")
+    np.testing.assert_array_equal(g.sssp(0), [0, 5, 12])
+
+
 def test_compressed_graphs_give_the_same_values(backend):
     raw = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
                             backend=backend, partition_bytes=4096, in_memory=False)
