@@ -87,23 +87,6 @@ std::vector<std::uint32_t> assign_partitions(std::span<const Partition> partitio
   return owner;
 }
 
-std::vector<std::pair<eid_t, eid_t>> owned_edge_ranges(std::span<const Partition> partitions,
-                                                       std::span<const std::uint32_t> owner,
-                                                       std::uint32_t rank) {
-  check_sizes(partitions, owner);
-  std::vector<std::pair<eid_t, eid_t>> ranges;
-  for (std::size_t p = 0; p < partitions.size(); ++p) {
-    const Partition& part = partitions[p];
-    if (owner[p] != rank || part.num_edges() == 0) continue;
-    if (!ranges.empty() && ranges.back().second == part.first_edge) {
-      ranges.back().second = part.last_edge;
-    } else {
-      ranges.emplace_back(part.first_edge, part.last_edge);
-    }
-  }
-  return ranges;
-}
-
 std::vector<std::pair<vid_t, vid_t>> owned_vertex_ranges(std::span<const Partition> partitions,
                                                          std::span<const std::uint32_t> owner,
                                                          std::uint32_t rank) {

@@ -27,12 +27,6 @@ namespace ooc {
 std::vector<std::uint32_t> assign_partitions(std::span<const Partition> partitions, vid_t hub_count,
                                              std::uint32_t ranks, std::uint32_t group = 1);
 
-// The edge ranges [first_edge, last_edge) of `rank`'s partitions, in order, neighbours merged,
-// empty ranges left out. Throws InvalidInput when owner and partitions differ in size.
-std::vector<std::pair<eid_t, eid_t>> owned_edge_ranges(std::span<const Partition> partitions,
-                                                       std::span<const std::uint32_t> owner,
-                                                       std::uint32_t rank);
-
 // The vertex ranges [first_vertex, last_vertex) of `rank`'s partitions, in order, neighbours
 // merged: what the rank reads of a .oocg file (OocgReadOptions::vertex_ranges), partitions without
 // out-edges included (their vertices may have in-edges). Throws InvalidInput when owner and
