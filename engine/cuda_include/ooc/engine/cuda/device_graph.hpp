@@ -15,7 +15,7 @@
 
 namespace ooc::detail {
 
-inline constexpr unsigned kStreams = kStagingBuffers + 1;  // two staging streams and a direct one
+inline constexpr unsigned kStreams = kStagingBuffers + 1;  // the staging buffers and direct
 
 // What every run needs and is slow to allocate (pinned host memory above all): made by the first
 // run that needs it, reused by later ones, grown when a run needs more.
@@ -39,7 +39,7 @@ struct Workspace {
   MemoryPlan plan;
   bool weighted = false, compaction = false;
   std::array<Staging, kStagingBuffers> staging;
-  std::array<Stream, kStreams> streams;  // staging 0, staging 1, direct
+  std::array<Stream, kStreams> streams;  // the staging buffers', then the direct one
   Event work_ready;
   DeviceArray<cuda::PartitionCounters> counters;  // per partition; twice that when runs pull
   Buffer<cuda::PartitionCounters> host_counters;
