@@ -454,6 +454,7 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.budget = setup.memory.budget;
   s.vertex_bytes = setup.memory.vertex_bytes + own_bytes;
   s.staging_bytes = setup.memory.staging_bytes;
+  if (device) s.host_pinned_bytes = detail::pinned_host_bytes(*device);
   s.edge_bytes = graph.num_edges() * (info.needs_weights && graph.weighted() ? 8 : 4);
   s.partitions = static_cast<std::uint32_t>(partitions.size());
   return s;
