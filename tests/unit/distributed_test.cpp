@@ -272,6 +272,14 @@ Runs run_all(OocEngine& engine, vid_t source) {
   return runs;
 }
 
+// Rank r's runs give the values of one rank's and read compressed lists.
+void expect_one_ranks_values(const Runs& runs, const Runs& one, int r) {
+  EXPECT_EQ(runs.bfs, one.bfs) << "rank " << r;
+  EXPECT_EQ(runs.sssp, one.sssp) << "rank " << r;
+  EXPECT_EQ(runs.cc, one.cc) << "rank " << r;
+  EXPECT_TRUE(runs.compressed) << "rank " << r;
+}
+
 // A file written with compressed lists and packed weights (and, directed, in-edges), loaded by
 // each rank (OocEngine::load with a communicator): every rank reads its share of the compressed
 // lists and in-edges, its filter tasks move compressed bytes (fewer than the raw lists of the same
@@ -304,10 +312,7 @@ TEST(DistributedRuns, RanksReadTheirShareOfCompressedListsAndInEdges) {
         EXPECT_FALSE(engine.graph().compressed.empty()) << "rank " << r;
         EXPECT_EQ(engine.graph().has_in_edges(), !g.symmetric) << "rank " << r;
         const Runs runs = run_all(engine, source);
-        EXPECT_EQ(runs.bfs, one[0].bfs) << "rank " << r;
-        EXPECT_EQ(runs.sssp, one[0].sssp) << "rank " << r;
-        EXPECT_EQ(runs.cc, one[0].cc) << "rank " << r;
-        EXPECT_TRUE(runs.compressed) << "rank " << r;
+        expect_one_ranks_values(runs, one[0], r);
         EngineOptions raw_options = o;
         raw_options.compressed = false;
         OocEngine raw = OocEngine::load(path, raw_options, communicator);
@@ -353,10 +358,7 @@ TEST(DistributedRuns, RanksRunFromTheirShareOfACompressedOnlyFile) {
         OocEngine engine = OocEngine::load(dir / "only.oocg", o, communicator);
         EXPECT_TRUE(engine.graph().targets.empty()) << "rank " << r;
         const Runs runs = run_all(engine, source);
-        EXPECT_EQ(runs.bfs, one[0].bfs) << "rank " << r;
-        EXPECT_EQ(runs.sssp, one[0].sssp) << "rank " << r;
-        EXPECT_EQ(runs.cc, one[0].cc) << "rank " << r;
-        EXPECT_TRUE(runs.compressed) << "rank " << r;
+        expect_one_ranks_values(runs, one[0], r);
         EngineOptions off = o;
         off.compressed = false;
         EXPECT_THROW(OocEngine::load(dir / "only.oocg", off, communicator), InvalidInput)
