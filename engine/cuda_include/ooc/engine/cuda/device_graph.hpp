@@ -124,6 +124,8 @@ struct DeviceGraph {
   // set-up and times (calibrate_exchange), which price the exchange's two forms.
   DeviceArray<std::uint64_t> owned;
   std::vector<void*> registered;
+  std::uint64_t registered_bytes = 0;
+  std::vector<const void*> pinned_in_place;  // the host arrays whose ranges those are
   std::unique_ptr<NcclLink> nccl;
   ExchangeCalibration exchange;
   // The edge cache, which partitions may enter it (a rank's own; empty: all), and what each
