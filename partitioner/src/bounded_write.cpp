@@ -70,7 +70,7 @@ Order order_vertices(Census& census, Buffer<eid_t>& in_degree, bool symmetric, d
   exclusive_scan(census.degree.data(), census.degree.size());
   const vid_t hubs = hub_fraction > 0.0 ? hubs_for_fraction(n, hub_fraction) : 0;
   if (hubs == 0) return {};
-  const Pass pass(bounded, "ordering vertices");
+  Pass pass(bounded, "ordering vertices");
   const std::span<const eid_t> offsets(census.degree);
   if (symmetric) {  // the in-degrees are the out-degrees
     in_degree = Buffer<eid_t>::allocate(n);
@@ -87,7 +87,7 @@ void write_file(const std::filesystem::path& path, const Census& census, const L
                 std::uint64_t window_edges, const BoundedOptions& bounded) {
   const Buffer<vid_t>& order = hub_sorted.order;
   using namespace oocg;
-  const Pass pass(bounded, "writing");
+  Pass pass(bounded, "writing");
   const vid_t n = census.vertices();
   const eid_t m = census.degree[n];
   Header h{};

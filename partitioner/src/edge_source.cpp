@@ -55,6 +55,7 @@ class GeneratedSource final : public EdgeSource {
       first += count;
     } while (first < edges_);
   }
+  std::optional<vid_t> declared_vertices() const override { return sample_.num_vertices; }
   std::uint64_t max_edges() const override { return edges_; }
   std::uint64_t in_memory_bytes(const BuildOptions& options) const override {
     return estimate(edges_, sample_.num_vertices, sample_.symmetric_input, false, options, 0);

@@ -1,5 +1,6 @@
 #include "temp_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,9 +21,14 @@ namespace {
 
 }  // namespace
 
+// O_TMPFILE makes a file that never has a name; where the file system cannot, a named one is
+// unlinked at once.
 TempFile::TempFile(const std::filesystem::path& dir) : dir_(dir) {
+  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd_ >= 0) return;
+  if (errno != EOPNOTSUPP && errno != EISDIR) fail("cannot create", dir);
   std::string name = (dir / ".partition-tool-XXXXXX").string();
-  fd_ = ::mkstemp(name.data());
+  fd_ = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd_ < 0) fail("cannot create", dir);
   ::unlink(name.c_str());
 }

@@ -1,6 +1,6 @@
 #pragma once
-// A file of a bounded build's spilled data (build_bounded): created in the temporary folder and
-// unlinked at once, so that it has no name there and the system frees it when the build ends,
+// A file of a bounded build's spilled data (build_bounded): made in the temporary folder without
+// a name (O_TMPFILE), so that nothing is left there and the system frees it when the build ends,
 // however it ends (an error, a signal, SIGKILL).
 #include <cstdint>
 #include <filesystem>

@@ -47,26 +47,32 @@ class BoundedBuild : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   fs::path path(const std::string& name) const { return dir_ / name; }
 
-  // Builds both ways and expects the same bytes; returns the ranges the bounded build spilled to.
+  // Builds both ways and expects the same bytes; returns the ranges the bounded build spilled to
+  // (and in `built`, the ranges it built after splitting those too large).
   std::size_t expect_same_file(EdgeList&& whole, const EdgeSource& parts,
-                               const BuildOptions& options, double hub_fraction) {
+                               const BuildOptions& options, double hub_fraction,
+                               std::uint64_t memory = 0, std::size_t* built = nullptr) {
     Graph g = build_graph(std::move(whole), options);
     const std::uint64_t vertices = g.num_vertices();
     if (hub_fraction > 0.0) g = hub_sort(std::move(g), hub_fraction);
     write_oocg(g, path("memory.oocg"));
     BoundedOptions bounded;
-    bounded.memory = tiny_memory(vertices);
+    bounded.memory = memory != 0 ? memory : tiny_memory(vertices);
     bounded.tmp_dir = dir_ / "tmp";
     bounded.hub_fraction = hub_fraction;
-    std::size_t ranges = 0;
+    std::size_t spilled = 0;
     bounded.report = [&](const PassReport& pass) {
-      constexpr std::string_view kSpill = "spilling edges into ";
-      if (pass.pass.starts_with(kSpill)) ranges = std::stoul(pass.pass.substr(kSpill.size()));
+      const auto ranges = [&](std::string_view prefix, std::size_t* out) {
+        if (out != nullptr && pass.pass.starts_with(prefix))
+          *out = std::stoul(pass.pass.substr(prefix.size()));
+      };
+      ranges("spilling edges into ", &spilled);
+      ranges("building lists in ", built);
     };
     build_bounded(parts, options, bounded, path("bounded.oocg"));
     EXPECT_EQ(bytes_of(path("bounded.oocg")), bytes_of(path("memory.oocg")));
     EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
-    return ranges;
+    return spilled;
   }
 
   std::size_t expect_same_generated(const GeneratorSpec& spec, const BuildOptions& options,
@@ -121,6 +127,19 @@ TEST_F(BoundedBuild, EveryOtherGeneratorAsInMemory) {
   GeneratorSpec complete = spec("complete");
   complete.vertices = 300;
   EXPECT_GE(expect_same_generated(complete, {}, kDefaultHubFraction), 2u);
+}
+
+// A generator's ranges are cut by vertex count before its degrees are known: a star's centre
+// makes its range too large, and it is split by degree, from its spilled records.
+TEST_F(BoundedBuild, RangeTooLargeIsSplit) {
+  GeneratorSpec star = spec("star");
+  star.vertices = 30000;
+  std::size_t built = 0;
+  const std::size_t spilled =
+      expect_same_file(generate(star), *generated_edges_source(star), {}, 0.0,
+                       16 * std::uint64_t{star.vertices} + (256 << 10), &built);
+  EXPECT_GE(spilled, 2u);
+  EXPECT_GT(built, spilled);
 }
 
 TEST_F(BoundedBuild, GeneratedPartsAreTheWholeListCut) {

@@ -2,7 +2,9 @@
 // Building a .oocg file in bounded memory (partition-tool --memory), for graphs whose in-memory
 // build (build_graph, hub_sort, write_oocg) would not fit. The input is read in parts, twice:
 // once to count each vertex's edges, once to spill the edges into temporary files by ranges of
-// source vertices, each range's lists small enough to build in the memory given. Each range is
+// source vertices, each range's lists small enough to build in the memory given (a generator,
+// which knows its vertices, once: it spills into ranges cut by vertex count, and a range that
+// turns out too large is split). Each range is
 // then built as build_graph builds every list (sorted, de-duplicated, random weights drawn), and
 // the lists go to one more temporary file; hub sort's order comes from the degrees alone, and the
 // file is written section by section, the lists read back in the new order. The file is the same,
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +38,9 @@ class EdgeSource {
   // the input declares (generators) or its own largest id + 1.
   virtual void read(std::uint64_t part_edges, const ReadOptions& read,
                     const std::function<void(EdgeList&&)>& take) const = 0;
+  // The vertex count, when the input declares it before it is read (a generator); such an input
+  // lists no weights, and a bounded build reads it once.
+  virtual std::optional<vid_t> declared_vertices() const { return std::nullopt; }
   // The most edges the input can list (exact for generators and binary files; for text, one per
   // 4 bytes, the shortest edge line).
   virtual std::uint64_t max_edges() const = 0;
