@@ -45,8 +45,9 @@ class EdgeSource {
   // 4 bytes, the shortest edge line).
   virtual std::uint64_t max_edges() const = 0;
   // What the in-memory build (build_graph, hub_sort, write_oocg) of this input is estimated to
-  // take at its peak: the read (a text file's bytes), the edge list, the lists built from it and
-  // hub sort's copy of them, the vertex arrays; from max_edges(), so at most twice too much.
+  // take at its peak: the read (a text file's bytes), the edge list beside the lists built from
+  // it or hub sort's two copies of the lists, the vertex arrays; from max_edges(), so more than
+  // it takes for text with lines longer than the shortest.
   virtual std::uint64_t in_memory_bytes(const BuildOptions& options) const = 0;
 };
 
