@@ -17,7 +17,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -67,7 +66,8 @@ WeightType wider(WeightType a, WeightType b) {
   return a == WeightType::none ? b : a;
 }
 
-// Adds the part's kept edges to each source's count, growing the counts to its vertices.
+// Adds the part's kept edges to each source's count, growing the counts to its vertices; each
+// worker counts its own vertices (parallel.hpp's owners).
 void count_part(const EdgeList& part, const BuildOptions& options, Census& census) {
   census.weight_type = wider(census.weight_type, part.weight_type);
   census.symmetric_input = part.symmetric_input;
@@ -79,12 +79,11 @@ void count_part(const EdgeList& part, const BuildOptions& options, Census& censu
   }
   const EdgePlan plan = edge_plan(options, part.symmetric_input, false);
   eid_t* degree = census.degree.data();
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, part.size(), 1 << 16),
-                    [&](const tbb::blocked_range<std::uint64_t>& r) {
-                      kept_edges(part, plan, r.begin(), r.end(), [&](vid_t u, vid_t, auto) {
-                        std::atomic_ref<eid_t>(degree[u]).fetch_add(1, std::memory_order_relaxed);
-                      });
-                    });
+  for_owners(owner_bounds(0, census.vertices()), [&](vid_t lo, vid_t hi) {
+    kept_edges(part, plan, 0, part.size(), [&](vid_t u, vid_t, auto) {
+      if (u - lo < hi - lo) ++degree[u];
+    });
+  });
 }
 
 // Pass 1.

@@ -14,6 +14,7 @@
 #include "bounded_passes.hpp"
 #include "list_build.hpp"
 #include "ooc/core/progress.hpp"
+#include "parallel.hpp"
 
 namespace ooc::detail::bounded {
 namespace {
@@ -25,7 +26,8 @@ struct RangeLists {
   Buffer<std::uint32_t> weights;
 };
 
-// Gathers a range's spilled records into its lists, reading the file in blocks.
+// Gathers a range's spilled records into its lists, reading the file in blocks; each worker
+// places the records of its own vertices (parallel.hpp's owners).
 RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census,
                   const ListPlan& plan) {
   const Records& records = plan.records;
@@ -35,6 +37,7 @@ RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census
     lists.end[v - lo] = edges;
     edges += census.degree[v];
   }
+  const std::vector<vid_t> bounds = owner_bounds_by_edges(lists.end.data(), lo, hi - lo, edges);
   lists.targets = Buffer<vid_t>::allocate(edges);
   if (records.words == 3) lists.weights = Buffer<std::uint32_t>::allocate(edges);
   const std::uint64_t block_records =
@@ -44,16 +47,15 @@ RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census
   for (std::uint64_t first = 0; first < total; first += block_records) {
     const std::uint64_t count = std::min(block_records, total - first);
     file.read(block.data(), count * records.bytes(), first * records.bytes());
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, count, 1 << 14),
-                      [&](const tbb::blocked_range<std::uint64_t>& r) {
-                        for (std::uint64_t i = r.begin(); i < r.end(); ++i) {
-                          const std::uint32_t* record = block.data() + i * records.words;
-                          const eid_t at = std::atomic_ref<eid_t>(lists.end[record[0] - lo])
-                                               .fetch_add(1, std::memory_order_relaxed);
-                          lists.targets[at] = record[1];
-                          if (records.words == 3) lists.weights[at] = record[2];
-                        }
-                      });
+    for_owners(bounds, [&](vid_t a, vid_t b) {
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint32_t* record = block.data() + i * records.words;
+        if (record[0] - a >= b - a) continue;
+        const eid_t at = lists.end[record[0] - lo]++;
+        lists.targets[at] = record[1];
+        if (records.words == 3) lists.weights[at] = record[2];
+      }
+    });
   }
   return lists;
 }

@@ -5,7 +5,6 @@
 #include "ooc/partitioner/builder.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -76,21 +75,6 @@ Buffer<vid_t> compact_ids(EdgeList& edges, const Plan& plan) {
   return old_id;
 }
 
-// Count and scatter give each worker a range of source vertices: every worker streams the whole
-// edge list and writes only the vertices it owns. Streaming reads are cheap next to random
-// atomic updates, which serialise on hubs and stop the core from overlapping its cache misses;
-// and each list fills in input order, whatever the timing.
-unsigned owners() {
-  return static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
-}
-
-template <class Body>
-void for_owners(const std::vector<vid_t>& bounds, Body&& body) {
-  tbb::parallel_for(
-      std::size_t{0}, bounds.size() - 1, [&](std::size_t t) { body(bounds[t], bounds[t + 1]); },
-      tbb::static_partitioner());
-}
-
 // Calls visit(from, to) for every edge the plan keeps, in both directions when asked, limited to
 // sources in [lo, hi).
 template <class Visit>
@@ -113,12 +97,9 @@ Buffer<eid_t> count_offsets(const EdgeList& edges, const Plan& plan) {
   const vid_t n = edges.num_vertices;
   auto offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
   detail::parallel_fill(offsets.data(), offsets.size(), eid_t{0});
-  std::vector<vid_t> bounds(owners() + 1);
-  for (std::size_t t = 0; t < bounds.size(); ++t) {
-    bounds[t] = static_cast<vid_t>(std::uint64_t{n} * t / (bounds.size() - 1));
-  }
+  const std::vector<vid_t> bounds = detail::owner_bounds(0, n);
   ProgressStep progress("counting degrees", edges.size() * (bounds.size() - 1));
-  for_owners(bounds, [&](vid_t lo, vid_t hi) {
+  detail::for_owners(bounds, [&](vid_t lo, vid_t hi) {
     edges_from(edges, plan, lo, hi, progress,
                [&](vid_t from, vid_t, std::uint64_t) { ++offsets[from]; });
   });
@@ -129,18 +110,11 @@ Buffer<eid_t> count_offsets(const EdgeList& edges, const Plan& plan) {
 void scatter(const EdgeList& edges, const Plan& plan, Graph& g) {
   const vid_t n = edges.num_vertices;
   const eid_t m = g.offsets[n];
-  // Owners' ranges balanced by edges, not vertices: hubs would leave one worker with most writes.
-  std::vector<vid_t> bounds(owners() + 1);
-  for (std::size_t t = 0; t < bounds.size(); ++t) {
-    const eid_t target = m * t / (bounds.size() - 1);
-    bounds[t] = static_cast<vid_t>(std::lower_bound(g.offsets.begin(), g.offsets.end(), target) -
-                                   g.offsets.begin());
-  }
-  bounds.back() = n;
+  const std::vector<vid_t> bounds = detail::owner_bounds_by_edges(g.offsets.data(), 0, n, m);
   auto cursor = Buffer<eid_t>::allocate(n);
   detail::parallel_copy_bytes(cursor.data(), g.offsets.data(), cursor.size_bytes());
   ProgressStep progress("placing edges", edges.size() * (bounds.size() - 1));
-  for_owners(bounds, [&](vid_t lo, vid_t hi) {
+  detail::for_owners(bounds, [&](vid_t lo, vid_t hi) {
     edges_from(edges, plan, lo, hi, progress, [&](vid_t from, vid_t to, std::uint64_t i) {
       const eid_t at = cursor[from]++;
       g.targets[at] = to;
