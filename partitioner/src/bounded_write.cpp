@@ -16,7 +16,8 @@
 namespace ooc::detail::bounded {
 namespace {
 
-constexpr std::uint64_t kMaxRunEdges = std::uint64_t{1} << 18;  // a pread at most 1 MiB
+// Neighbouring lists are read with one pread up to 1 MiB (a longer list alone, in one).
+constexpr std::uint64_t kMaxRunEdges = std::uint64_t{1} << 18;
 
 // Appends the lists of new vertices [0, n) to the current section: list i is list order[i] of
 // `from` (i itself without an order), its entries renamed by new_id when given. Windows of about
@@ -61,6 +62,42 @@ void copy_lists(const TempFile& from, std::span<const eid_t> offsets, const Buff
   }
 }
 
+// The header of the file the in-memory build writes (version 1: no compressed lists, no in-edges).
+oocg::Header header_of(vid_t n, eid_t m, WeightType weight_type, bool symmetric,
+                       const Order& hub_sorted) {
+  using namespace oocg;
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = kOldestVersion;
+  h.header_bytes = kHeaderBytes;
+  h.flags = (symmetric ? kFlagSymmetric : 0) | (hub_sorted.order.empty() ? 0 : kFlagPermuted);
+  h.num_vertices = n;
+  h.num_edges = m;
+  h.weight_type = static_cast<std::uint32_t>(weight_type);
+  h.hub_count = hub_sorted.hubs;
+  return h;
+}
+
+// The offsets section: the built offsets, or those of the lists in the new order.
+void append_offsets(std::span<const eid_t> offsets, const Buffer<vid_t>& order, OocgStream& out) {
+  if (order.empty()) {
+    out.append(offsets.data(), offsets.size_bytes());
+    return;
+  }
+  std::vector<eid_t> block;
+  eid_t at = 0;
+  for (const vid_t old : order.span()) {
+    block.push_back(at);
+    at += offsets[old + 1] - offsets[old];
+    if (block.size() == (std::size_t{1} << 16)) {
+      out.append(block.data(), block.size() * sizeof(eid_t));
+      block.clear();
+    }
+  }
+  block.push_back(at);
+  out.append(block.data(), block.size() * sizeof(eid_t));
+}
+
 }  // namespace
 
 Order order_vertices(Census& census, Buffer<eid_t>& in_degree, bool symmetric, double hub_fraction,
@@ -85,44 +122,20 @@ Order order_vertices(Census& census, Buffer<eid_t>& in_degree, bool symmetric, d
 void write_file(const std::filesystem::path& path, const Census& census, const ListFiles& lists,
                 const Order& hub_sorted, WeightType weight_type, bool symmetric,
                 std::uint64_t window_edges, const BoundedOptions& bounded) {
-  const Buffer<vid_t>& order = hub_sorted.order;
   using namespace oocg;
   Pass pass(bounded, "writing");
+  const Buffer<vid_t>& order = hub_sorted.order;
   const vid_t n = census.vertices();
   const eid_t m = census.degree[n];
-  Header h{};
-  std::memcpy(h.magic, kMagic, sizeof kMagic);
-  h.version = kOldestVersion;
-  h.header_bytes = kHeaderBytes;
-  h.flags = (symmetric ? kFlagSymmetric : 0) | (order.empty() ? 0 : kFlagPermuted);
-  h.num_vertices = n;
-  h.num_edges = m;
-  h.weight_type = static_cast<std::uint32_t>(weight_type);
-  h.hub_count = hub_sorted.hubs;
   std::array<std::uint64_t, kHeaderSections> bytes{};
   bytes[kOffsets] = (std::uint64_t{n} + 1) * sizeof(eid_t);
   bytes[kTargets] = m * sizeof(vid_t);
   bytes[kWeights] = lists.weights.size();
   bytes[kOriginalIds] = order.size_bytes();
-  OocgStream out(path, h, bytes);
+  OocgStream out(path, header_of(n, m, weight_type, symmetric, hub_sorted), bytes);
   const std::span<const eid_t> offsets(census.degree);
   out.begin(kOffsets);
-  if (order.empty()) {
-    out.append(offsets.data(), offsets.size_bytes());
-  } else {
-    std::vector<eid_t> block;
-    eid_t at = 0;
-    for (vid_t i = 0; i < n; ++i) {
-      block.push_back(at);
-      at += offsets[order[i] + 1] - offsets[order[i]];
-      if (block.size() == (std::size_t{1} << 16)) {
-        out.append(block.data(), block.size() * sizeof(eid_t));
-        block.clear();
-      }
-    }
-    block.push_back(at);
-    out.append(block.data(), block.size() * sizeof(eid_t));
-  }
+  append_offsets(offsets, order, out);
   Buffer<vid_t> new_id;
   if (!order.empty()) {
     new_id = Buffer<vid_t>::allocate(n);
@@ -141,4 +154,5 @@ void write_file(const std::filesystem::path& path, const Census& census, const L
   out.commit();
   pass.done(m, "edges");
 }
+
 }  // namespace ooc::detail::bounded
