@@ -281,14 +281,16 @@ void build_bounded(const EdgeSource& input, const BuildOptions& options,
   const bool keep_weights = options.weights.kind == WeightSpec::Kind::from_input &&
                             census.weight_type != WeightType::none;
   const bool random = options.weights.kind == WeightSpec::Kind::random;
-  // A range's lists: 4 bytes an edge; 12 more with the input's weights (theirs and the sort's
-  // keys), 4 more with random ones.
+  // A range's lists: 4 bytes an edge, 12 more with the input's weights (theirs and the sort's
+  // keys); half the budget for them, a quarter for the records read, an eighth for the built
+  // lists written (8 bytes an edge, random weights drawn there).
   const ListPlan plan{options,
                       {keep_weights ? 3u : 2u},
                       keep_weights && census.weight_type == WeightType::f32,
-                      4u + (keep_weights ? 12u : 0u) + (random ? 4u : 0u),
+                      keep_weights ? 16u : 4u,
                       budget / 2,
                       budget / 4,
+                      std::max<std::uint64_t>(1, budget / 64),
                       bounded.memory,
                       tmp_dir};
   const std::uint64_t part_edges = std::max<std::uint64_t>(1, budget / kPartEdgeBytes);

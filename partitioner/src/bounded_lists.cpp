@@ -7,7 +7,6 @@
 #include <tbb/parallel_for.h>
 
 #include <atomic>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -60,53 +59,62 @@ RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census
   return lists;
 }
 
-// Sorts and de-duplicates a gathered range's lists, draws their weights, appends them to the
-// list files and leaves their degrees in census.degree (and their targets' in `in_degree`).
-void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Census& census,
-                  Buffer<eid_t>& in_degree, ListFiles& out) {
-  const BuildOptions& options = plan.options;
+// Sorts and de-duplicates a gathered range's lists; their new lengths go to census.degree.
+void sort_lists(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Census& census) {
   std::uint32_t* weights = lists.weights.empty() ? nullptr : lists.weights.data();
-  const auto start = [&](vid_t v) { return v == lo ? eid_t{0} : lists.end[v - lo - 1]; };
   tbb::parallel_for(
       tbb::blocked_range<vid_t>(lo, hi, 256), [&](const tbb::blocked_range<vid_t>& r) {
         std::vector<std::uint64_t> scratch;
         for (vid_t v = r.begin(); v < r.end(); ++v) {
-          const eid_t from = start(v);
+          const eid_t from = v == lo ? 0 : lists.end[v - lo - 1];
           census.degree[v] = sort_and_dedupe_list(
               lists.targets.data() + from, weights == nullptr ? nullptr : weights + from,
-              lists.end[v - lo] - from, options.remove_duplicates, plan.is_float, scratch);
+              lists.end[v - lo] - from, plan.options.remove_duplicates, plan.is_float, scratch);
         }
       });
-  eid_t kept = 0, from = 0;  // lists moved down over what de-duplication dropped
-  for (vid_t v = lo; v < hi; ++v) {
-    const eid_t raw_end = lists.end[v - lo], length = census.degree[v];
-    if (from != kept) {
-      std::memmove(lists.targets.data() + kept, lists.targets.data() + from, length * 4);
-      if (weights != nullptr) std::memmove(weights + kept, weights + from, length * 4);
+}
+
+// Sorts and de-duplicates a gathered range's lists, then appends them to the list files a window
+// at a time: the window's lists copied in parallel without what de-duplication dropped, their
+// weights drawn (random ones) and their targets' in-degrees counted (when `in_degree` is not
+// empty) on the way.
+void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Census& census,
+                  Buffer<eid_t>& in_degree, ListFiles& out) {
+  sort_lists(lists, lo, hi, plan, census);
+  const WeightSpec& random = plan.options.weights;
+  const bool weighted = random.kind == WeightSpec::Kind::random || !lists.weights.empty();
+  std::vector<vid_t> targets;
+  std::vector<std::uint32_t> weights;
+  std::vector<eid_t> at;  // where each list of the window goes in it
+  for (vid_t a = lo; a < hi;) {
+    at.clear();
+    eid_t edges = 0;
+    vid_t b = a;
+    for (; b < hi && (edges == 0 || edges + census.degree[b] <= plan.window_edges); ++b) {
+      at.push_back(edges);
+      edges += census.degree[b];
     }
-    kept += length;
-    lists.end[v - lo] = kept;
-    from = raw_end;
+    targets.resize(edges);
+    weights.resize(weighted ? edges : 0);
+    tbb::parallel_for(
+        tbb::blocked_range<vid_t>(a, b, 256), [&](const tbb::blocked_range<vid_t>& r) {
+          for (vid_t v = r.begin(); v < r.end(); ++v) {
+            const eid_t from = v == lo ? 0 : lists.end[v - lo - 1], to = at[v - a];
+            for (eid_t k = 0; k < census.degree[v]; ++k) {
+              const vid_t target = lists.targets[from + k];
+              targets[to + k] = target;
+              if (!lists.weights.empty()) weights[to + k] = lists.weights[from + k];
+              if (random.kind == WeightSpec::Kind::random)
+                weights[to + k] = random_weight(random, v, target);
+              if (!in_degree.empty())
+                std::atomic_ref<eid_t>(in_degree[target]).fetch_add(1, std::memory_order_relaxed);
+            }
+          }
+        });
+    out.targets.append(targets.data(), edges * sizeof(vid_t));
+    if (weighted) out.weights.append(weights.data(), edges * sizeof(std::uint32_t));
+    a = b;
   }
-  if (options.weights.kind == WeightSpec::Kind::random) {
-    lists.weights = Buffer<std::uint32_t>::allocate(kept);
-    tbb::parallel_for(vid_t{lo}, hi, [&](vid_t v) {
-      for (eid_t e = lists.end[v - lo] - census.degree[v]; e < lists.end[v - lo]; ++e) {
-        lists.weights[e] = random_weight(options.weights, v, lists.targets[e]);
-      }
-    });
-  }
-  if (!in_degree.empty()) {
-    tbb::parallel_for(tbb::blocked_range<eid_t>(0, kept, 1 << 16),
-                      [&](const tbb::blocked_range<eid_t>& r) {
-                        for (eid_t e = r.begin(); e < r.end(); ++e) {
-                          std::atomic_ref<eid_t>(in_degree[lists.targets[e]])
-                              .fetch_add(1, std::memory_order_relaxed);
-                        }
-                      });
-  }
-  out.targets.append(lists.targets.data(), kept * sizeof(vid_t));
-  if (!lists.weights.empty()) out.weights.append(lists.weights.data(), kept * 4);
 }
 
 // The bytes a range's lists take while they are built.

@@ -73,11 +73,12 @@ struct Records {
 struct ListPlan {
   const BuildOptions& options;
   Records records;
-  bool is_float;              // the records' weights are f32
-  std::uint64_t edge_bytes;   // a range holds this per spilled edge while it is built
-  std::uint64_t capacity;     // and at most this in all
-  std::uint64_t block_bytes;  // records read at once
-  std::uint64_t memory;       // --memory, for messages
+  bool is_float;               // the records' weights are f32
+  std::uint64_t edge_bytes;    // a range holds this per spilled edge while it is built
+  std::uint64_t capacity;      // and at most this in all
+  std::uint64_t block_bytes;   // records read at once
+  std::uint64_t window_edges;  // built lists written at once
+  std::uint64_t memory;        // --memory, for messages
   std::filesystem::path tmp_dir;
 };
 

@@ -79,17 +79,18 @@ void OocgStream::append(const void* data, std::uint64_t bytes) {
   }
 }
 
-// Hashes the staged blocks in parallel (the last may be short) and writes them.
+// Hashes and writes the staged blocks in parallel, a block a task (the last may be short).
 void OocgStream::flush_stage() {
   if (staged_ == 0) return;
   const std::uint64_t blocks = blocks_of(staged_);
   const std::size_t first = digests_.size();
   digests_.resize(first + blocks);
+  const std::uint64_t at = header_.sections[current_].offset + written_;
   tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
-    digests_[first + b] =
-        XXH3_64bits(stage_.data() + b * kBlock, std::min(kBlock, staged_ - b * kBlock));
+    const std::uint64_t length = std::min(kBlock, staged_ - b * kBlock);
+    digests_[first + b] = XXH3_64bits(stage_.data() + b * kBlock, length);
+    write_all(file_.fd(), stage_.data() + b * kBlock, length, at + b * kBlock, tmp_);
   });
-  write_all(file_.fd(), stage_.data(), staged_, header_.sections[current_].offset + written_, tmp_);
   progress_.advance(staged_);
   written_ += staged_;
   staged_ = 0;
