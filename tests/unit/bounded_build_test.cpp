@@ -227,6 +227,18 @@ TEST_F(BoundedBuild, TextEdgeListsAsInMemory) {
   EXPECT_GE(expect_same_read(path("g.wel"), Format::wel, undirected, kDefaultHubFraction), 8u);
 }
 
+TEST_F(BoundedBuild, FootprintCountsTheBuiltEdges) {
+  const auto kron = generated_edges_source(spec("kron"));  // 2^14 vertices, 2^18 edges
+  const Footprint directed = kron->footprint({});
+  EXPECT_EQ(directed.spilled, (std::uint64_t{1} << 18) * 8);
+  // The edge list and the lists beside it, 12 bytes an edge, and 48 a vertex.
+  EXPECT_EQ(directed.in_memory, (std::uint64_t{1} << 18) * 12 + (std::uint64_t{1} << 14) * 48);
+  EXPECT_EQ(kron->footprint(undirected_random_weights()).spilled, (std::uint64_t{1} << 18) * 16);
+  write_binary<std::uint32_t>(path("g.wbin32"), kronecker_edges(), true);
+  const Footprint weighted = file_edges_source(path("g.wbin32"), Format::wbin32)->footprint({});
+  EXPECT_EQ(weighted.spilled, (std::uint64_t{1} << 17) * 12);
+}
+
 TEST_F(BoundedBuild, WhatIsReadOnlyWholeHasNoParts) {
   std::ofstream(path("g.mtx")) << "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n";
   std::ofstream(path("g.el.gz")) << "0 1\n";

@@ -186,7 +186,7 @@ std::string unstreamed_option(const BuildArgs& b) {
 bool bounded(const Input& input, const BuildArgs& b, const BuildOptions& options,
              std::uint64_t memory) {
   if (!input.parts) return false;
-  const std::uint64_t need = input.parts->in_memory_bytes(options);
+  const std::uint64_t need = input.parts->footprint(options).in_memory;
   if (need <= memory) return false;
   const std::string option = unstreamed_option(b);
   if (option.empty()) return true;
@@ -196,6 +196,16 @@ bool bounded(const Input& input, const BuildArgs& b, const BuildOptions& options
   if (!b.memory.empty()) throw InvalidInput("--memory: " + why + " (give more, or leave it out)");
   warn(why + ": building in memory");
   return false;
+}
+
+// A bounded build that fills its temporary folder's disk fails late: warn before it starts.
+void warn_if_short_of_disk(const fs::path& dir, std::uint64_t spilled) {
+  std::error_code error;
+  const fs::space_info space = fs::space(dir.empty() ? fs::path(".") : dir, error);
+  if (error || space.available >= spilled) return;
+  warn("'" + dir.string() + "' has " + format_bytes(space.available) +
+       " free, and this build may spill up to " + format_bytes(spilled) +
+       " there (--tmp-dir to choose another folder)");
 }
 
 // A line as each pass ends, flushed so that a log shows how far a long build has come.
@@ -264,10 +274,12 @@ void build_and_write(const Input& input, const BuildArgs& b, const fs::path& out
     bounded_options.memory = memory;
     bounded_options.tmp_dir = b.tmp_dir;
     bounded_options.hub_fraction = b.reorder == "hub" ? fraction : 0.0;
+    const Footprint footprint = input.parts->footprint(options);
+    warn_if_short_of_disk(b.tmp_dir.empty() ? out.parent_path() : fs::path(b.tmp_dir),
+                          footprint.spilled);
     if (!c.quiet) {
       std::printf("building in bounded memory (%s; in memory: about %s)\n",
-                  format_bytes(memory).c_str(),
-                  format_bytes(input.parts->in_memory_bytes(options)).c_str());
+                  format_bytes(memory).c_str(), format_bytes(footprint.in_memory).c_str());
       bounded_options.report = print_pass;
     }
     build_bounded(*input.parts, options, bounded_options, out);

@@ -29,6 +29,16 @@
 
 namespace ooc {
 
+// What a build is estimated to take.
+struct Footprint {
+  // Memory, built in memory (build_graph, hub_sort, write_oocg), at its peak: the read (a text
+  // file's bytes), the edge list beside the lists built from it or hub sort's two copies of the
+  // lists, the vertex arrays.
+  std::uint64_t in_memory = 0;
+  // The temporary folder, built in bounded memory, at its peak: the spilled edges.
+  std::uint64_t spilled = 0;
+};
+
 // An input that a bounded build reads in parts, as often as it needs.
 class EdgeSource {
  public:
@@ -44,11 +54,9 @@ class EdgeSource {
   // The most edges the input can list (exact for generators and binary files; for text, one per
   // 4 bytes, the shortest edge line).
   virtual std::uint64_t max_edges() const = 0;
-  // What the in-memory build (build_graph, hub_sort, write_oocg) of this input is estimated to
-  // take at its peak: the read (a text file's bytes), the edge list beside the lists built from
-  // it or hub sort's two copies of the lists, the vertex arrays; from max_edges(), so more than
-  // it takes for text with lines longer than the shortest.
-  virtual std::uint64_t in_memory_bytes(const BuildOptions& options) const = 0;
+  // What building this input is estimated to take, from max_edges(), so more than it takes for
+  // text with lines longer than the shortest.
+  virtual Footprint footprint(const BuildOptions& options) const = 0;
 };
 
 std::unique_ptr<EdgeSource> generated_edges_source(const GeneratorSpec& spec);
