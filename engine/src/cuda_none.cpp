@@ -24,6 +24,9 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph&, std::span<const Partition
 void add_in_lists(DeviceGraph&, Graph&, std::span<const Partition>, const RankSetup*) {
   no_cuda();
 }
+std::uint64_t pinned_host_bytes(const DeviceGraph&) {
+  no_cuda();
+}
 std::string device_name(const DeviceGraph&) {
   no_cuda();
 }

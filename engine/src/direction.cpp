@@ -7,7 +7,11 @@ namespace {
 
 bool pull_pays(const DirectionSurvey& s, bool early_exit, bool on_device, std::uint64_t vertices,
                const DirectionState& state) {
-  if (!on_device) return s.pull_bytes < s.push_bytes;
+  // Out of core, lists in the edge cache move no bytes. When neither direction moves any, a
+  // program with a pull floor takes Beamer's switch, as in GPU memory; the others push, which
+  // measured faster over cached compressed lists (docs/cost-model.md#direction).
+  if (!on_device && (!early_exit || s.pull_bytes > 0 || s.push_bytes > 0))
+    return s.pull_bytes < s.push_bytes;
   const auto frontier_edges = static_cast<double>(s.frontier_edges);
   const auto pull_edges = static_cast<double>(s.pull_edges);
   if (!early_exit) return frontier_edges >= kGatherShare * pull_edges;

@@ -94,6 +94,24 @@ void check_graph(const detail::ProgramInfo& info, const Graph& g) {
   }
 }
 
+// A compressed-only graph's lists are read compressed, as every engine but the unified baseline
+// can (its in-memory mode is the edge cache, memory_plan.cpp); its in-lists, when it has some,
+// are raw.
+void check_compressed_only(const Graph& g, const EngineOptions& o) {
+  if (g.has_raw_lists()) return;
+  const char* rebuild = " rebuild the file with --compress (not --compress-only)";
+  if (!o.compressed) {
+    throw InvalidInput(std::string("this graph has compressed lists only, which compressed off "
+                                   "(--compressed off) leaves unread: run with compressed on, or") +
+                       rebuild);
+  }
+  if (o.transfer == TransferPolicy::unified) {
+    throw InvalidInput(std::string("this graph has compressed lists only, and the unified policy "
+                                   "needs the raw lists: use another --transfer policy, or") +
+                       rebuild);
+  }
+}
+
 // The processor a run plans for: the memory budget it may use, its name, its L2 (0: unknown).
 struct Processor {
   std::uint64_t budget;
@@ -356,7 +374,9 @@ detail::CudaRun OocEngine::cuda_run(const MemoryPlan& plan) const {
 detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
                                       const RunOptions& run) const {
   check_graph(info, graph());
-  if (impl_->communicator) check_rank_transfer(options());  // configure() may have changed it
+  // configure() may have changed the transfer policy since the engine was made.
+  check_compressed_only(graph(), options());
+  if (impl_->communicator) check_rank_transfer(options());
   const EngineOptions o = impl_->run_options(info);
   const Processor processor = processor_of(impl_->device.get(), o.device_budget);
   // A program's own arrays come off a budget the user gave (allocated already, they are no
@@ -434,6 +454,7 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.budget = setup.memory.budget;
   s.vertex_bytes = setup.memory.vertex_bytes + own_bytes;
   s.staging_bytes = setup.memory.staging_bytes;
+  if (device) s.host_pinned_bytes = detail::pinned_host_bytes(*device);
   s.edge_bytes = graph.num_edges() * (info.needs_weights && graph.weighted() ? 8 : 4);
   s.partitions = static_cast<std::uint32_t>(partitions.size());
   return s;

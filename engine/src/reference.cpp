@@ -15,6 +15,14 @@
 namespace ooc::reference {
 namespace {
 
+// The references walk the raw lists, which a compressed-only graph leaves out.
+void check_raw(const Graph& g) {
+  if (!g.has_raw_lists()) {
+    throw InvalidInput(
+        "reference: the graph has compressed lists only; decode them first (decode_raw_lists)");
+  }
+}
+
 vid_t internal_source(const Graph& g, vid_t user) {
   for (vid_t v = 0; v < g.num_vertices(); ++v) {
     if (g.original_id(v) == user) return v;
@@ -69,6 +77,7 @@ vid_t find(std::vector<vid_t>& parent, vid_t v) {
 }  // namespace
 
 std::vector<std::uint32_t> bfs(const Graph& g, vid_t source_user_id) {
+  check_raw(g);
   std::vector<std::uint32_t> level(g.num_vertices(), Bfs::kUnreached);
   const vid_t source = internal_source(g, source_user_id);
   std::deque<vid_t> queue{source};
@@ -87,6 +96,7 @@ std::vector<std::uint32_t> bfs(const Graph& g, vid_t source_user_id) {
 }
 
 std::vector<double> sssp(const Graph& g, vid_t source_user_id) {
+  check_raw(g);
   if (!g.weighted()) throw InvalidInput("reference sssp: the graph has no weights");
   const vid_t source = internal_source(g, source_user_id);
   std::vector<double> dist;
@@ -103,6 +113,7 @@ std::vector<double> sssp(const Graph& g, vid_t source_user_id) {
 }
 
 std::vector<vid_t> cc(const Graph& g) {
+  check_raw(g);
   const vid_t n = g.num_vertices();
   std::vector<vid_t> parent(n);
   std::iota(parent.begin(), parent.end(), vid_t{0});
@@ -124,6 +135,7 @@ std::vector<vid_t> cc(const Graph& g) {
 }
 
 std::vector<double> pagerank(const Graph& g, double damping) {
+  check_raw(g);
   const vid_t n = g.num_vertices();
   std::vector<double> rank(n, 1.0 - damping), next(n);
   for (int iteration = 0; iteration < 100000; ++iteration) {
@@ -165,6 +177,7 @@ Comparison compare_l1(const std::vector<float>& engine, const std::vector<double
 }
 
 std::vector<double> bc(const Graph& g, const std::vector<vid_t>& sources_user_ids) {
+  check_raw(g);
   const vid_t n = g.num_vertices();
   std::vector<double> total(n, 0.0), sigma(n), delta(n);
   std::vector<std::int64_t> dist(n);

@@ -209,6 +209,26 @@ void compress(Graph& g, HostMemory& memory) {
   g.compressed = std::move(c);
 }
 
+void drop_raw_lists(Graph& g) {
+  if (g.compressed.empty()) {
+    throw InvalidInput(
+        "a graph without compressed lists cannot leave out its raw lists (compress it first)");
+  }
+  g.targets = {};
+  if (g.compressed.packs_weights()) g.weights = {};
+}
+
+void decode_raw_lists(Graph& g, HostMemory& memory) {
+  if (g.has_raw_lists()) return;
+  const eid_t m = g.num_edges();
+  g.targets = Buffer<vid_t>::allocate(m, memory);
+  decode_lists(g, 0, g.num_vertices(), g.targets.data());
+  if (g.weighted() && g.weights.empty()) {
+    g.weights = Buffer<std::uint32_t>::allocate(m, memory);
+    unpack_weights(g.compressed, 0, m, g.weights.data());
+  }
+}
+
 namespace {
 
 void check_packed_weights(const Graph& g) {
@@ -223,6 +243,7 @@ void check_packed_weights(const Graph& g) {
     throw FormatError("the packed weights hold " + std::to_string(c.packed_weights.size()) +
                       " bytes, expected " + std::to_string(bytes + codec::kPadding));
   }
+  if (g.weights.empty()) return;  // compressed-only: the packed weights are the only ones
   const eid_t e = detail::first_bad(g.num_edges(), [&](std::uint64_t i) {
     return codec::packed_weight(c.packed_weights.data(), i, c.weight_width, c.weight_base) !=
            g.weights[i];
@@ -231,6 +252,36 @@ void check_packed_weights(const Graph& g) {
     throw FormatError("the packed weights are corrupted: edge " + std::to_string(e) +
                       " does not unpack to its weight");
   }
+}
+
+// Decodes the `bytes` bytes of a list of `degree` targets at `at` into `out`, following only
+// what lies inside the list: true when every block and chunk offset is as the encoder writes
+// them (each width that of its decoded deltas, no target past the largest vertex id) and the
+// blocks fill the list exactly.
+bool decode_checked(const std::uint8_t* at, std::uint64_t bytes, eid_t degree, vid_t* out) {
+  std::uint64_t pos = codec::table_bytes(degree);
+  for (std::uint64_t first = 0; first < degree; first += kBlock) {
+    if (first > 0 && first % kChunk == 0) {
+      std::uint32_t offset = 0;
+      std::memcpy(&offset, at + 4 * (first / kChunk - 1), 4);
+      if (offset != pos) return false;
+    }
+    const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlock, degree - first));
+    if (pos + codec::kHeaderBytes > bytes) return false;
+    const std::uint32_t w = at[pos + 4];
+    if (w > 32 || pos + codec::block_bytes(n, w) > bytes) return false;
+    std::uint64_t t = 0;
+    std::memcpy(&t, at + pos, 4);
+    out[first] = static_cast<vid_t>(t);
+    for (std::uint32_t i = 1; i < n; ++i) {
+      t += codec::read_bits(at + pos + codec::kHeaderBytes, std::uint64_t{i - 1} * w, w);
+      if (t > kMaxVertexId) return false;
+      out[first + i] = static_cast<vid_t>(t);
+    }
+    if (block_width(out + first, n) != w) return false;
+    pos += codec::block_bytes(n, w);
+  }
+  return pos == bytes;
 }
 
 }  // namespace
@@ -247,34 +298,23 @@ void check_compressed(const Graph& g) {
     throw FormatError("the compressed lists hold " + std::to_string(c.bytes.size()) +
                       " bytes, expected " + std::to_string(c.offsets[n] + codec::kPadding));
   }
+  const bool raw = g.has_raw_lists();
   const auto v = static_cast<vid_t>(detail::first_bad(n, [&](std::uint64_t u) {
     if (c.offsets[u + 1] < c.offsets[u] || c.offsets[u + 1] > c.offsets[n]) return true;
-    const std::span<const vid_t> list = g.neighbors(static_cast<vid_t>(u));
-    // Every block's width and every chunk offset as the encoder would write them, and the
-    // list's length: only then may the decoder walk it.
-    const std::uint8_t* at = c.bytes.data() + c.offsets[u];
-    std::uint64_t pos = codec::table_bytes(list.size());
-    for (std::uint64_t first = 0; first < list.size(); first += kBlock) {
-      if (first > 0 && first % kChunk == 0) {
-        std::uint32_t offset = 0;
-        std::memcpy(&offset, at + 4 * (first / kChunk - 1), 4);
-        if (offset != pos) return true;
-      }
-      const auto m =
-          static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlock, list.size() - first));
-      const std::uint32_t w = block_width(list.data() + first, m);
-      if (pos + codec::kHeaderBytes > c.offsets[u + 1] - c.offsets[u] || at[pos + 4] != w)
-        return true;
-      pos += codec::block_bytes(m, w);
-    }
-    if (pos != c.offsets[u + 1] - c.offsets[u]) return true;
-    std::vector<vid_t> decoded(list.size());
-    decode_list(at, list.size(), decoded.data());
+    const auto vertex = static_cast<vid_t>(u);
+    std::vector<vid_t> decoded(g.degree(vertex));
+    if (!decode_checked(c.bytes.data() + c.offsets[u], c.offsets[u + 1] - c.offsets[u],
+                        decoded.size(), decoded.data()))
+      return true;
+    // Compressed-only, the list is the vertex's targets: they must be vertices.
+    if (!raw) return std::ranges::any_of(decoded, [&](vid_t t) { return t >= n; });
+    const std::span<const vid_t> list = g.neighbors(vertex);
     return !std::equal(decoded.begin(), decoded.end(), list.begin());
   }));
   if (v < n) {
     throw FormatError("the compressed list of vertex " + std::to_string(v) +
-                      " is corrupted: it does not decode to the vertex's targets");
+                      (raw ? " is corrupted: it does not decode to the vertex's targets"
+                           : " is corrupted: it does not decode to a sorted list of vertices"));
   }
   check_packed_weights(g);
 }

@@ -55,20 +55,22 @@ void for_each_edge(const Graph& g, Body&& body) {
 }
 
 // An in-edge's (source, weight) as one key, in the order the in-lists keep.
-std::uint64_t in_key(vid_t source, const Buffer<std::uint32_t>& weights, eid_t e) {
+std::uint64_t in_key(vid_t source, std::span<const std::uint32_t> weights, eid_t e) {
   return std::uint64_t{source} << 32 | (weights.empty() ? 0u : weights[e]);
 }
 
 // Whether the in-edges are in_edges_of(g), without building a second copy: per vertex, the
 // in-degree, the (source, weight) order, and a 64-bit sum of mixed (source, weight) keys over its
 // in-list against the same sum over the out-edges that reach it. The sum fingerprints the list
-// as a multiset, which the order then fixes.
-void check_in_edges(const Graph& g) {
+// as a multiset, which the order then fixes. `targets` and `weights` are the graph's out-edges'
+// (decoded, for a compressed-only graph).
+void check_in_edges(const Graph& g, std::span<const vid_t> targets,
+                    std::span<const std::uint32_t> weights) {
   const InEdges& in = g.in_edges;
   const vid_t n = g.num_vertices();
   const eid_t m = g.num_edges();
   if (in.offsets.size() != std::size_t{n} + 1 || in.sources.size() != m ||
-      in.weights.size() != g.weights.size()) {
+      in.weights.size() != weights.size()) {
     throw FormatError("the in-edges hold " + std::to_string(in.offsets.size()) + " offsets, " +
                       std::to_string(in.sources.size()) + " sources and " +
                       std::to_string(in.weights.size()) + " weights for " + std::to_string(n) +
@@ -81,25 +83,25 @@ void check_in_edges(const Graph& g) {
   detail::parallel_fill(expected.data(), std::size_t{n} + 1, eid_t{0});
   detail::parallel_fill(sums.data(), std::size_t{n}, std::uint64_t{0});
   for_each_edge(g, [&](vid_t u, eid_t e) {
-    const vid_t v = g.targets[e];
+    const vid_t v = targets[e];
     std::atomic_ref<eid_t>(expected[v]).fetch_add(1, std::memory_order_relaxed);
-    std::atomic_ref<std::uint64_t>(sums[v]).fetch_add(detail::mix64(in_key(u, g.weights, e)),
+    std::atomic_ref<std::uint64_t>(sums[v]).fetch_add(detail::mix64(in_key(u, weights, e)),
                                                       std::memory_order_relaxed);
   });
   detail::exclusive_scan(expected.data(), std::size_t{n} + 1);
-  if (auto v = detail::first_bad(n,
-                                 [&](std::size_t i) {
-                                   if (in.offsets[i + 1] != expected[i + 1]) return true;
-                                   std::uint64_t sum = 0;
-                                   for (eid_t e = expected[i]; e < expected[i + 1]; ++e) {
-                                     const std::uint64_t key = in_key(in.sources[e], in.weights, e);
-                                     if (e > expected[i] &&
-                                         key < in_key(in.sources[e - 1], in.weights, e - 1))
-                                       return true;
-                                     sum += detail::mix64(key);
-                                   }
-                                   return sum != sums[i];
-                                 });
+  if (auto v = detail::first_bad(
+          n,
+          [&](std::size_t i) {
+            if (in.offsets[i + 1] != expected[i + 1]) return true;
+            std::uint64_t sum = 0;
+            for (eid_t e = expected[i]; e < expected[i + 1]; ++e) {
+              const std::uint64_t key = in_key(in.sources[e], in.weights.span(), e);
+              if (e > expected[i] && key < in_key(in.sources[e - 1], in.weights.span(), e - 1))
+                return true;
+              sum += detail::mix64(key);
+            }
+            return sum != sums[i];
+          });
       v < n) {
     throw FormatError("the in-edges are not the graph's edges grouped by target: vertex " +
                       std::to_string(v) + "'s in-list differs");
@@ -114,20 +116,29 @@ void validate(const Graph& g) {
   const eid_t m = g.num_edges();
   if (g.offsets[0] != 0)
     throw FormatError("offsets[0] is " + std::to_string(g.offsets[0]) + ", not 0");
-  if (g.offsets[n] != m) {
+  // The edges are held raw, or in a compressed-only graph (has_raw_lists) in the compressed copy
+  // alone, which check_compressed checks.
+  const bool compressed_only = g.targets.empty() && !g.compressed.empty();
+  if (!compressed_only && g.offsets[n] != g.targets.size()) {
     throw FormatError("offsets end at " + std::to_string(g.offsets[n]) + " but there are " +
-                      std::to_string(m) + " edges");
+                      std::to_string(g.targets.size()) + " edges");
   }
   if (auto v = detail::first_bad(n, [&](std::size_t i) { return g.offsets[i + 1] < g.offsets[i]; });
       v < n) {
     throw FormatError("offsets decrease at vertex " + std::to_string(v));
   }
-  if (auto e = detail::first_bad(m, [&](std::size_t i) { return g.targets[i] >= n; }); e < m) {
+  if (auto e =
+          detail::first_bad(g.targets.size(), [&](std::size_t i) { return g.targets[i] >= n; });
+      e < g.targets.size()) {
     throw FormatError("edge " + std::to_string(e) + " points to vertex " +
                       std::to_string(g.targets[e]) + ", but there are only " + std::to_string(n) +
                       " vertices");
   }
-  if (g.weighted() != !g.weights.empty() || (g.weighted() && g.weights.size() != m)) {
+  // A compressed-only graph's packed weights are its only ones (check_compressed checks them).
+  const bool weights_packed_only = compressed_only && g.compressed.packs_weights();
+  if (weights_packed_only
+          ? !g.weights.empty()
+          : g.weighted() != !g.weights.empty() || (g.weighted() && g.weights.size() != m)) {
     throw FormatError("weight array has " + std::to_string(g.weights.size()) + " entries for " +
                       std::to_string(m) + " edges of weight type " +
                       std::string(to_string(g.weight_type)));
@@ -156,7 +167,20 @@ void validate(const Graph& g) {
     }
   }
   if (!g.compressed.empty()) check_compressed(g);
-  if (g.has_in_edges()) check_in_edges(g);
+  if (!g.has_in_edges()) return;
+  if (!compressed_only) {
+    check_in_edges(g, g.targets.span(), g.weights.span());
+    return;
+  }
+  // Against the lists decoded, which check_compressed has found sound.
+  Buffer<vid_t> targets = Buffer<vid_t>::allocate(m);
+  decode_lists(g, 0, n, targets.data());
+  Buffer<std::uint32_t> unpacked;
+  if (weights_packed_only) {
+    unpacked = Buffer<std::uint32_t>::allocate(m);
+    unpack_weights(g.compressed, 0, m, unpacked.data());
+  }
+  check_in_edges(g, targets.span(), weights_packed_only ? unpacked.span() : g.weights.span());
 }
 
 InEdges in_edges_of(const Graph& g) {

@@ -31,10 +31,12 @@ inline constexpr std::uint64_t kHeaderBytes = 256;
 inline constexpr std::uint64_t kAlign = 4096;
 inline constexpr std::uint64_t kBlock = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kFlagSymmetric = 1, kFlagPermuted = 2, kFlagCompressed = 4,
-                               kFlagPackedWeights = 8, kFlagSageOrdered = 16, kFlagInEdges = 32;
+                               kFlagPackedWeights = 8, kFlagSageOrdered = 16, kFlagInEdges = 32,
+                               kFlagCompressedOnly = 64;
 inline constexpr std::uint32_t kOldestVersion = 1;  // version 1 has no compressed sections
 inline constexpr std::uint32_t kPackedVersion = 3;  // the first with packed weights
 inline constexpr std::uint32_t kTableVersion = 4;   // the first with a section table (and in-edges)
+inline constexpr std::uint32_t kCompressedOnlyVersion = 5;  // the first without raw targets
 enum SectionId {
   kOffsets,
   kTargets,

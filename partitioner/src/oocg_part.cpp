@@ -86,7 +86,7 @@ std::vector<Extent> part_extents(int s, const Graph& g, const Sections& sections
                                  std::uint32_t weight_width, const VertexRanges& ranges,
                                  const std::filesystem::path& path) {
   const std::uint64_t bytes = sections[s].bytes;
-  const std::uint64_t edges = sections[kTargets].bytes / sizeof(vid_t);
+  const std::uint64_t edges = g.num_edges();  // the offsets' end, checked against the header's E
   if (bytes == 0) return {};
   std::vector<Extent> extents;
   switch (s) {

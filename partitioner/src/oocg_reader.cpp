@@ -127,6 +127,11 @@ void check_header_fields(const Header& h, const std::filesystem::path& path) {
   const bool packed = (h.flags & kFlagPackedWeights) != 0;
   const bool in_edges = (h.flags & kFlagInEdges) != 0;
   if (compressed && h.version < 2) bad(path, "a version 1 file cannot hold compressed lists");
+  if ((h.flags & kFlagCompressedOnly) != 0 && (h.version < kCompressedOnlyVersion || !compressed)) {
+    bad(path, "a version " + std::to_string(h.version) +
+                  " file cannot hold compressed lists only (that needs format version 5 and the "
+                  "compressed lists)");
+  }
   if (in_edges && h.version < kTableVersion) {
     bad(path, "a version " + std::to_string(h.version) +
                   " file cannot hold in-edges (they need format version 4)");
@@ -148,9 +153,10 @@ std::array<std::uint64_t, kSections> expected_bytes(const Header& h, const Secti
   const bool compressed = (h.flags & kFlagCompressed) != 0;
   const bool packed = (h.flags & kFlagPackedWeights) != 0;
   const bool in_edges = (h.flags & kFlagInEdges) != 0;
+  const bool compressed_only = (h.flags & kFlagCompressedOnly) != 0;
   return {(h.num_vertices + 1) * 8,
-          h.num_edges * 4,
-          weighted ? h.num_edges * 4 : 0,
+          compressed_only ? 0 : h.num_edges * 4,
+          weighted && !(compressed_only && packed) ? h.num_edges * 4 : 0,
           permuted ? h.num_vertices * 4 : 0,
           compressed ? (h.num_vertices + 1) * 8 : 0,
           sections[kCompressedLists].bytes,
@@ -257,6 +263,22 @@ struct ReadPlan {
     sections[s] = {true, whole, std::move(parts)};
   }
 };
+
+// A compressed-only file's lists are its compressed ones: a read of lists that leaves those out
+// would have none.
+void check_compressed_only(const Header& h, const OocgReadOptions& options,
+                           const std::filesystem::path& path) {
+  if ((h.flags & kFlagCompressedOnly) == 0 || options.read_compressed) return;
+  const auto& ranges = options.vertex_ranges;
+  const bool reads_lists = ranges.empty() || std::ranges::any_of(ranges, [](const auto& r) {
+                             return r.first < r.second;
+                           });
+  if (!reads_lists) return;
+  throw InvalidInput(path.string() +
+                     ": this file has compressed lists only, and --compressed off reads the raw "
+                     "lists: run with --compressed on, or rebuild the file with --compress (not "
+                     "--compress-only)");
+}
 
 // The sections a read takes: the out-edges and ids always; the compressed lists (and packed
 // weights) and the in-edges when the file has them and the options ask for them.
@@ -394,6 +416,7 @@ OocgInfo read_oocg_info(const std::filesystem::path& path) {
   info.weight_width = info.packed_weights ? o.header.weight_width : 0;
   info.packed_weight_bytes = o.sections[kPackedWeights].bytes;
   info.in_edges = (o.header.flags & kFlagInEdges) != 0;
+  info.compressed_only = (o.header.flags & kFlagCompressedOnly) != 0;
   info.file_bytes = o.file_bytes;
   return info;
 }
@@ -403,6 +426,7 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   const Opened o = open_checked(file.fd(), path);
   const Header& h = o.header;
   check_vertex_ranges(options.vertex_ranges, h.num_vertices, path);
+  check_compressed_only(h, options, path);
   const bool part = !options.vertex_ranges.empty();
   const std::array<bool, kSections> wanted = wanted_sections(h, options);
   const std::string name = path.filename().string();

@@ -96,11 +96,17 @@ Header header_for(const Graph& g) {
   const bool compressed = !g.compressed.empty();
   const bool packed = compressed && g.compressed.packs_weights();
   const bool in_edges = g.has_in_edges();
-  h.version = in_edges ? kTableVersion : packed ? kPackedVersion : compressed ? 2 : kOldestVersion;
+  const bool compressed_only = !g.has_raw_lists();
+  h.version = compressed_only ? kCompressedOnlyVersion
+              : in_edges      ? kTableVersion
+              : packed        ? kPackedVersion
+              : compressed    ? 2
+                              : kOldestVersion;
   h.header_bytes = kHeaderBytes;
   h.flags = (g.symmetric ? kFlagSymmetric : 0) | (g.original_ids.empty() ? 0 : kFlagPermuted) |
             (compressed ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0) |
-            (g.sage_ordered ? kFlagSageOrdered : 0) | (in_edges ? kFlagInEdges : 0);
+            (g.sage_ordered ? kFlagSageOrdered : 0) | (in_edges ? kFlagInEdges : 0) |
+            (compressed_only ? kFlagCompressedOnly : 0);
   if (packed) {
     h.weight_width = g.compressed.weight_width;
     h.weight_base = g.compressed.weight_base;

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import json
 import numbers
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -270,6 +270,14 @@ class Graph:
                 f"weights {self.weights}, backend {self.backend}>")
 
 
+def _compress(value: Union[bool, str]) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value == "only":
+        return "only"
+    raise ValueError(f"compress takes True, False or \"only\" (got {value!r})")
+
+
 def load(path: str, **options: Any) -> Graph:
     """Reads a ``.oocg`` file (``partition-tool``'s output, or ``output=`` of the functions
     below) into the engine."""
@@ -279,32 +287,34 @@ def load(path: str, **options: Any) -> Graph:
 def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0,
              cols: int = 0, vertices: int = 16, seed: int = 1, undirected: bool = False,
              weights: Optional[str] = None, hub_sort: Optional[float] = 0.08,
-             compress: bool = False, in_edges: bool = False, output: Optional[str] = None,
-             **options: Any) -> Graph:
+             compress: Union[bool, str] = False, in_edges: bool = False,
+             output: Optional[str] = None, **options: Any) -> Graph:
     """A synthetic graph, as ``partition-tool generate`` makes it: ``kind`` is ``"kron"``,
     ``"urand"``, ``"grid"``, ``"star"``, ``"chain"``, ``"complete"`` or ``"empty"``.
     ``weights`` is None or ``"random:LO-HI"``; ``hub_sort`` the fraction of vertices moved
     first as hubs (None: off); ``in_edges`` also keeps each vertex's in-neighbours, which
     ``direction="pull"`` (or ``"auto"``) needs on a directed graph; ``output`` also writes the
-    ``.oocg`` file."""
+    ``.oocg`` file. ``compress`` stores the lists compressed too (True), or only compressed
+    (``"only"``, as ``partition-tool --compress-only``)."""
     spec = _core.GeneratorSpec()
     spec.kind = _text(kind, "kind")
     spec.scale, spec.edge_factor = _vertex(scale, "scale"), _vertex(edge_factor, "edge_factor")
     spec.rows, spec.cols = _vertex(rows, "rows"), _vertex(cols, "cols")
     spec.vertices, spec.seed = _vertex(vertices, "vertices"), _vertex(seed, "seed")
     return Graph(_core.generate(spec, bool(undirected), "none" if weights is None else
-                                _text(weights, "weights"), _fraction(hub_sort), bool(compress),
-                                bool(in_edges), None if output is None else str(output), options))
+                                _text(weights, "weights"), _fraction(hub_sort),
+                                _compress(compress), bool(in_edges), None if output is None else str(output), options))
 
 
 def convert(input: str, output: str, *, format: Optional[str] = None, undirected: bool = False,
             weights: str = "file", seed: int = 1, hub_sort: Optional[float] = 0.08,
-            compress: bool = False, in_edges: bool = False) -> None:
+            compress: Union[bool, str] = False, in_edges: bool = False) -> None:
     """Reads a text graph (edge list, ``.wel``, ``.mtx``, gzip or not) or a binary edge list
     (``bin32``, ``bin64``, ``wbin32``, ``wbin64``) and writes ``output`` as ``.oocg``, as
     ``partition-tool convert`` does."""
     _core.convert(str(input), str(output), format, bool(undirected), _text(weights, "weights"),
-                  _vertex(seed, "seed"), _fraction(hub_sort), bool(compress), bool(in_edges))
+                  _vertex(seed, "seed"), _fraction(hub_sort), _compress(compress),
+                  bool(in_edges))
 
 
 def _ids(values: Any, name: str) -> np.ndarray:
@@ -337,8 +347,8 @@ def _weights(values: Any, edges: int) -> tuple[Optional[np.ndarray], str]:
 
 def from_edges(sources: Any, targets: Any, weights: Any = None, *,
                num_vertices: Optional[int] = None, undirected: bool = False,
-               hub_sort: Optional[float] = 0.08, compress: bool = False, in_edges: bool = False,
-               output: Optional[str] = None, **options: Any) -> Graph:
+               hub_sort: Optional[float] = 0.08, compress: Union[bool, str] = False,
+               in_edges: bool = False, output: Optional[str] = None, **options: Any) -> Graph:
     """A graph from edge arrays: edge i goes from ``sources[i]`` to ``targets[i]``, with
     ``weights[i]`` (integers: u32, floats: f32) when given. uint32 arrays are read in place.
     ``num_vertices`` keeps isolated vertices past the largest id; ``undirected`` adds every
@@ -351,7 +361,7 @@ def from_edges(sources: Any, targets: Any, weights: Any = None, *,
     largest = int(max(src.max(), dst.max())) + 1 if src.size else 0
     n = largest if num_vertices is None else _vertex(num_vertices, "num_vertices")
     return Graph(_core.from_edges(src, dst, w, kind, n, bool(undirected), _fraction(hub_sort),
-                                  bool(compress), bool(in_edges),
+                                  _compress(compress), bool(in_edges),
                                   None if output is None else str(output), options))
 
 

@@ -270,6 +270,7 @@ struct BuildSettings {
   std::uint64_t seed = 1;
   double hub_sort = kDefaultHubFraction;  // 0: off
   bool compress = false;
+  bool compress_only = false;         // and leave out the raw lists (--compress-only)
   bool in_edges = false;              // also the in-edges, for the pull direction
   std::optional<std::string> output;  // also write the .oocg here
 };
@@ -289,6 +290,7 @@ Graph build(EdgeList&& edges, const BuildSettings& s) {
     }
     g.in_edges = in_edges_of(g);
   }
+  if (s.compress_only) drop_raw_lists(g);  // after the in-edges, computed from the raw lists
   if (s.output) write_oocg(g, *s.output);
   return g;
 }
@@ -297,10 +299,12 @@ std::unique_ptr<PyEngine> engine_of(Graph&& g, const EngineOptions& o) {
   return std::make_unique<PyEngine>(OocEngine(std::move(g), o));
 }
 
+// `compress`: "off", "on" or "only" (oocgraph/__init__.py's _compress).
 BuildSettings build_settings(bool undirected, std::string weights, std::uint64_t seed,
-                             double hub_sort, bool compress, bool in_edges,
+                             double hub_sort, const std::string& compress, bool in_edges,
                              std::optional<std::string> output) {
-  return {undirected, std::move(weights), seed, hub_sort, compress, in_edges, std::move(output)};
+  return {undirected,        std::move(weights), seed,     hub_sort,
+          compress != "off", compress == "only", in_edges, std::move(output)};
 }
 
 using U32Array = py::array_t<std::uint32_t, py::array::c_style>;
@@ -395,7 +399,7 @@ void bind_load_and_generate(py::module_& m) {
     return std::make_unique<PyEngine>(OocEngine::load(path, o));
   });
   m.def("generate", [](const GeneratorSpec& spec, bool undirected, const std::string& weights,
-                       double hub_sort, bool compress, bool in_edges,
+                       double hub_sort, const std::string& compress, bool in_edges,
                        std::optional<std::string> output, const py::dict& options) {
     const EngineOptions o = engine_options(options);
     const BuildSettings s = build_settings(undirected, weights, spec.seed, hub_sort, compress,
@@ -407,25 +411,25 @@ void bind_load_and_generate(py::module_& m) {
 
 // An engine from numpy edge arrays.
 void bind_from_edges(py::module_& m) {
-  m.def(
-      "from_edges",
-      [](const U32Array& sources, const U32Array& targets, std::optional<U32Array> weights,
-         const std::string& weight_type, vid_t num_vertices, bool undirected, double hub_sort,
-         bool compress, bool in_edges, std::optional<std::string> output, const py::dict& options) {
-        const EngineOptions o = engine_options(options);
-        EdgeList edges;
-        edges.sources = view_of(sources);
-        edges.targets = view_of(targets);
-        if (weights) {
-          edges.weights = view_of(*weights);
-          edges.weight_type = weight_type == "f32" ? WeightType::f32 : WeightType::u32;
-        }
-        edges.num_vertices = num_vertices;
-        const BuildSettings s = build_settings(undirected, weights ? "file" : "none", 1, hub_sort,
-                                               compress, in_edges, std::move(output));
-        py::gil_scoped_release unlocked;
-        return engine_of(build(std::move(edges), s), o);
-      });
+  m.def("from_edges",
+        [](const U32Array& sources, const U32Array& targets, std::optional<U32Array> weights,
+           const std::string& weight_type, vid_t num_vertices, bool undirected, double hub_sort,
+           const std::string& compress, bool in_edges, std::optional<std::string> output,
+           const py::dict& options) {
+          const EngineOptions o = engine_options(options);
+          EdgeList edges;
+          edges.sources = view_of(sources);
+          edges.targets = view_of(targets);
+          if (weights) {
+            edges.weights = view_of(*weights);
+            edges.weight_type = weight_type == "f32" ? WeightType::f32 : WeightType::u32;
+          }
+          edges.num_vertices = num_vertices;
+          const BuildSettings s = build_settings(undirected, weights ? "file" : "none", 1, hub_sort,
+                                                 compress, in_edges, std::move(output));
+          py::gil_scoped_release unlocked;
+          return engine_of(build(std::move(edges), s), o);
+        });
 }
 
 // A text or binary edge list to .oocg.
@@ -433,7 +437,7 @@ void bind_convert(py::module_& m) {
   m.def("convert",
         [](const std::string& input, const std::string& output, std::optional<std::string> format,
            bool undirected, const std::string& weights, std::uint64_t seed, double hub_sort,
-           bool compress, bool in_edges) {
+           const std::string& compress, bool in_edges) {
           const BuildSettings s =
               build_settings(undirected, weights, seed, hub_sort, compress, in_edges, output);
           py::gil_scoped_release unlocked;

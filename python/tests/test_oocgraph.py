@@ -205,6 +205,23 @@ def test_compressed_graphs_give_the_same_values(backend):
         np.testing.assert_array_equal(packed.sssp(0, transfer=transfer), raw.sssp(0))
 
 
+def test_compressed_only_graphs_give_the_same_values(backend, tmp_path):
+    raw = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
+                            backend=backend, partition_bytes=4096, in_memory=False)
+    only = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
+                             compress="only", output=str(tmp_path / "only.oocg"),
+                             backend=backend, partition_bytes=4096)
+    assert only.compressed
+    for transfer in ["hybrid", "filter", "compaction", "zerocopy"]:
+        np.testing.assert_array_equal(only.sssp(0, transfer=transfer), raw.sssp(0))
+    loaded = oocgraph.load(str(tmp_path / "only.oocg"), backend=backend)
+    np.testing.assert_array_equal(loaded.bfs(0), raw.bfs(0))
+    with pytest.raises(ValueError, match="compressed lists only"):
+        oocgraph.load(str(tmp_path / "only.oocg"), backend=backend, compressed=False)
+    with pytest.raises(ValueError, match='compress takes True, False or "only"'):
+        oocgraph.generate("kron", scale=4, compress="yes")
+
+
 @pytest.mark.parametrize("direction", ["pull", "auto"])
 def test_pulling_gives_the_pushed_values(backend, direction):
     g = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",

@@ -89,6 +89,13 @@ inline Graph make_compressed_shape(const std::string& name) {
   return g;
 }
 
+// The shape compressed with its raw lists left out (partition-tool --compress-only).
+inline Graph make_compressed_only_shape(const std::string& name) {
+  Graph g = make_compressed_shape(name);
+  drop_raw_lists(g);
+  return g;
+}
+
 // The policies that move edges over the link, which compressed lists change.
 inline const std::vector<std::string>& moving_policy_names() {
   static const std::vector<std::string> names{"hybrid", "filter", "compaction", "zerocopy"};
@@ -152,10 +159,12 @@ inline void expect_compressed_like_raw(const EngineOptions& o, TransferEngine en
   }
 }
 
-// Runs `program` on the engine and expects the reference's answer.
+// Runs `program` on the engine and expects the reference's answer, of `reference_graph` when
+// given (the engine's graph with its raw lists, when the engine's has none), else of the engine's.
 // Returns the run's statistics (none for cc on a directed graph, which is refused).
-inline RunStats expect_matches_reference(const std::string& program, OocEngine& engine) {
-  const Graph& g = engine.graph();
+inline RunStats expect_matches_reference(const std::string& program, OocEngine& engine,
+                                         const Graph* reference_graph = nullptr) {
+  const Graph& g = reference_graph != nullptr ? *reference_graph : engine.graph();
   const vid_t source = engine.highest_degree_vertex();
   reference::Comparison c;
   RunStats stats;
@@ -181,6 +190,36 @@ inline RunStats expect_matches_reference(const std::string& program, OocEngine& 
   }
   EXPECT_TRUE(c.equal) << c.message;
   return stats;
+}
+
+// The policies a compressed-only graph runs under: all but unified, which it refuses; under
+// `resident` (a budget that holds every raw edge) its lists go to the edge cache, compressed, on
+// the GPU, and stay in host memory on the CPU.
+inline const std::vector<std::string>& compressed_only_policy_names() {
+  static const std::vector<std::string> names{"hybrid", "filter", "compaction", "zerocopy",
+                                              "resident"};
+  return names;
+}
+
+inline auto compressed_only_cases() {
+  return ::testing::Combine(::testing::ValuesIn(program_names()),
+                            ::testing::ValuesIn(shape_names()),
+                            ::testing::ValuesIn(compressed_only_policy_names()));
+}
+
+// `program` on the compressed-only shape gives the reference's answer on its raw lists, having
+// read compressed lists and, with edges, never run in memory (which copies raw lists).
+inline void expect_compressed_only_matches(const std::string& program, const std::string& shape,
+                                           const EngineOptions& o) {
+  const Graph raw = make_compressed_shape(shape);
+  OocEngine engine(make_compressed_only_shape(shape), o);
+  ASSERT_TRUE(engine.graph().targets.empty());
+  const RunStats stats = expect_matches_reference(program, engine, &raw);
+  if (stats.algorithm.empty()) return;  // refused: cc on a directed graph
+  EXPECT_TRUE(stats.compressed);
+  if (engine.graph().num_edges() > 0) {
+    EXPECT_FALSE(stats.in_memory);
+  }
 }
 
 using Case =
@@ -226,11 +265,12 @@ inline std::vector<vid_t> bc_sources(const OocEngine& engine) {
   return sources;
 }
 
-inline void expect_bc_matches_reference(OocEngine& engine) {
+inline void expect_bc_matches_reference(OocEngine& engine, const Graph* reference_graph = nullptr) {
   const std::vector<vid_t> sources = bc_sources(engine);
   const BcResult result = engine.bc(sources);
-  const reference::Comparison c = reference::compare_relative(
-      result.values, reference::bc(engine.graph(), sources), kBcRelative);
+  const Graph& g = reference_graph != nullptr ? *reference_graph : engine.graph();
+  const reference::Comparison c =
+      reference::compare_relative(result.values, reference::bc(g, sources), kBcRelative);
   EXPECT_TRUE(c.equal) << c.message;
   EXPECT_EQ(result.forward.size(), sources.size());
   EXPECT_EQ(result.backward.size(), sources.size());

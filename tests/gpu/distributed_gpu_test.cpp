@@ -197,6 +197,48 @@ TEST(CudaRankRuns, ARankPinsItsShareOfCompressedListsAndInEdgesInPlace) {
   std::filesystem::remove(path);
 }
 
+// A compressed-only file (kron-22, directed, with in-edges): each rank pins its share of the
+// compressed lists and raw in-lists and no raw out-lists, so fewer bytes than from the full file
+// by at least its share of the raw targets, and gives the reference's values.
+TEST(CudaRankRuns, ARankPinsNoRawListsOfACompressedOnlyFile) {
+  OOC_REQUIRE_GPU();
+  const int ranks = list_devices().size() >= 2 ? 2 : 1;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("distributed_gpu_compressed_only_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Graph g = test::build(generate_kronecker(22, 16, 11), false, 12);
+  compress(g);
+  g.in_edges = in_edges_of(g);
+  const vid_t source = g.original_id(0);
+  const auto expected_levels = reference::bfs(g, source);
+  const auto expected_distances = reference::sssp(g, source);
+  const std::uint64_t targets = g.targets.size_bytes();
+  write_oocg(g, dir / "full.oocg");
+  drop_raw_lists(g);
+  write_oocg(g, dir / "only.oocg");
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o;
+    o.backend = Backend::cuda;
+    o.device = r;
+    o.partition_bytes = std::uint64_t{4} << 20;
+    o.transfer = TransferPolicy::filter;
+    std::uint64_t pinned[2] = {};
+    for (const int only : {0, 1}) {
+      OocEngine engine = OocEngine::load(dir / (only ? "only.oocg" : "full.oocg"), o, communicator);
+      const auto bfs = engine.bfs(source);
+      pinned[only] = bfs.stats.host_pinned_bytes;
+      const auto levels = reference::compare_exact(bfs.values, expected_levels);
+      EXPECT_TRUE(levels.equal) << "rank " << r << ": " << levels.message;
+      const auto distances =
+          reference::compare_exact(engine.sssp(source).values, expected_distances);
+      EXPECT_TRUE(distances.equal) << "rank " << r << ": " << distances.message;
+    }
+    EXPECT_GT(pinned[1], 0u) << "rank " << r;
+    EXPECT_GE(pinned[0] - pinned[1], targets / 4) << "rank " << r;
+  });
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
   OOC_REQUIRE_GPU();
   if (list_devices().size() < 2) GTEST_SKIP() << "needs 2 GPUs: " << describe_devices();

@@ -2,8 +2,10 @@
 // mapping (pushing) on the CUDA backend, against the serial references. SKIPPED where there is no
 // GPU.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <tuple>
 
@@ -12,6 +14,7 @@
 #include "ooc/core/error.hpp"
 #include "ooc/engine/calibration.hpp"
 #include "ooc/engine/memory_plan.hpp"
+#include "ooc/partitioner/oocg.hpp"
 
 namespace ooc {
 namespace {
@@ -424,6 +427,50 @@ TEST_P(CudaCompressed, MatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CudaCompressed, test::compressed_cases(),
                          test::compressed_case_name);
+
+// Compressed-only graphs (partition-tool --compress-only): every task reads the compressed
+// lists; under `resident` (a budget that holds every raw edge) they go to the edge cache.
+class CudaCompressedOnly : public ::testing::TestWithParam<test::CompressedCase> {};
+
+TEST_P(CudaCompressedOnly, MatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const auto& [program, shape, policy] = GetParam();
+  test::expect_compressed_only_matches(program, shape,
+                                       test::options_for(policy, true, Backend::cuda));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPolicyButUnified, CudaCompressedOnly, test::compressed_only_cases(),
+                         test::compressed_case_name);
+
+// Loaded from a compressed-only file, the engine pins no raw lists: the full file's pinned bytes
+// less its raw targets and weights. A budget that would hold the raw lists in GPU memory holds
+// all the compressed ones in the edge cache.
+TEST(CudaCompressedRuns, ACompressedOnlyFilePinsNoRawListsAndIsCachedWhole) {
+  OOC_REQUIRE_GPU();
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("engine_gpu_compressed_only_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Graph g = test::make_compressed_shape("kron");
+  ASSERT_TRUE(g.compressed.packs_weights());
+  const std::uint64_t raw_bytes = g.targets.size_bytes() + g.weights.size_bytes();
+  write_oocg(g, dir / "full.oocg");
+  drop_raw_lists(g);
+  write_oocg(g, dir / "only.oocg");
+  const EngineOptions o = test::options_for("resident", true, Backend::cuda);
+  OocEngine full = OocEngine::load(dir / "full.oocg", o);
+  OocEngine only = OocEngine::load(dir / "only.oocg", o);
+  const vid_t source = full.highest_degree_vertex();
+  const auto from_full = full.sssp(source), from_only = only.sssp(source);
+  EXPECT_EQ(from_only.values, from_full.values);
+  EXPECT_TRUE(from_full.stats.in_memory);
+  EXPECT_FALSE(from_only.stats.in_memory);
+  const auto with_edges = std::count_if(only.partitions().begin(), only.partitions().end(),
+                                        [](const Partition& p) { return p.num_edges() > 0; });
+  EXPECT_EQ(from_only.stats.cache_partitions, static_cast<std::uint32_t>(with_edges));
+  EXPECT_GT(from_only.stats.host_pinned_bytes, 0u);
+  EXPECT_EQ(from_full.stats.host_pinned_bytes - from_only.stats.host_pinned_bytes, raw_bytes);
+  std::filesystem::remove_all(dir);
+}
 
 // Filter and compaction tasks decode in device memory (compaction's lists gathered by the CPU);
 // zero-copy tasks decode lines read in place (advance_compressed_kernel), heavy lists (big_star's

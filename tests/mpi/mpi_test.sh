@@ -4,8 +4,9 @@
 #                 all of them verified against the serial reference, from a file and generated;
 #                 --trace has every run's rows for rank 0 and rank 1, in the same iterations
 #   compressed-pull  2 ranks reading compressed lists (symmetric) and compressed lists with in-edges
-#                 (directed), pushing, pulling and choosing, give the values of 1 rank and the
-#                 serial reference's; they read compressed lists and pull
+#                 (directed), from files with and without the raw lists (--compress-only), pushing,
+#                 pulling and choosing, give the values of 1 rank and the serial reference's; they
+#                 read compressed lists and pull, and --json gives each rank's pinned host bytes
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
@@ -68,9 +69,13 @@ PY
       --compress -o "$tmp/sym.oocg" -q
     "$partition_tool" generate kron --scale 12 --edge-factor 8 --weights random:1-64 --compress \
       --in-edges -o "$tmp/dir.oocg" -q
-    for graph in sym dir; do
+    "$partition_tool" generate kron --scale 12 --edge-factor 8 --undirected --weights random:1-64 \
+      --compress-only -o "$tmp/sym-only.oocg" -q
+    "$partition_tool" generate kron --scale 12 --edge-factor 8 --weights random:1-64 \
+      --compress-only --in-edges -o "$tmp/dir-only.oocg" -q
+    for graph in sym dir sym-only dir-only; do
       algorithms=bfs,sssp,cc,pagerank
-      [ $graph = dir ] && algorithms=bfs,sssp,pagerank
+      [[ $graph = dir* ]] && algorithms=bfs,sssp,pagerank
       common=("$algorithms" --backend cpu --threads 1 --partition-bytes 8KiB --tolerance 1e-6
               --direction push,pull,auto --compressed on --verify -q --graph "$tmp/$graph.oocg")
       "$ooc_run" "${common[@]}" --json "$tmp/$graph-one.json" >"$tmp/$graph-one.log"
@@ -88,6 +93,7 @@ for a, b in zip(one["runs"], two["runs"]):
     if a["algorithm"] != "pagerank":
         assert a["values_digest"] == b["values_digest"], name
     assert b["compressed"], name
+    assert [r["host_pinned_bytes"] for r in b["ranks"]] == [0, 0], name  # the CPU pins nothing
     if a["direction"] == "pull":
         assert b["pull_iterations"] > 0 and a["pull_iterations"] > 0, name
 print(sys.argv[1], "same values on 1 and 2 ranks, compressed, pulling:", len(one["runs"]), "runs")

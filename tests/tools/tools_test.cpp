@@ -304,6 +304,53 @@ TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
   EXPECT_NE(in_place.out.find("(compressed lists)"), std::string::npos) << in_place.out;
 }
 
+// --compress-only: the file (version 5) leaves out the raw targets and weights, info and verify
+// say so, ooc-run runs and verifies from it, exports the same edges, and refuses --compressed off
+// with one line; --json gives the host bytes pinned (none on the CPU backend).
+TEST_F(Tools, CompressedOnlyFilesAreSmallerDescribedVerifiedAndRun) {
+  const fs::path full = path("full.oocg"), only = path("only.oocg");
+  const std::string input = std::string(OOC_TEST_DATA_DIR) + "/small.wel";
+  ASSERT_EQ(partition_tool({"convert", input, "-o", full.string(), "--compress", "-q"}).exit_code,
+            0);
+  const Ran wrote = partition_tool({"convert", input, "-o", only.string(), "--compress-only"});
+  ASSERT_EQ(wrote.exit_code, 0) << wrote.err;
+  EXPECT_NE(wrote.out.find(", compressed only)"), std::string::npos) << wrote.out;
+  EXPECT_LT(fs::file_size(only), fs::file_size(full));
+  const nlohmann::json described = info(only);
+  EXPECT_EQ(described["format_version"], 5);
+  EXPECT_EQ(described["compressed"]["only"], true);
+  EXPECT_EQ(info(full)["compressed"]["only"], false);
+  const Ran text = partition_tool({"info", only.string()});
+  EXPECT_NE(text.out.find("(compressed only: no raw targets)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(packed only)"), std::string::npos) << text.out;
+  const Ran verified = partition_tool({"verify", only.string()});
+  EXPECT_EQ(verified.exit_code, 0) << verified.err;
+  EXPECT_NE(verified.out.find("compressed-only lists decoded and checked"), std::string::npos)
+      << verified.out;
+  EXPECT_EQ(sssp(only, "0"), kSmallDistances);
+  const std::string json = path("runs.json").string();
+  const Ran verify =
+      ooc_run({"bfs,sssp,pagerank", "--graph", only.string(), "--backend", "cpu", "--transfer",
+               "hybrid,filter,compaction,zerocopy", "--verify", "--json", json});
+  EXPECT_EQ(verify.exit_code, 0) << verify.err << verify.out;
+  const nlohmann::json runs = nlohmann::json::parse(std::ifstream(json))["runs"];
+  ASSERT_EQ(runs.size(), 12u);
+  for (const nlohmann::json& run : runs) {
+    EXPECT_EQ(run["compressed"], true);
+    EXPECT_EQ(run["memory"]["host_pinned_bytes"], 0);
+  }
+  const Ran off =
+      ooc_run({"bfs", "--graph", only.string(), "--backend", "cpu", "--compressed", "off"});
+  EXPECT_EQ(off.exit_code, 1);
+  EXPECT_EQ(off.err, "ooc-run: " + only.string() +
+                         ": this file has compressed lists only, and --compressed off reads the "
+                         "raw lists: run with --compressed on, or rebuild the file with "
+                         "--compress (not --compress-only)\n");
+  ASSERT_EQ(partition_tool({"export", full.string(), "-o", path("full.el").string()}).exit_code, 0);
+  ASSERT_EQ(partition_tool({"export", only.string(), "-o", path("only.el").string()}).exit_code, 0);
+  EXPECT_EQ(slurp(path("only.el")), slurp(path("full.el")));
+}
+
 // --in-edges: the in-lists are stored (file version 4) after every step that moves the lists
 // (hub sort, SAGE's reordering, compression), verify checks them against the out-edges, and info
 // says they are there.

@@ -30,6 +30,19 @@ TEST_P(CpuCompressed, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(EveryMovingPolicy, CpuCompressed, test::compressed_cases(),
                          test::compressed_case_name);
 
+// Compressed-only graphs (partition-tool --compress-only): every task reads the compressed
+// lists, the references the raw ones.
+class CpuCompressedOnly : public ::testing::TestWithParam<test::CompressedCase> {};
+
+TEST_P(CpuCompressedOnly, MatchesTheReference) {
+  const auto& [program, shape, policy] = GetParam();
+  test::expect_compressed_only_matches(program, shape,
+                                       test::options_for(policy, true, Backend::cpu));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPolicyButUnified, CpuCompressedOnly, test::compressed_only_cases(),
+                         test::compressed_case_name);
+
 // Betweenness centrality against Brandes' serial code.
 class CpuBc : public ::testing::TestWithParam<test::BcCase> {};
 
@@ -87,6 +100,35 @@ TEST(CpuDirectionRuns, CompressedListsGiveTheReference) {
       OocEngine engine(std::move(g), test::direction_options(policy, "pull", true, Backend::cpu));
       test::expect_matches_reference(program, engine);
     }
+  }
+}
+
+// Compressed-only: a symmetric graph pulls over its compressed lists, a directed one over its
+// in-lists, which stay raw; BC's two phases read the compressed lists.
+TEST(CpuDirectionRuns, CompressedOnlyGraphsPullAndGiveTheReference) {
+  for (const std::string& policy : test::compressed_only_policy_names()) {
+    SCOPED_TRACE(policy);
+    for (const std::string shape : {"kron", "kron_directed"}) {
+      const auto make = [&] {
+        return shape == "kron" ? test::make_shape(shape) : test::make_in_edge_shape(shape);
+      };
+      const Graph raw = make();
+      Graph g = make();
+      compress(g);
+      drop_raw_lists(g);
+      OocEngine engine(std::move(g), test::direction_options(policy, "pull", true, Backend::cpu));
+      for (const std::string& program : test::program_names()) {
+        SCOPED_TRACE(program);
+        const RunStats stats = test::expect_matches_reference(program, engine, &raw);
+        if (!stats.algorithm.empty()) {
+          EXPECT_GT(stats.pull_iterations(), 0u);
+        }
+      }
+    }
+    OocEngine bc(test::make_compressed_only_shape("kron"),
+                 test::options_for(policy, true, Backend::cpu));
+    const Graph raw = test::make_compressed_shape("kron");
+    test::expect_bc_matches_reference(bc, &raw);
   }
 }
 

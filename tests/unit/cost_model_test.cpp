@@ -47,6 +47,20 @@ TEST(Direction, OutOfCoreTheFewerBytesOverTheLinkWin) {
   EXPECT_FALSE(choose_pull({100, 10000, 200, 10, 4096, 4096}, false, false, 1000, state));
 }
 
+// Out of core with every list either direction reads in the edge cache, no bytes cross the link:
+// BFS (a pull floor) takes Beamer's switch as in GPU memory; the others push.
+TEST(Direction, OutOfCoreWithEverythingCachedBfsSwitchesAsInGpuMemory) {
+  const std::uint64_t n = 1'000'000;
+  DirectionState state;
+  EXPECT_FALSE(choose_pull({1, 150, 1000, 15000, 0, 0}, true, false, n, state));
+  EXPECT_TRUE(choose_pull({10, 1001, 1000, 15000, 0, 0}, true, false, n, state));
+  // One byte over the link on either side and the bytes decide again.
+  EXPECT_FALSE(choose_pull({10, 1001, 1000, 15000, 0, 1}, true, false, n, state));
+  EXPECT_TRUE(choose_pull({10, 1001, 1000, 15000, 1, 0}, true, false, n, state));
+  DirectionState other;
+  EXPECT_FALSE(choose_pull({100, 1000, 200, 1000, 0, 0}, false, false, 1000, other));
+}
+
 TEST(Direction, NothingToSendOrNoOneToGatherPushes) {
   DirectionState state;
   EXPECT_FALSE(choose_pull({0, 0, 100, 1000, 1, 0}, false, false, 1000, state));

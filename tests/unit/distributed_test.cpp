@@ -272,6 +272,14 @@ Runs run_all(OocEngine& engine, vid_t source) {
   return runs;
 }
 
+// Rank r's runs give the values of one rank's and read compressed lists.
+void expect_one_ranks_values(const Runs& runs, const Runs& one, int r) {
+  EXPECT_EQ(runs.bfs, one.bfs) << "rank " << r;
+  EXPECT_EQ(runs.sssp, one.sssp) << "rank " << r;
+  EXPECT_EQ(runs.cc, one.cc) << "rank " << r;
+  EXPECT_TRUE(runs.compressed) << "rank " << r;
+}
+
 // A file written with compressed lists and packed weights (and, directed, in-edges), loaded by
 // each rank (OocEngine::load with a communicator): every rank reads its share of the compressed
 // lists and in-edges, its filter tasks move compressed bytes (fewer than the raw lists of the same
@@ -304,10 +312,7 @@ TEST(DistributedRuns, RanksReadTheirShareOfCompressedListsAndInEdges) {
         EXPECT_FALSE(engine.graph().compressed.empty()) << "rank " << r;
         EXPECT_EQ(engine.graph().has_in_edges(), !g.symmetric) << "rank " << r;
         const Runs runs = run_all(engine, source);
-        EXPECT_EQ(runs.bfs, one[0].bfs) << "rank " << r;
-        EXPECT_EQ(runs.sssp, one[0].sssp) << "rank " << r;
-        EXPECT_EQ(runs.cc, one[0].cc) << "rank " << r;
-        EXPECT_TRUE(runs.compressed) << "rank " << r;
+        expect_one_ranks_values(runs, one[0], r);
         EngineOptions raw_options = o;
         raw_options.compressed = false;
         OocEngine raw = OocEngine::load(path, raw_options, communicator);
@@ -323,6 +328,50 @@ TEST(DistributedRuns, RanksReadTheirShareOfCompressedListsAndInEdges) {
     }
   }
   std::filesystem::remove(path);
+}
+
+// A compressed-only file: each rank reads its share of the compressed lists (and of the raw
+// in-edges), and 2 and 3 ranks give the full file's values; a rank asked to leave the
+// compressed lists out refuses the file. Several devices over one compressed-only Graph do too.
+TEST(DistributedRuns, RanksRunFromTheirShareOfACompressedOnlyFile) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("distributed_compressed_only_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const std::string shape : {"kron", "kron_directed"}) {
+    SCOPED_TRACE(shape);
+    Graph g = test::make_compressed_shape(shape);
+    if (!g.symmetric) g.in_edges = in_edges_of(g);
+    write_oocg(g, dir / "full.oocg");
+    drop_raw_lists(g);
+    write_oocg(g, dir / "only.oocg");
+    const vid_t source = g.original_id(0);
+    EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+    o.direction = Direction::automatic;
+    std::vector<Runs> one(1);
+    test::on_ranks(1, [&](int, const std::shared_ptr<Communicator>& communicator) {
+      OocEngine engine = OocEngine::load(dir / "full.oocg", o, communicator);
+      one[0] = run_all(engine, source);
+    });
+    for (const int ranks : {2, 3}) {
+      SCOPED_TRACE(std::to_string(ranks) + " ranks");
+      test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+        OocEngine engine = OocEngine::load(dir / "only.oocg", o, communicator);
+        EXPECT_TRUE(engine.graph().targets.empty()) << "rank " << r;
+        const Runs runs = run_all(engine, source);
+        expect_one_ranks_values(runs, one[0], r);
+        EngineOptions off = o;
+        off.compressed = false;
+        EXPECT_THROW(OocEngine::load(dir / "only.oocg", off, communicator), InvalidInput)
+            << "rank " << r;
+      });
+    }
+    o.devices = {0, 1};
+    OocEngine group(read_oocg(dir / "only.oocg"), o);
+    const Runs runs = run_all(group, source);
+    EXPECT_EQ(runs.bfs, one[0].bfs);
+    EXPECT_EQ(runs.cc, one[0].cc);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // EngineOptions::devices over one Graph: the ranks' views of it (detail::share) carry its

@@ -3,10 +3,14 @@
 #include "ooc/engine/engine.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "engine_cases.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
+#include "ooc/partitioner/oocg.hpp"
 #include "ooc/partitioner/sage_reorder.hpp"
 #include "ooc/transfer/devices.hpp"
 
@@ -368,6 +372,57 @@ TEST(Engine, CompressedListsGiveTheRawValuesWithFewerFilterBytes) {
   EXPECT_EQ(packed.sssp(source).values, raw.sssp(source).values);
   EXPECT_EQ(packed.cc().values, raw.cc().values);
   EXPECT_NE(bfs_packed.stats.summary().find("(compressed lists)"), std::string::npos);
+}
+
+// A compressed-only graph runs from its compressed lists alone: what would read raw lists
+// (compressed off, the unified baseline) is refused with one line naming the way out.
+TEST(Engine, CompressedOnlyGraphsRefuseWhatReadsRawLists) {
+  EngineOptions o = cpu();
+  o.compressed = false;
+  OocEngine off(test::make_compressed_only_shape("kron"), o);
+  EXPECT_EQ(error_of([&] { off.bfs(off.highest_degree_vertex()); }),
+            "this graph has compressed lists only, which compressed off (--compressed off) leaves "
+            "unread: run with compressed on, or rebuild the file with --compress (not "
+            "--compress-only)");
+  o = cpu();
+  o.transfer = TransferPolicy::unified;
+  OocEngine unified(test::make_compressed_only_shape("kron"), o);
+  EXPECT_EQ(error_of([&] { unified.cc(); }),
+            "this graph has compressed lists only, and the unified policy needs the raw lists: "
+            "use another --transfer policy, or rebuild the file with --compress (not "
+            "--compress-only)");
+  RunSettings filter = unified.settings();
+  filter.transfer = TransferPolicy::filter;
+  unified.configure(filter);
+  EXPECT_TRUE(unified.cc().stats.compressed);
+  EXPECT_THROW(reference::bfs(unified.graph(), 0), InvalidInput);
+}
+
+// Loaded from a compressed-only file, the engine gives the full file's values; loading it
+// without its compressed lists is refused by the reader.
+TEST(Engine, LoadsCompressedOnlyFiles) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("engine_compressed_only_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Graph g = test::make_compressed_shape("kron");
+  write_oocg(g, dir / "full.oocg");
+  drop_raw_lists(g);
+  write_oocg(g, dir / "only.oocg");
+  OocEngine full = OocEngine::load(dir / "full.oocg", cpu());
+  OocEngine only = OocEngine::load(dir / "only.oocg", cpu());
+  EXPECT_TRUE(only.graph().targets.empty());
+  const vid_t source = full.highest_degree_vertex();
+  EXPECT_EQ(only.highest_degree_vertex(), source);
+  EXPECT_EQ(only.bfs(source).values, full.bfs(source).values);
+  EXPECT_EQ(only.sssp(source).values, full.sssp(source).values);
+  EXPECT_EQ(only.cc().values, full.cc().values);
+  EngineOptions off = cpu();
+  off.compressed = false;
+  EXPECT_NE(error_of([&] { OocEngine::load(dir / "only.oocg", off); })
+                .find("this file has compressed lists only, and --compressed off reads the raw "
+                      "lists"),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Engine, ACancelledRunThrowsCancelledNamingTheIterationsDone) {

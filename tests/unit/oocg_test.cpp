@@ -206,7 +206,7 @@ TEST_F(Oocg, NamesEachKindOfDamage) {
   poke(version, 8, std::string("\x07\0\0\0", 4));
   EXPECT_EQ(
       read_error(version),
-      version.string() + ": format version 7 is not supported (this build reads versions 1 to 4)");
+      version.string() + ": format version 7 is not supported (this build reads versions 1 to 5)");
 
   const fs::path header = copy("header.oocg");
   poke(header, 24, "\x01");  // the vertex count

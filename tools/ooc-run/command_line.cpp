@@ -117,7 +117,7 @@ void add_transfer_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--direction", a.direction,
                  "push | pull (vertices gather from their in-neighbours: a symmetric graph or one "
-                 "written with partition-tool --in-edges; one GPU or the CPU) | auto (per "
+                 "written with partition-tool --in-edges) | auto (per "
                  "iteration, whichever reads fewer edges in GPU "
                  "memory or moves fewer bytes out of core), or a list")
       ->capture_default_str();
@@ -143,8 +143,8 @@ void add_exchange_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--exchange-rounds", a.exchange_rounds,
                  "ranks: exchanges in an iteration whose active edges are at least a quarter of "
-                 "the graph's, each after an equal share of a rank's tasks (1: once per "
-                 "iteration), or a list")
+                 "the graph's, run r of R ending at (r/R)^2 of a rank's active edges (1: once "
+                 "per iteration), or a list")
       ->capture_default_str();
   app.add_option("--priority-fraction", a.priority_fraction,
                  "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "

@@ -114,7 +114,7 @@ int run_on_devices(const Args& a, const std::vector<int>& devices) {
 }
 
 nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
-  constexpr std::size_t kFields = 6;
+  constexpr std::size_t kFields = 7;
   std::vector<double> all(kFields * static_cast<std::size_t>(ranks.size()), 0.0);
   double exchanged = 0, exchange_seconds = 0, nccl_seconds = 0;
   for (const IterationStats& it : stats.iterations) {
@@ -127,7 +127,8 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                                          static_cast<double>(stats.total_bytes()),
                                          exchanged,
                                          exchange_seconds,
-                                         nccl_seconds};
+                                         nccl_seconds,
+                                         static_cast<double>(stats.host_pinned_bytes)};
   std::copy(mine.begin(), mine.end(), all.begin() + kFields * ranks.rank());
   ranks.all_reduce(all, Reduction::sum);  // each slot has one non-zero contributor
   nlohmann::json out = nlohmann::json::array();
@@ -139,7 +140,8 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                    {"total_bytes", static_cast<std::uint64_t>(f[2])},
                    {"exchange_bytes", static_cast<std::uint64_t>(f[3])},
                    {"exchange_seconds", f[4]},
-                   {"nccl_seconds", f[5]}});
+                   {"nccl_seconds", f[5]},
+                   {"host_pinned_bytes", static_cast<std::uint64_t>(f[6])}});
   }
   return out;
 }

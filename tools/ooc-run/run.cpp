@@ -14,6 +14,7 @@
 #include "calibration.hpp"
 #include "engine_setup.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "outputs.hpp"
 #include "ranks.hpp"
@@ -117,7 +118,9 @@ class Runner {
   std::vector<double> reference_ranks_;  // --pagerank-reference, read before any run
   // Per algorithm and damping (pagerank's reference depends on it), the reference, computed once.
   std::map<std::pair<std::size_t, float>, std::vector<double>> expected_;
-  Graph whole_;  // the serial reference needs every edge: a rank reads the file again
+  // The serial reference needs every edge, raw: a rank, or a compressed-only file's one rank,
+  // reads the file again.
+  Graph whole_;
   nlohmann::json runs_ = nlohmann::json::array();
   Outcome last_;
   const Algorithm* last_algorithm_ = nullptr;
@@ -311,8 +314,12 @@ void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& 
 }
 
 const Graph& Runner::whole_graph(const OocEngine& engine) {
-  if (engine.ranks() == 1 || a_.graph.empty()) return engine.graph();
-  if (whole_.num_vertices() == 0) whole_ = read_oocg(a_.graph);
+  const Graph& g = engine.graph();
+  if ((engine.ranks() == 1 && g.has_raw_lists()) || a_.graph.empty()) return g;
+  if (whole_.num_vertices() == 0) {
+    whole_ = read_oocg(a_.graph);
+    decode_raw_lists(whole_);  // a compressed-only file's: the references read raw lists
+  }
   return whole_;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ooc/core/units.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/locality.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/partitioner/partition.hpp"
@@ -136,13 +137,15 @@ std::string compressed_lines(const json& c) {
   if (c.is_null())
     return line("compressed", "no (partition-tool --compress adds compressed lists)");
   char buf[kLineBytes];
-  std::snprintf(buf, sizeof buf, "%s, %.2f bytes per edge (raw targets: 4)",
-                format_bytes(c["bytes"]).c_str(), c["bytes_per_edge"].get<double>());
+  const bool only = c["only"].get<bool>();
+  std::snprintf(buf, sizeof buf, "%s, %.2f bytes per edge (%s)", format_bytes(c["bytes"]).c_str(),
+                c["bytes_per_edge"].get<double>(),
+                only ? "compressed only: no raw targets" : "raw targets: 4");
   std::string out = line("compressed", buf);
   if (const json& w = c["weights"]; !w.is_null()) {
-    std::snprintf(buf, sizeof buf, "packed at %u bits: %s, %.2f bytes per edge (raw: 4)",
+    std::snprintf(buf, sizeof buf, "packed at %u bits: %s, %.2f bytes per edge (%s)",
                   w["bits"].get<unsigned>(), format_bytes(w["bytes"]).c_str(),
-                  w["bytes_per_edge"].get<double>());
+                  w["bytes_per_edge"].get<double>(), only ? "packed only" : "raw: 4");
     out += line("weights", buf);
   }
   return out;
@@ -217,7 +220,8 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint6
   const OocgInfo info = read_oocg_info(path);
   OocgReadOptions options;
   options.verify_checksums = false;  // `verify` checks everything; info stays quick
-  const Graph g = read_oocg(path, options);
+  Graph g = read_oocg(path, options);
+  if (locality) decode_raw_lists(g);  // the measure walks the targets
   const DegreeStats stats = degree_stats(g);
   const double mean =
       g.num_vertices() == 0 ? 0.0 : static_cast<double>(g.num_edges()) / g.num_vertices();
@@ -239,6 +243,7 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint6
           {"compressed",
            info.compressed
                ? json{{"bytes", info.compressed_bytes},
+                      {"only", info.compressed_only},
                       {"bytes_per_edge", per_edge(info.compressed_bytes)},
                       {"weights", info.packed_weights
                                       ? json{{"bits", info.weight_width},

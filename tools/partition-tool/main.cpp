@@ -45,6 +45,7 @@ struct BuildArgs {
   bool keep_duplicates = false;
   bool compact_ids = false;
   bool compress = false;
+  bool compress_only = false;
   bool in_edges = false;
   std::string memory{};  // empty: half of the machine's
   std::string tmp_dir{};
@@ -86,6 +87,11 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
       "Also store the lists compressed (sorted, delta bit-packed; file version 2) and integer "
       "weights packed at the width of their range (version 3), which the engine reads "
       "instead of the raw ones");
+  // A flag of its own: an optional value of --compress would take the input file after it.
+  cmd.add_flag("--compress-only", b.compress_only,
+               "Store the lists compressed and the integer weights packed, as --compress does, "
+               "without the raw targets (and raw weights, when packed): format version 5, "
+               "read by the engine with --compressed on");
   cmd.add_flag("--in-edges", b.in_edges,
                "Also store the in-edges (each vertex's in-neighbours; file version 4), which the "
                "pull direction needs on a directed graph (ooc-run --direction pull|auto)");
@@ -176,6 +182,7 @@ std::string unstreamed_option(const BuildArgs& b) {
   if (b.compact_ids) return "--compact-ids";
   if (b.reorder == "sage") return "--reorder sage";
   if (b.compress) return "--compress";
+  if (b.compress_only) return "--compress-only";
   if (b.in_edges) return "--in-edges";
   return "";
 }
@@ -223,13 +230,15 @@ std::string build_in_memory(EdgeList&& edges, const BuildArgs& b, const BuildOpt
   if (b.in_edges && g.symmetric)
     refuse_symmetric_in_edges("this one is symmetric (its input declares it, or its shape is)");
   const std::string order = reorder(g, b, fraction);
-  if (b.compress) compress(g);
+  const bool compressing = b.compress || b.compress_only;
+  if (compressing) compress(g);
   // Last: hub sort, SAGE's reordering and compression all move the lists.
   if (b.in_edges) {
     ProgressStep progress("computing the in-edges", g.num_edges());
     g.in_edges = in_edges_of(g);
     progress.advance(g.num_edges());
   }
+  if (b.compress_only) drop_raw_lists(g);  // after the in-edges, which are computed from them
   write_oocg(g, out);
   return order;
 }
@@ -237,21 +246,23 @@ std::string build_in_memory(EdgeList&& edges, const BuildArgs& b, const BuildOpt
 // The summary line of a written file.
 void print_summary(const fs::path& out, const std::string& order, double seconds) {
   const OocgInfo g = read_oocg_info(out);
-  char compressed[96] = "";
+  std::string compressed;
   if (g.compressed && g.num_edges > 0) {
-    const int n =
-        std::snprintf(compressed, sizeof compressed, ", lists compressed to %.2f bytes per edge",
-                      static_cast<double>(g.compressed_bytes) / static_cast<double>(g.num_edges));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ", lists compressed to %.2f bytes per edge",
+                  static_cast<double>(g.compressed_bytes) / static_cast<double>(g.num_edges));
+    compressed = buf;
     if (g.packed_weights) {
-      std::snprintf(compressed + n, sizeof compressed - static_cast<std::size_t>(n),
-                    ", weights packed at %u bits", g.weight_width);
+      std::snprintf(buf, sizeof buf, ", weights packed at %u bits", g.weight_width);
+      compressed += buf;
     }
+    if (g.compressed_only) compressed += ", compressed only";
   }
   std::printf(
       "wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs, %s%s%s), %s, built in %.1f s\n",
       out.c_str(), with_commas(g.num_vertices).c_str(), with_commas(g.num_edges).c_str(),
       g.symmetric ? "symmetric" : "directed", std::string(to_string(g.weight_type)).c_str(),
-      with_commas(g.hub_count).c_str(), order.c_str(), compressed,
+      with_commas(g.hub_count).c_str(), order.c_str(), compressed.c_str(),
       g.in_edges ? ", with in-edges" : "", format_bytes(g.file_bytes).c_str(), seconds);
 }
 
@@ -391,7 +402,9 @@ void run_verify(const std::string& file) {
   std::printf("%s: sound (%s vertices, %s edges; header, checksums and structure%s checked%s)\n",
               file.c_str(), with_commas(checked.num_vertices).c_str(),
               with_commas(checked.num_edges).c_str(),
-              checked.compressed ? ", compressed lists decoded and" : "",
+              checked.compressed_only ? ", compressed-only lists decoded and"
+              : checked.compressed    ? ", compressed lists decoded and"
+                                      : "",
               checked.in_edges ? "; in-edges match the out-edges" : "");
 }
 
@@ -440,7 +453,9 @@ int main(int argc, char** argv) {
     } else if (*verify) {
       run_verify(verify_file);
     } else {
-      write_edge_list(read_oocg(export_args.file), export_args.output);
+      Graph g = read_oocg(export_args.file);
+      decode_raw_lists(g);  // a compressed-only file's lists
+      write_edge_list(g, export_args.output);
     }
   });
 }

@@ -27,7 +27,7 @@ void CostAdapter::time_to(cudaStream_t s, const Span& what, const char* doing) {
 }
 
 // Only spans that no span of the other engine overlaps count (EngineTimings). Filter spans
-// overlap each other (two staging streams share the link), so their time is the length of their
+// overlap each other (the staging streams share the link), so their time is the length of their
 // union; zero-copy spans run one after another on the direct stream.
 CostConstants CostAdapter::adapt(const CostConstants& cost, const char* doing) {
   std::vector<std::pair<double, double>> spans(timed_.size());

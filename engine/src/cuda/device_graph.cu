@@ -110,7 +110,7 @@ void add_pages(const Buffer<T>& buffer, const ElementRanges& ranges, PageRanges&
   }
 }
 
-void register_pages(PageRanges pages, std::vector<void*>& registered) {
+void register_pages(PageRanges pages, DeviceGraph& d) {
   std::sort(pages.begin(), pages.end());
   for (std::size_t i = 0; i < pages.size();) {
     auto [begin, end] = pages[i];
@@ -119,7 +119,8 @@ void register_pages(PageRanges pages, std::vector<void*>& registered) {
     void* p = reinterpret_cast<void*>(begin);
     OOC_CUDA(cudaHostRegister(p, end - begin, cudaHostRegisterMapped | cudaHostRegisterPortable),
              "pinning the rank's edges");
-    registered.push_back(p);
+    d.registered.push_back(p);
+    d.registered_bytes += end - begin;
   }
 }
 
@@ -139,12 +140,13 @@ void check_host_pointer(const DeviceGraph& d, int device) {
 // Where the device reads an array: in place, the pages of `ranges` (added to `pages`, pinned by
 // the caller) at their host address; else the whole array, moved into pinned memory, mapped.
 template <class T>
-const T* map_array(Buffer<T>& buffer, bool in_place, const ElementRanges& ranges, PageRanges& pages,
-                   int device) {
+const T* map_array(DeviceGraph& d, Buffer<T>& buffer, bool in_place, const ElementRanges& ranges,
+                   PageRanges& pages) {
   if (!in_place) {
-    pin(buffer, device);
+    pin(buffer, d.device);
     return mapped(buffer);
   }
+  d.pinned_in_place.push_back(buffer.data());
   add_pages(buffer, ranges, pages);
   return buffer.empty() ? nullptr : buffer.data();
 }
@@ -177,9 +179,9 @@ void map_edges(DeviceGraph& d, Graph& g, int device, const RankSetup* rank) {
   const ElementRanges edges =
       in_place ? list_ranges(g.offsets, rank->vertex_ranges) : ElementRanges{};
   PageRanges pages;
-  d.mapped_targets = map_array(g.targets, in_place, edges, pages, device);
-  d.mapped_weights = map_array(g.weights, in_place, edges, pages, device);
-  register_pages(std::move(pages), d.registered);
+  d.mapped_targets = map_array(d, g.targets, in_place, edges, pages);
+  d.mapped_weights = map_array(d, g.weights, in_place, edges, pages);
+  register_pages(std::move(pages), d);
 }
 
 // A rank's vertices, which partitions its cache may hold, and its link to the other ranks, set
@@ -207,14 +209,14 @@ void map_compressed(DeviceGraph& d, Graph& g, std::span<const Partition> parts, 
   if (lists_in_place || weights_in_place) check_host_pointer(d, device);
   PageRanges pages;
   d.mapped_compressed =
-      map_array(c.bytes, lists_in_place,
+      map_array(d, c.bytes, lists_in_place,
                 lists_in_place ? list_ranges(c.offsets, rank->vertex_ranges, codec::kPadding)
                                : ElementRanges{},
-                pages, device);
-  d.mapped_packed_weights = map_array(
-      c.packed_weights, weights_in_place,
-      weights_in_place ? packed_ranges(g, rank->vertex_ranges) : ElementRanges{}, pages, device);
-  register_pages(std::move(pages), d.registered);
+                pages);
+  d.mapped_packed_weights =
+      map_array(d, c.packed_weights, weights_in_place,
+                weights_in_place ? packed_ranges(g, rank->vertex_ranges) : ElementRanges{}, pages);
+  register_pages(std::move(pages), d);
   upload(d.compressed_offsets, c.offsets.data(), c.offsets.size(),
          "uploading the compressed offsets");
   std::vector<std::uint64_t> bytes;
@@ -368,6 +370,33 @@ void add_in_lists(DeviceGraph& d, Graph& in, std::span<const Partition> parts,
   }
   upload_lists(*lists, in, parts);
   d.in_lists = std::move(lists);
+}
+
+std::uint64_t pinned_host_bytes(const DeviceGraph& d) {
+  const auto in_place = [&](const void* p) {
+    const auto in = [p](const DeviceGraph& of) {
+      return std::find(of.pinned_in_place.begin(), of.pinned_in_place.end(), p) !=
+             of.pinned_in_place.end();
+    };
+    return in(d) || (d.in_lists && in(*d.in_lists));
+  };
+  std::uint64_t bytes = d.registered_bytes + (d.in_lists ? d.in_lists->registered_bytes : 0);
+  const auto whole = [&](const auto& buffer) {
+    if (!buffer.empty() && !in_place(buffer.data()) && is_pinned(buffer.data()))
+      bytes += buffer.size_bytes();
+  };
+  const Graph& g = *d.graph;
+  whole(g.offsets);
+  whole(g.targets);
+  whole(g.weights);
+  whole(g.original_ids);
+  whole(g.compressed.offsets);
+  whole(g.compressed.bytes);
+  whole(g.compressed.packed_weights);
+  whole(g.in_edges.offsets);
+  whole(g.in_edges.sources);
+  whole(g.in_edges.weights);
+  return bytes;
 }
 
 std::string device_name(const DeviceGraph& d) {

@@ -14,6 +14,8 @@
 //     pull when the frontier's edges are at least kGatherShare of those.
 // Out of core the link decides: pull when the cost model's choice of engines for the pulling
 // partitions moves fewer bytes than its choice for the frontier's (docs/cost-model.md#direction).
+// When neither direction moves a byte (every list either reads is in the edge cache), a program
+// with a pull floor follows Beamer's switch as in GPU memory, and the others push.
 #include <cstdint>
 #include <span>
 
@@ -52,7 +54,8 @@ struct DirectionState {
 };
 
 // True when this iteration should pull. `early_exit`: the program has a pull floor; `on_device`:
-// every partition is on the device (in-memory mode), so only the edges read count. Updates state.
+// every partition is on the device (in-memory mode), so only the edges read count (out of core
+// too for a program with a pull floor when neither direction moves any bytes). Updates state.
 bool choose_pull(const DirectionSurvey& s, bool early_exit, bool on_device, std::uint64_t vertices,
                  DirectionState& state);
 

@@ -13,7 +13,11 @@
 
 namespace ooc {
 
-inline constexpr unsigned kStagingBuffers = 2;  // double buffering: copy the next while this runs
+// Filter tasks take the staging buffers in turn, so a copy waits only for the kernels of the task
+// that used its buffer kStagingBuffers tasks before. With 2, each task's kernel tail stalled the
+// link; kron-26 CC out of core on an H100 took 136 ms with 2, 110 with 3 and 100 with 4
+// (docs/performance-log.md, "Cached lists pull; four staging buffers").
+inline constexpr unsigned kStagingBuffers = 4;
 // The most bytes one entry of the CUDA backend's heavy-vertex queues takes (cuda::HeavyItem).
 inline constexpr std::uint64_t kHeavyItemBytes = 56;
 

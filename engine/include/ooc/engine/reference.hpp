@@ -2,7 +2,9 @@
 // Serial references, one per algorithm, as the GAP benchmark suite pairs every kernel with a
 // verifier: deliberately simple code (queue BFS, Dijkstra, union-find, power iteration) that
 // shares nothing with the engine but the graph. Values are indexed by the user's ids, like the
-// engine's results, and compare() says whether two results agree.
+// engine's results, and compare() says whether two results agree. They read the raw lists: a
+// compressed-only graph's are decoded first (decode_raw_lists); given none, they throw
+// InvalidInput.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -86,6 +86,9 @@ struct RunStats {
   // The device memory plan (memory_plan.hpp; CUDA): the budget, what vertex data and staging
   // take of it, and the edge bytes the program reads (4 per edge, 8 with weights).
   std::uint64_t budget = 0, vertex_bytes = 0, staging_bytes = 0, edge_bytes = 0;
+  // Host memory pinned for the graph this rank holds (CUDA): the sections it read, or its share
+  // of them; 0 on the CPU backend, which pins nothing. A compressed-only file pins no raw lists.
+  std::uint64_t host_pinned_bytes = 0;
   // The edge cache (out of core): the edge bytes it kept resident and in how many partitions.
   std::uint64_t cache_bytes = 0;
   std::uint32_t cache_partitions = 0;

@@ -45,9 +45,21 @@ void decode_list(const std::uint8_t* list, eid_t degree, vid_t* out);
 // out[0], in parallel: what a filter task of those vertices reads, on the CPU.
 void decode_lists(const Graph& graph, vid_t first, vid_t last, vid_t* out);
 
+// Leaves out the raw lists the compressed copy holds (partition-tool --compress-only): the
+// targets, and the weights when they are packed (float weights, and a range of 32 bits, stay
+// raw). The graph is then compressed-only (Graph::has_raw_lists). Throws InvalidInput for a
+// graph without a compressed copy.
+void drop_raw_lists(Graph& graph);
+
+// The raw targets (and weights, when only packed) of a compressed-only graph, decoded from the
+// compressed copy in parallel into `memory`, for what reads raw lists (the serial references,
+// partition-tool export). Does nothing to a graph that has them.
+void decode_raw_lists(Graph& graph, HostMemory& memory = default_host_memory());
+
 // Checks the compressed copy against the graph: one offset per vertex and one more, starting at
 // 0, never decreasing, each list exactly as long as its encoding, every list decoding to the
-// vertex's targets; packed weights as long as their width says, unpacking to the weights.
+// vertex's targets; packed weights as long as their width says, unpacking to the weights. Of a
+// compressed-only graph, every list decoding, within its bytes, to targets that are vertices.
 // Throws FormatError naming the first vertex (or edge) at fault.
 void check_compressed(const Graph& graph);
 

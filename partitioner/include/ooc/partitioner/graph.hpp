@@ -47,9 +47,13 @@ struct InEdges {
 };
 
 struct Graph {
-  Buffer<eid_t> offsets;          // num_vertices + 1 entries, offsets[0] = 0
-  Buffer<vid_t> targets;          // num_edges entries
-  Buffer<std::uint32_t> weights;  // empty, or num_edges entries (f32 stored as bits)
+  Buffer<eid_t> offsets;  // num_vertices + 1 entries, offsets[0] = 0
+  // num_edges entries; empty in a compressed-only graph (has_raw_lists), whose lists only
+  // `compressed` holds.
+  Buffer<vid_t> targets;
+  // Empty, or num_edges entries (f32 stored as bits); also empty in a compressed-only graph
+  // whose compressed copy packs the weights (float weights, and a range of 32 bits, stay raw).
+  Buffer<std::uint32_t> weights;
   WeightType weight_type = WeightType::none;
   Buffer<vid_t> original_ids;    // internal id -> user's id; empty means identity
   std::uint32_t hub_count = 0;   // internal ids [0, hub_count) are the hubs (hub sort)
@@ -61,8 +65,12 @@ struct Graph {
   vid_t num_vertices() const noexcept {
     return offsets.empty() ? 0 : static_cast<vid_t>(offsets.size() - 1);
   }
-  eid_t num_edges() const noexcept { return targets.size(); }
+  eid_t num_edges() const noexcept { return offsets.empty() ? 0 : offsets[offsets.size() - 1]; }
   bool weighted() const noexcept { return weight_type != WeightType::none; }
+  // False for a compressed-only graph (partition-tool --compress-only): its raw targets (and
+  // its raw weights, when packed) are left out, and whatever reads lists decodes the compressed
+  // copy (decode_raw_lists restores them).
+  bool has_raw_lists() const noexcept { return targets.size() == num_edges(); }
   bool has_in_edges() const noexcept { return !in_edges.empty(); }
   eid_t degree(vid_t v) const noexcept { return offsets[v + 1] - offsets[v]; }
   std::span<const vid_t> neighbors(vid_t v) const noexcept {

@@ -11,9 +11,10 @@
 
 namespace ooc {
 
-// The newest version written: 4 when a file holds in-edges, 3 when it holds packed weights (and
-// no in-edges), 2 when it holds compressed lists without either, else 1; all four are read.
-inline constexpr std::uint32_t kOocgVersion = 4;
+// The newest version written: 5 when a file holds compressed lists only (no raw targets), 4 when
+// it holds in-edges, 3 when it holds packed weights (and no in-edges), 2 when it holds compressed
+// lists without either, else 1; all five are read.
+inline constexpr std::uint32_t kOocgVersion = 5;
 
 // What a file's header says, after the header itself has been validated.
 struct OocgInfo {
@@ -31,6 +32,9 @@ struct OocgInfo {
   std::uint32_t weight_width = 0;      // bits per packed weight
   std::uint64_t packed_weight_bytes = 0;
   bool in_edges = false;  // holds the in-edges (version 4, partition-tool --in-edges)
+  // Holds the lists compressed only: no raw targets, and no raw weights when they are packed
+  // (version 5, partition-tool --compress-only).
+  bool compressed_only = false;
   std::uint64_t file_bytes = 0;
 };
 
@@ -53,14 +57,16 @@ struct OocgReadOptions {
   // the whole arrays, to compute the partitions (and so the ranges) from.
   std::vector<std::pair<vid_t, vid_t>> vertex_ranges;
   // Whether to read the compressed lists (and packed weights) when the file has them, whole or
-  // the part's.
+  // the part's. A compressed-only file's lists are there alone: a read that leaves them out
+  // (other than of a part of no vertices) is refused with InvalidInput.
   bool read_compressed = true;
   // Whether to read the in-edges (Graph::in_edges) when the file has them, whole or the part's.
   // A part of no vertices with them still reads the in-offsets, which the partitions depend on.
   bool read_in_edges = true;
 };
 
-// Validates the graph, writes it to a temporary name in the same folder, flushes it to disk and
+// Validates the graph, writes it (a compressed-only graph, Graph::has_raw_lists, as a
+// compressed-only file) to a temporary name in the same folder, flushes it to disk and
 // renames it: a crash never leaves a partial file under `path`. Throws IoError.
 void write_oocg(const Graph& graph, const std::filesystem::path& path);
 

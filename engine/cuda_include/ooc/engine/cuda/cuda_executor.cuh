@@ -3,9 +3,9 @@
 //   survey     the priority window's two passes when the program is ordered, then the cost
 //              kernel and the engine choice per partition; counters and choices come back
 //   take       the admitted active vertices move from `current` into the work bitmap
-//   tasks      filter tasks alternate between two staging buffers, each bound to its own
-//              stream, so one task's copy runs under the other's kernel; zero-copy, resident
-//              and unified tasks run on a third stream straight from where the edges are;
+//   tasks      filter tasks take kStagingBuffers staging buffers in turn, each bound to its own
+//              stream, so copies run under the earlier tasks' kernels; zero-copy, resident
+//              and unified tasks run on one more stream straight from where the edges are;
 //              compaction runs on the CPU meanwhile (pinned staging, then one copy per batch),
 //              its oneTBB threads bound with hwloc to the GPU's NUMA node (placed_arena.hpp)
 //   merge      next joins current

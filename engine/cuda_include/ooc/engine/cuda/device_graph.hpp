@@ -15,7 +15,7 @@
 
 namespace ooc::detail {
 
-inline constexpr unsigned kStreams = kStagingBuffers + 1;  // two staging streams and a direct one
+inline constexpr unsigned kStreams = kStagingBuffers + 1;  // the staging buffers and direct
 
 // What every run needs and is slow to allocate (pinned host memory above all): made by the first
 // run that needs it, reused by later ones, grown when a run needs more.
@@ -39,7 +39,7 @@ struct Workspace {
   MemoryPlan plan;
   bool weighted = false, compaction = false;
   std::array<Staging, kStagingBuffers> staging;
-  std::array<Stream, kStreams> streams;  // staging 0, staging 1, direct
+  std::array<Stream, kStreams> streams;  // the staging buffers', then the direct one
   Event work_ready;
   DeviceArray<cuda::PartitionCounters> counters;  // per partition; twice that when runs pull
   Buffer<cuda::PartitionCounters> host_counters;
@@ -124,6 +124,8 @@ struct DeviceGraph {
   // set-up and times (calibrate_exchange), which price the exchange's two forms.
   DeviceArray<std::uint64_t> owned;
   std::vector<void*> registered;
+  std::uint64_t registered_bytes = 0;
+  std::vector<const void*> pinned_in_place;  // the host arrays whose ranges those are
   std::unique_ptr<NcclLink> nccl;
   ExchangeCalibration exchange;
   // The edge cache, which partitions may enter it (a rank's own; empty: all), and what each

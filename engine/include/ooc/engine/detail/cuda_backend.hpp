@@ -55,6 +55,10 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Par
 // of a graph read in part, its own vertices' in-lists pinned in place.
 void add_in_lists(DeviceGraph& device, Graph& in_lists, std::span<const Partition> partitions,
                   const RankSetup* rank = nullptr);
+// The host memory pinned for the graph's arrays that the device reads or that were read into
+// pinned memory: whole arrays, and the pages a rank pinned in place for its share. Ranks of one
+// process share one pinned graph, which each counts.
+std::uint64_t pinned_host_bytes(const DeviceGraph& device);
 std::string device_name(const DeviceGraph& device);
 // The GPU's L2 cache, which sizes the pull blocks (MemoryPlan::pull_blocks).
 std::uint64_t device_l2_bytes(const DeviceGraph& device);
