@@ -110,10 +110,11 @@ BlockResult spread(const unsigned char* bytes, std::size_t first, std::size_t co
 }
 
 // Every block through `fetch(first_record, count)`, which returns the block's bytes; the first
-// bad record of the file, if any, is the one reported.
+// bad record, if any, is the one reported, numbered from `base`, the file's record that is the
+// first of these.
 template <class Fetch>
 EdgeList read_records(std::uint64_t records, const Layout& layout, const ReadOptions& options,
-                      std::string_view name, Fetch&& fetch) {
+                      std::string_view name, Fetch&& fetch, std::uint64_t base = 0) {
   EdgeList edges;
   if (records == 0) return edges;  // as text: no edges, 0 vertices, no weight type
   edges.sources = Buffer<vid_t>::allocate(records);
@@ -140,7 +141,7 @@ EdgeList read_records(std::uint64_t records, const Layout& layout, const ReadOpt
   });
   vid_t max_id = 0;
   for (const BlockResult& r : results) {
-    if (r.bad) throw_bad_id(name, *r.bad, layout.record_bytes());
+    if (r.bad) throw_bad_id(name, {base + r.bad->record, r.bad->id}, layout.record_bytes());
     max_id = std::max(max_id, r.max_id);
   }
   edges.num_vertices = max_id + 1;
@@ -164,23 +165,56 @@ bool has_gz_suffix(const std::filesystem::path& path) {
   return extension == ".gz";
 }
 
+// The file opened for reading, refused when gzip-named or a folder.
+struct OpenFile {
+  FileDescriptor file;
+  struct stat info {};
+};
+
+void open_checked(const std::filesystem::path& path, OpenFile& open) {
+  const std::string name = path.string();
+  if (::fstat(open.file.get(), &open.info) != 0)
+    throw IoError("cannot read '" + name + "': " + std::strerror(errno));
+  if (S_ISDIR(open.info.st_mode))
+    throw IoError("cannot read '" + name + "': " + std::strerror(EISDIR));
+}
+
+void refuse_gzip(const std::filesystem::path& path) {
+  // Refused by name only: any first bytes, gzip's magic included, are valid ids.
+  if (has_gz_suffix(path)) {
+    throw IoError(path.string() +
+                  ": gzip-compressed binary edge lists are not read; gunzip it first");
+  }
+}
+
+// Records [first, first + count) of a regular file, read in parallel blocks.
+EdgeList read_from_file(const OpenFile& open, const std::filesystem::path& path,
+                        const Layout& layout, const ReadOptions& options, std::uint64_t first,
+                        std::uint64_t count) {
+  tbb::enumerable_thread_specific<std::vector<char>> buffers;
+  return read_records(
+      count, layout, options, path.string(),
+      [&](std::size_t block_first, std::size_t block_count) {
+        std::vector<char>& buffer = buffers.local();
+        buffer.resize(kRecordsPerBlock * layout.record_bytes());
+        read_exactly(open.file.get(), buffer.data(), block_count * layout.record_bytes(),
+                     (first + block_first) * layout.record_bytes(), path);
+        return reinterpret_cast<const unsigned char*>(buffer.data());
+      },
+      first);
+}
+
 }  // namespace
 
 EdgeList read_binary_edge_list(const std::filesystem::path& path, Format format,
                                const ReadOptions& options) {
   const Layout layout = layout_of(format);
   const std::string name = path.string();
-  // Refused by name only: any first bytes, gzip's magic included, are valid ids.
-  if (has_gz_suffix(path)) {
-    throw IoError(name + ": gzip-compressed binary edge lists are not read; gunzip it first");
-  }
-  const FileDescriptor file(path);
-  struct stat info {};
-  if (::fstat(file.get(), &info) != 0)
-    throw IoError("cannot read '" + name + "': " + std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) throw IoError("cannot read '" + name + "': " + std::strerror(EISDIR));
-  if (!S_ISREG(info.st_mode)) {  // a pipe: to its end, then from memory
-    const Buffer<char> bytes = read_to_end(file.get(), path);
+  refuse_gzip(path);
+  OpenFile open{FileDescriptor(path)};
+  open_checked(path, open);
+  if (!S_ISREG(open.info.st_mode)) {  // a pipe: to its end, then from memory
+    const Buffer<char> bytes = read_to_end(open.file.get(), path);
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     const std::uint64_t records = whole_records(bytes.size(), layout, format, name);
     return read_records(records, layout, options, name, [&](std::size_t first, std::size_t) {
@@ -188,15 +222,24 @@ EdgeList read_binary_edge_list(const std::filesystem::path& path, Format format,
     });
   }
   const std::uint64_t records =
-      whole_records(static_cast<std::uint64_t>(info.st_size), layout, format, name);
-  tbb::enumerable_thread_specific<std::vector<char>> buffers;
-  return read_records(records, layout, options, name, [&](std::size_t first, std::size_t count) {
-    std::vector<char>& buffer = buffers.local();
-    buffer.resize(kRecordsPerBlock * layout.record_bytes());
-    read_exactly(file.get(), buffer.data(), count * layout.record_bytes(),
-                 first * layout.record_bytes(), path);
-    return reinterpret_cast<const unsigned char*>(buffer.data());
-  });
+      whole_records(static_cast<std::uint64_t>(open.info.st_size), layout, format, name);
+  return read_from_file(open, path, layout, options, 0, records);
+}
+
+std::uint64_t binary_records(const std::filesystem::path& path, Format format) {
+  const Layout layout = layout_of(format);
+  refuse_gzip(path);
+  OpenFile open{FileDescriptor(path)};
+  open_checked(path, open);
+  return whole_records(static_cast<std::uint64_t>(open.info.st_size), layout, format,
+                       path.string());
+}
+
+EdgeList read_binary_part(const std::filesystem::path& path, Format format,
+                          const ReadOptions& options, std::uint64_t first, std::uint64_t count) {
+  OpenFile open{FileDescriptor(path)};
+  open_checked(path, open);
+  return read_from_file(open, path, layout_of(format), options, first, count);
 }
 
 }  // namespace ooc::detail

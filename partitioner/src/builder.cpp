@@ -5,8 +5,6 @@
 #include "ooc/partitioner/builder.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,36 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "list_build.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 #include "parallel.hpp"
-#include "random.hpp"
 
 namespace ooc {
 namespace {
 
 constexpr std::uint64_t kEdgeChunk = std::uint64_t{1} << 18;
-constexpr std::size_t kParallelSortThreshold = std::size_t{1} << 20;
 
-// f32 weights are ordered through a key that sorts like the float value (negative ones too).
-std::uint32_t weight_key(std::uint32_t bits, bool is_float) {
-  if (!is_float) return bits;
-  return (bits & 0x80000000u) != 0 ? ~bits : bits | 0x80000000u;
-}
-std::uint32_t weight_from_key(std::uint32_t key, bool is_float) {
-  if (!is_float) return key;
-  return (key & 0x80000000u) != 0 ? key & 0x7fffffffu : ~key;
-}
-
-struct Plan {
-  bool both_directions;
-  bool keep_self_loops;
-  bool keep_input_weights;
-};
-
-bool kept(const Plan& plan, vid_t u, vid_t v) {
-  return plan.keep_self_loops || u != v;
-}
+using detail::kept;
+using Plan = detail::EdgePlan;
 
 void check_ids(const EdgeList& edges) {
   const vid_t n = edges.num_vertices;
@@ -95,21 +75,6 @@ Buffer<vid_t> compact_ids(EdgeList& edges, const Plan& plan) {
   return old_id;
 }
 
-// Count and scatter give each worker a range of source vertices: every worker streams the whole
-// edge list and writes only the vertices it owns. Streaming reads are cheap next to random
-// atomic updates, which serialise on hubs and stop the core from overlapping its cache misses;
-// and each list fills in input order, whatever the timing.
-unsigned owners() {
-  return static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
-}
-
-template <class Body>
-void for_owners(const std::vector<vid_t>& bounds, Body&& body) {
-  tbb::parallel_for(
-      std::size_t{0}, bounds.size() - 1, [&](std::size_t t) { body(bounds[t], bounds[t + 1]); },
-      tbb::static_partitioner());
-}
-
 // Calls visit(from, to) for every edge the plan keeps, in both directions when asked, limited to
 // sources in [lo, hi).
 template <class Visit>
@@ -132,12 +97,9 @@ Buffer<eid_t> count_offsets(const EdgeList& edges, const Plan& plan) {
   const vid_t n = edges.num_vertices;
   auto offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
   detail::parallel_fill(offsets.data(), offsets.size(), eid_t{0});
-  std::vector<vid_t> bounds(owners() + 1);
-  for (std::size_t t = 0; t < bounds.size(); ++t) {
-    bounds[t] = static_cast<vid_t>(std::uint64_t{n} * t / (bounds.size() - 1));
-  }
+  const std::vector<vid_t> bounds = detail::owner_bounds(0, n);
   ProgressStep progress("counting degrees", edges.size() * (bounds.size() - 1));
-  for_owners(bounds, [&](vid_t lo, vid_t hi) {
+  detail::for_owners(bounds, [&](vid_t lo, vid_t hi) {
     edges_from(edges, plan, lo, hi, progress,
                [&](vid_t from, vid_t, std::uint64_t) { ++offsets[from]; });
   });
@@ -148,57 +110,17 @@ Buffer<eid_t> count_offsets(const EdgeList& edges, const Plan& plan) {
 void scatter(const EdgeList& edges, const Plan& plan, Graph& g) {
   const vid_t n = edges.num_vertices;
   const eid_t m = g.offsets[n];
-  // Owners' ranges balanced by edges, not vertices: hubs would leave one worker with most writes.
-  std::vector<vid_t> bounds(owners() + 1);
-  for (std::size_t t = 0; t < bounds.size(); ++t) {
-    const eid_t target = m * t / (bounds.size() - 1);
-    bounds[t] = static_cast<vid_t>(std::lower_bound(g.offsets.begin(), g.offsets.end(), target) -
-                                   g.offsets.begin());
-  }
-  bounds.back() = n;
+  const std::vector<vid_t> bounds = detail::owner_bounds_by_edges(g.offsets.data(), 0, n, m);
   auto cursor = Buffer<eid_t>::allocate(n);
   detail::parallel_copy_bytes(cursor.data(), g.offsets.data(), cursor.size_bytes());
   ProgressStep progress("placing edges", edges.size() * (bounds.size() - 1));
-  for_owners(bounds, [&](vid_t lo, vid_t hi) {
+  detail::for_owners(bounds, [&](vid_t lo, vid_t hi) {
     edges_from(edges, plan, lo, hi, progress, [&](vid_t from, vid_t to, std::uint64_t i) {
       const eid_t at = cursor[from]++;
       g.targets[at] = to;
       if (plan.keep_input_weights) g.weights[at] = edges.weights[i];
     });
   });
-}
-
-// Sorts one adjacency list by (target, weight) and drops repeated targets when asked; returns
-// the new length.
-eid_t sort_list(vid_t* targets, std::uint32_t* weights, eid_t length, bool dedupe, bool is_float,
-                std::vector<std::uint64_t>& scratch) {
-  const auto count = static_cast<std::size_t>(length);
-  if (weights == nullptr) {
-    if (count >= kParallelSortThreshold) {
-      tbb::parallel_sort(targets, targets + count);
-    } else {
-      std::sort(targets, targets + count);
-    }
-    return dedupe ? static_cast<eid_t>(std::unique(targets, targets + count) - targets) : length;
-  }
-  scratch.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    scratch[i] = std::uint64_t{targets[i]} << 32 | weight_key(weights[i], is_float);
-  }
-  if (count >= kParallelSortThreshold) {
-    tbb::parallel_sort(scratch.begin(), scratch.end());
-  } else {
-    std::sort(scratch.begin(), scratch.end());
-  }
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto target = static_cast<vid_t>(scratch[i] >> 32);
-    if (dedupe && out > 0 && targets[out - 1] == target) continue;  // smallest weight kept
-    targets[out] = target;
-    weights[out] = weight_from_key(static_cast<std::uint32_t>(scratch[i]), is_float);
-    ++out;
-  }
-  return out;
 }
 
 // Sorts every list; when de-duplication shortened some, moves the lists into fresh arrays.
@@ -213,8 +135,8 @@ void sort_and_dedupe(Graph& g, bool dedupe) {
           std::vector<std::uint64_t> scratch;
           for (vid_t v = r.begin(); v < r.end(); ++v) {
             std::uint32_t* w = g.weights.empty() ? nullptr : g.weights.data() + g.offsets[v];
-            length[v] = sort_list(g.targets.data() + g.offsets[v], w, g.degree(v), dedupe, is_float,
-                                  scratch);
+            length[v] = detail::sort_and_dedupe_list(g.targets.data() + g.offsets[v], w,
+                                                     g.degree(v), dedupe, is_float, scratch);
           }
           progress.advance(g.offsets[r.end()] - g.offsets[r.begin()]);
         });
@@ -241,19 +163,14 @@ void sort_and_dedupe(Graph& g, bool dedupe) {
 void generate_weights(Graph& g, const WeightSpec& spec) {
   g.weights = Buffer<std::uint32_t>::allocate(g.num_edges());
   g.weight_type = WeightType::u32;
-  const std::uint64_t range = std::uint64_t{spec.high} - spec.low + 1;
-  tbb::parallel_for(
-      tbb::blocked_range<vid_t>(0, g.num_vertices(), 1024),
-      [&](const tbb::blocked_range<vid_t>& r) {
-        for (vid_t u = r.begin(); u < r.end(); ++u) {
-          for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-            const vid_t v = g.targets[e];
-            const std::uint64_t key = std::uint64_t{std::min(u, v)} << 32 | std::max(u, v);
-            g.weights[e] =
-                spec.low + static_cast<std::uint32_t>(detail::hash2(spec.seed, key) % range);
-          }
-        }
-      });
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, g.num_vertices(), 1024),
+                    [&](const tbb::blocked_range<vid_t>& r) {
+                      for (vid_t u = r.begin(); u < r.end(); ++u) {
+                        for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+                          g.weights[e] = detail::random_weight(spec, u, g.targets[e]);
+                        }
+                      }
+                    });
 }
 
 std::uint32_t parse_bound(std::string_view text, std::string_view spec) {
@@ -297,9 +214,9 @@ Graph build_graph(EdgeList&& input, const BuildOptions& options) {
       (!edges.weights.empty() && edges.weights.size() != edges.size())) {
     throw InvalidInput("edge list arrays have different lengths");
   }
-  const bool input_weighted = edges.weight_type != WeightType::none && !edges.weights.empty();
-  const Plan plan{options.undirected || edges.symmetric_input, !options.remove_self_loops,
-                  options.weights.kind == WeightSpec::Kind::from_input && input_weighted};
+  const Plan plan =
+      detail::edge_plan(options, edges.symmetric_input,
+                        edges.weight_type != WeightType::none && !edges.weights.empty());
   check_ids(edges);
 
   Graph g;

@@ -6,6 +6,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 
 #include "ooc/core/error.hpp"
@@ -27,80 +29,63 @@ void check_scale(unsigned scale, unsigned edge_factor) {
   if (edge_factor < 1) throw InvalidInput("edge factor must be at least 1");
 }
 
-EdgeList allocate(std::uint64_t edges, vid_t vertices) {
-  EdgeList list;
-  list.sources = Buffer<vid_t>::allocate(edges);
-  list.targets = Buffer<vid_t>::allocate(edges);
-  list.num_vertices = vertices;
-  return list;
-}
-
-// The undirected shapes list each link once; the builder adds the reverse edges.
-EdgeList undirected(std::uint64_t links, vid_t vertices) {
-  EdgeList list = allocate(links, vertices);
-  list.symmetric_input = true;
-  return list;
-}
-
-// Calls make(i, src, dst) for every edge index in parallel chunks, with progress.
-template <class Make>
-void fill_edges(EdgeList& list, std::string_view step, Make&& make) {
-  const std::uint64_t edges = list.size();
-  ProgressStep progress(step, edges);
-  tbb::parallel_for(std::uint64_t{0}, (edges + kChunk - 1) / kChunk, [&](std::uint64_t c) {
-    const std::uint64_t end = (c + 1) * kChunk < edges ? (c + 1) * kChunk : edges;
-    for (std::uint64_t i = c * kChunk; i < end; ++i)
-      make(i, list.sources[i], list.targets[i]);
-    progress.advance(end - c * kChunk);
-  });
-}
-
 constexpr std::uint32_t threshold(double p) {
   return static_cast<std::uint32_t>(p * 4294967296.0);
 }
 
-}  // namespace
+// A generated graph: how many edges it lists and how to make those of any range [first, last)
+// of edge indices, so that the whole list and any split of it give the same edges. The
+// undirected shapes list each link once; the builder adds the reverse edges.
+struct Shape {
+  std::string step;  // the progress step's name
+  std::uint64_t edges = 0;
+  vid_t vertices = 0;
+  bool symmetric = false;
+  std::function<void(std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst)> fill;
+};
 
-EdgeList generate_kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
+Shape kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   check_scale(scale, edge_factor);
-  EdgeList list = allocate(std::uint64_t{edge_factor} << scale, vid_t{1} << scale);
   // Level bits as the reference draws them: the i-bit is set with probability C+D; the j-bit
   // with probability D/(C+D) when the i-bit is set and B/(A+B) when it is not.
   const std::uint32_t ab = threshold(kA + kB);
   const std::uint32_t c_norm = threshold(kC / (1.0 - (kA + kB)));
   const std::uint32_t a_norm = threshold(kA / (kA + kB));
   const detail::BitPermutation relabel(scale, detail::hash2(seed, 0x6b726f6eull));
-  fill_edges(list, "generating Kronecker edges", [&](std::uint64_t i, vid_t& src, vid_t& dst) {
-    detail::Stream stream(seed, i);
-    std::uint64_t u = 0, v = 0;
-    for (unsigned level = 0; level < scale; ++level) {
-      const std::uint64_t r = stream.next();
-      const auto r1 = static_cast<std::uint32_t>(r);
-      const auto r2 = static_cast<std::uint32_t>(r >> 32);
-      const bool i_bit = r1 >= ab;
-      const bool j_bit = r2 >= (i_bit ? c_norm : a_norm);
-      u |= std::uint64_t{i_bit} << level;
-      v |= std::uint64_t{j_bit} << level;
-    }
-    src = static_cast<vid_t>(relabel(u));
-    dst = static_cast<vid_t>(relabel(v));
-  });
-  return list;
+  return {"generating Kronecker edges", std::uint64_t{edge_factor} << scale, vid_t{1} << scale,
+          false, [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+            for (std::uint64_t i = first; i < last; ++i) {
+              detail::Stream stream(seed, i);
+              std::uint64_t u = 0, v = 0;
+              for (unsigned level = 0; level < scale; ++level) {
+                const std::uint64_t r = stream.next();
+                const auto r1 = static_cast<std::uint32_t>(r);
+                const auto r2 = static_cast<std::uint32_t>(r >> 32);
+                const bool i_bit = r1 >= ab;
+                const bool j_bit = r2 >= (i_bit ? c_norm : a_norm);
+                u |= std::uint64_t{i_bit} << level;
+                v |= std::uint64_t{j_bit} << level;
+              }
+              src[i - first] = static_cast<vid_t>(relabel(u));
+              dst[i - first] = static_cast<vid_t>(relabel(v));
+            }
+          }};
 }
 
-EdgeList generate_uniform(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
+Shape uniform(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   check_scale(scale, edge_factor);
-  EdgeList list = allocate(std::uint64_t{edge_factor} << scale, vid_t{1} << scale);
   const std::uint64_t mask = (std::uint64_t{1} << scale) - 1;
-  fill_edges(list, "generating uniform random edges", [&](std::uint64_t i, vid_t& src, vid_t& dst) {
-    const std::uint64_t r = detail::hash2(seed, i);
-    src = static_cast<vid_t>(r & mask);
-    dst = static_cast<vid_t>((r >> 32) & mask);
-  });
-  return list;
+  return {"generating uniform random edges", std::uint64_t{edge_factor} << scale, vid_t{1} << scale,
+          false, [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+            for (std::uint64_t i = first; i < last; ++i) {
+              const std::uint64_t r = detail::hash2(seed, i);
+              src[i - first] = static_cast<vid_t>(r & mask);
+              dst[i - first] = static_cast<vid_t>((r >> 32) & mask);
+            }
+          }};
 }
 
-EdgeList generate_grid(std::uint32_t rows, std::uint32_t cols) {
+Shape grid(std::uint32_t rows, std::uint32_t cols) {
   const std::uint64_t vertices = std::uint64_t{rows} * cols;
   if (rows == 0 || cols == 0 || vertices > kMaxVertexId) {
     throw InvalidInput("grid " + std::to_string(rows) + "x" + std::to_string(cols) +
@@ -108,72 +93,148 @@ EdgeList generate_grid(std::uint32_t rows, std::uint32_t cols) {
   }
   // Horizontal links first (rows * (cols-1)), then vertical ones ((rows-1) * cols).
   const std::uint64_t horizontal = std::uint64_t{rows} * (cols - 1);
-  EdgeList list =
-      undirected(horizontal + std::uint64_t{rows - 1} * cols, static_cast<vid_t>(vertices));
-  fill_edges(list, "generating grid edges", [&](std::uint64_t link, vid_t& src, vid_t& dst) {
-    if (link < horizontal) {
-      src = static_cast<vid_t>(link / (cols - 1) * cols + link % (cols - 1));
-      dst = src + 1;
-    } else {
-      src = static_cast<vid_t>(link - horizontal);
-      dst = src + cols;
-    }
-  });
-  return list;
+  return {"generating grid edges", horizontal + std::uint64_t{rows - 1} * cols,
+          static_cast<vid_t>(vertices), true,
+          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+            for (std::uint64_t link = first; link < last; ++link) {
+              vid_t& s = src[link - first];
+              if (link < horizontal) {
+                s = static_cast<vid_t>(link / (cols - 1) * cols + link % (cols - 1));
+                dst[link - first] = s + 1;
+              } else {
+                s = static_cast<vid_t>(link - horizontal);
+                dst[link - first] = s + cols;
+              }
+            }
+          }};
 }
 
-EdgeList generate_star(vid_t vertices) {
-  EdgeList list = undirected(vertices > 0 ? vertices - 1 : 0, vertices);
-  for (std::uint64_t i = 0; i < list.size(); ++i) {
-    list.sources[i] = 0;
-    list.targets[i] = static_cast<vid_t>(i + 1);
-  }
-  return list;
+Shape star(vid_t vertices) {
+  return {"generating a star", vertices > 0 ? vertices - 1u : 0u, vertices, true,
+          [](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+            for (std::uint64_t i = first; i < last; ++i) {
+              src[i - first] = 0;
+              dst[i - first] = static_cast<vid_t>(i + 1);
+            }
+          }};
 }
 
-EdgeList generate_chain(vid_t vertices) {
-  EdgeList list = undirected(vertices > 0 ? vertices - 1 : 0, vertices);
-  for (std::uint64_t i = 0; i < list.size(); ++i) {
-    list.sources[i] = static_cast<vid_t>(i);
-    list.targets[i] = static_cast<vid_t>(i + 1);
-  }
-  return list;
+Shape chain(vid_t vertices) {
+  return {"generating a chain", vertices > 0 ? vertices - 1u : 0u, vertices, true,
+          [](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+            for (std::uint64_t i = first; i < last; ++i) {
+              src[i - first] = static_cast<vid_t>(i);
+              dst[i - first] = static_cast<vid_t>(i + 1);
+            }
+          }};
 }
 
-EdgeList generate_complete(vid_t vertices) {
+// Links (u, v), u < v, in order of u then v: u's come after the n - 1 - w links of each w < u.
+Shape complete(vid_t vertices) {
   if (vertices > 65536) throw InvalidInput("complete graphs are limited to 65536 vertices");
   const std::uint64_t n = vertices;
-  EdgeList list = undirected(n * (n > 0 ? n - 1 : 0) / 2, vertices);
-  std::uint64_t e = 0;
-  for (vid_t u = 0; u < vertices; ++u) {
-    for (vid_t v = u + 1; v < vertices; ++v) {
-      list.sources[e] = u;
-      list.targets[e] = v;
-      ++e;
-    }
-  }
-  return list;
+  const auto row_start = [n](std::uint64_t u) { return u * (n - 1) - u * (u - 1) / 2; };
+  return {"generating a complete graph", n * (n > 0 ? n - 1 : 0) / 2, vertices, true,
+          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+            std::uint64_t u = 0;
+            while (u + 1 < n && row_start(u + 1) <= first)
+              ++u;
+            std::uint64_t v = u + 1 + (first - row_start(u));
+            for (std::uint64_t i = first; i < last; ++i) {
+              if (v == n) v = ++u + 1;
+              src[i - first] = static_cast<vid_t>(u);
+              dst[i - first] = static_cast<vid_t>(v++);
+            }
+          }};
 }
 
-EdgeList generate_empty(vid_t vertices) {
-  return allocate(0, vertices);
+Shape empty(vid_t vertices) {
+  return {"generating an empty graph", 0, vertices, false,
+          [](std::uint64_t, std::uint64_t, vid_t*, vid_t*) {}};
 }
 
-EdgeList generate(const GeneratorSpec& spec) {
-  if (spec.kind == "kron") return generate_kronecker(spec.scale, spec.edge_factor, spec.seed);
-  if (spec.kind == "urand") return generate_uniform(spec.scale, spec.edge_factor, spec.seed);
+Shape shape_of(const GeneratorSpec& spec) {
+  if (spec.kind == "kron") return kronecker(spec.scale, spec.edge_factor, spec.seed);
+  if (spec.kind == "urand") return uniform(spec.scale, spec.edge_factor, spec.seed);
   if (spec.kind == "grid") {
     const std::uint32_t rows = spec.rows != 0 ? spec.rows : std::uint32_t{1} << (spec.scale / 2);
     const std::uint32_t cols =
         spec.cols != 0 ? spec.cols : std::uint32_t{1} << ((spec.scale + 1) / 2);
-    return generate_grid(rows, cols);
+    return grid(rows, cols);
   }
-  if (spec.kind == "star") return generate_star(spec.vertices);
-  if (spec.kind == "chain") return generate_chain(spec.vertices);
-  if (spec.kind == "complete") return generate_complete(spec.vertices);
-  if (spec.kind == "empty") return generate_empty(spec.vertices);
+  if (spec.kind == "star") return star(spec.vertices);
+  if (spec.kind == "chain") return chain(spec.vertices);
+  if (spec.kind == "complete") return complete(spec.vertices);
+  if (spec.kind == "empty") return empty(spec.vertices);
   throw InvalidInput("unknown graph kind '" + spec.kind +
                      "' (expected one of: kron, urand, grid, star, chain, complete, empty)");
+}
+
+// Edges [first, first + count) of the shape, made in parallel chunks, with progress.
+EdgeList part_of(const Shape& shape, std::uint64_t first, std::uint64_t count) {
+  if (first > shape.edges || count > shape.edges - first) {
+    throw InvalidInput("edges [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                       ") are beyond the " + std::to_string(shape.edges) + " generated");
+  }
+  EdgeList list;
+  list.sources = Buffer<vid_t>::allocate(count);
+  list.targets = Buffer<vid_t>::allocate(count);
+  list.num_vertices = shape.vertices;
+  list.symmetric_input = shape.symmetric;
+  ProgressStep progress(shape.step, count);
+  tbb::parallel_for(std::uint64_t{0}, (count + kChunk - 1) / kChunk, [&](std::uint64_t c) {
+    const std::uint64_t begin = c * kChunk, end = std::min(count, begin + kChunk);
+    shape.fill(first + begin, first + end, list.sources.data() + begin,
+               list.targets.data() + begin);
+    progress.advance(end - begin);
+  });
+  return list;
+}
+
+EdgeList whole(const Shape& shape) {
+  return part_of(shape, 0, shape.edges);
+}
+
+}  // namespace
+
+EdgeList generate_kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
+  return whole(kronecker(scale, edge_factor, seed));
+}
+
+EdgeList generate_uniform(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
+  return whole(uniform(scale, edge_factor, seed));
+}
+
+EdgeList generate_grid(std::uint32_t rows, std::uint32_t cols) {
+  return whole(grid(rows, cols));
+}
+
+EdgeList generate_star(vid_t vertices) {
+  return whole(star(vertices));
+}
+
+EdgeList generate_chain(vid_t vertices) {
+  return whole(chain(vertices));
+}
+
+EdgeList generate_complete(vid_t vertices) {
+  return whole(complete(vertices));
+}
+
+EdgeList generate_empty(vid_t vertices) {
+  return whole(empty(vertices));
+}
+
+EdgeList generate(const GeneratorSpec& spec) {
+  return whole(shape_of(spec));
+}
+
+std::uint64_t generated_edges(const GeneratorSpec& spec) {
+  return shape_of(spec).edges;
+}
+
+EdgeList generate_part(const GeneratorSpec& spec, std::uint64_t first, std::uint64_t count) {
+  return part_of(shape_of(spec), first, count);
 }
 
 }  // namespace ooc

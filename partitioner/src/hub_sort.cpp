@@ -45,12 +45,16 @@ vid_t hubs_for_fraction(vid_t vertices, double fraction) {
 }
 
 Buffer<vid_t> hub_order(const Graph& g, vid_t hubs) {
-  const vid_t n = g.num_vertices();
   const Buffer<eid_t> din = in_degrees(g);
+  return hub_order(g.offsets.span(), din.span(), hubs);
+}
+
+Buffer<vid_t> hub_order(std::span<const eid_t> offsets, std::span<const eid_t> din, vid_t hubs) {
+  const auto n = static_cast<vid_t>(din.size());
   using Scored = std::pair<std::uint64_t, vid_t>;  // (~score, id): ascending = score desc, id asc
   std::vector<Scored> scored(n);
   tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
-    const std::uint64_t dout = g.degree(v), in = din[v];
+    const std::uint64_t dout = offsets[v + 1] - offsets[v], in = din[v];
     // Saturate instead of wrapping: degrees above 2^32 each would overflow the product.
     const std::uint64_t score =
         in != 0 && dout > ~std::uint64_t{0} / in ? ~std::uint64_t{0} : dout * in;

@@ -22,12 +22,9 @@
 
 namespace ooc {
 using namespace oocg;  // the layout
-namespace {
 
-struct Source {
-  const void* data;
-  std::uint64_t bytes;
-};
+// Shared with the streamed writer (oocg_stream.cpp).
+namespace oocg {
 
 void write_all(int fd, const void* data, std::uint64_t bytes, std::uint64_t at,
                const std::filesystem::path& path) {
@@ -41,6 +38,31 @@ void write_all(int fd, const void* data, std::uint64_t bytes, std::uint64_t at,
     bytes -= static_cast<std::uint64_t>(n);
   }
 }
+
+void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesystem::path& path) {
+  if (::fsync(fd) != 0) throw IoError("cannot flush '" + tmp.string() + "': " + errno_text());
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec)
+    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() +
+                  "': " + ec.message());
+  // Make the rename itself durable.
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace oocg
+
+namespace {
+
+struct Source {
+  const void* data;
+  std::uint64_t bytes;
+};
 
 // Writes a section in parallel, 64 blocks per task, and returns its checksum.
 std::uint64_t write_section(int fd, const Source& src, std::uint64_t at,
@@ -62,22 +84,6 @@ std::uint64_t write_section(int fd, const Source& src, std::uint64_t at,
                       progress.advance(len);
                     });
   return combine(digests);
-}
-
-void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesystem::path& path) {
-  if (::fsync(fd) != 0) throw IoError("cannot flush '" + tmp.string() + "': " + errno_text());
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec)
-    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() +
-                  "': " + ec.message());
-  // Make the rename itself durable.
-  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
 }
 
 using SectionSources = std::array<Source, kSections>;

@@ -168,9 +168,12 @@ EdgeList parse_text(std::string_view bytes, Format format, const ReadOptions& op
   reject_binary(format, name);
   return with_threads(options.threads, [&] {
     if (format == Format::mtx) return detail::parse_matrix_market(bytes, options, name);
-    const detail::LineRule rule = format == Format::wel ? wel_rule() : edge_list_rule(bytes);
-    return detail::parse_lines({bytes, 1, name}, rule, options);
+    return detail::parse_lines({bytes, 1, name}, detail::line_rule(format, bytes), options);
   });
+}
+
+detail::LineRule detail::line_rule(Format format, std::string_view text) {
+  return format == Format::wel ? wel_rule() : edge_list_rule(text);
 }
 
 EdgeList read_binary(const std::filesystem::path& path, Format format, const ReadOptions& options) {

@@ -36,6 +36,10 @@ struct TextBody {
   std::string_view name;         // the file, for messages
 };
 
+// The rule of an edge list (el: from the first edge line of `text`, which starts at the file's
+// start or at that line) or of a .wel file.
+LineRule line_rule(Format format, std::string_view text);
+
 // Edges in file order; num_vertices is the largest stored id + 1 (0 without edges). Throws
 // FormatError "name:line: why".
 EdgeList parse_lines(const TextBody& body, const LineRule& rule, const ReadOptions& options);

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -131,6 +133,96 @@ TEST_F(Tools, BinaryEdgeListConvertsToTheSameFileAsText) {
                                 "-o", from_binary.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(slurp(from_binary), slurp(from_text));
+}
+
+// Under --memory a graph too large for it is built in bounded memory, with a line per pass, into
+// the same file; what a bounded build cannot do is refused under --memory, and a temporary
+// folder that cannot take files is named.
+TEST_F(Tools, BoundedBuildWritesTheSameFile) {
+  const Ran whole = partition_tool({"generate", "kron", "--scale", "13", "--undirected",
+                                    "--weights", "random:1-9", "-o", path("whole.oocg").string()});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(whole.out.rfind("memory: ", 0), 0u) << whole.out;
+  EXPECT_NE(whole.out.find(", half of this machine's "), std::string::npos) << whole.out;
+  EXPECT_EQ(whole.out.find("bounded"), std::string::npos) << whole.out;
+  const std::vector<std::string> bounded{"generate",   "kron",         "--scale",
+                                         "13",         "--undirected", "--weights",
+                                         "random:1-9", "--memory",     "2MiB"};
+  std::vector<std::string> args = bounded;
+  args.insert(args.end(), {"-o", path("bounded.oocg").string()});
+  const Ran r = partition_tool(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("building in bounded memory (2.00 MiB; in memory: about ", 0), 0u) << r.out;
+  for (const char* pass : {"\n  spilling edges into ", "\n  building lists in ",
+                           "\n  ordering vertices: 8,192 vertices in ", "\n  writing: "}) {
+    EXPECT_NE(r.out.find(pass), std::string::npos) << pass << " in " << r.out;
+  }
+  EXPECT_EQ(r.out.find("counting edges"), std::string::npos) << r.out;  // a generator: read once
+  EXPECT_NE(r.out.find(" M/s\nwrote "), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(path("bounded.oocg")), slurp(path("whole.oocg")));
+
+  // A file is read twice, counted first.
+  ASSERT_EQ(partition_tool({"export", path("whole.oocg").string(), "-o", path("g.wel").string()})
+                .exit_code,
+            0);
+  ASSERT_EQ(
+      partition_tool({"convert", path("g.wel").string(), "-q", "-o", path("wel.oocg").string()})
+          .exit_code,
+      0);
+  const Ran wel = partition_tool({"convert", path("g.wel").string(), "--memory", "2MiB", "-o",
+                                  path("wel-bounded.oocg").string()});
+  ASSERT_EQ(wel.exit_code, 0) << wel.err;
+  EXPECT_NE(wel.out.find("\n  counting edges: 203,824 input edges in "), std::string::npos)
+      << wel.out;
+  EXPECT_EQ(slurp(path("wel-bounded.oocg")), slurp(path("wel.oocg")));
+
+  args = bounded;
+  args.insert(args.end(), {"--compress", "-o", path("compressed.oocg").string()});
+  const Ran compress = partition_tool(args);
+  EXPECT_EQ(compress.exit_code, 1);
+  EXPECT_NE(
+      compress.err.find("partition-tool: --memory: this graph's in-memory build needs about "),
+      std::string::npos)
+      << compress.err;
+  EXPECT_NE(compress.err.find(", more than 2.00 MiB, but --compress is not available in a bounded "
+                              "build (give more, or leave it out)\n"),
+            std::string::npos)
+      << compress.err;
+
+  args = bounded;
+  args.insert(args.end(), {"--tmp-dir", path("missing").string(), "-o", path("g.oocg").string()});
+  const Ran missing = partition_tool(args);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err,
+            "partition-tool: cannot create a temporary file in '" + path("missing").string() +
+                "': No such file or directory (choose another folder with --tmp-dir)\n");
+  EXPECT_FALSE(fs::exists(path("g.oocg")));
+  EXPECT_FALSE(fs::exists(path("compressed.oocg")));
+}
+
+// Killed in the middle of a bounded build, partition-tool leaves no file at the output's name and
+// nothing in its temporary folder, whose files never had names.
+TEST_F(Tools, KilledBoundedBuildLeavesNothing) {
+  fs::create_directories(path("tmp"));
+  const std::string out = path("g.oocg").string(), log = path("log").string();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::freopen(log.c_str(), "w", stdout);
+    ::execl(OOC_PARTITION_TOOL, "partition-tool", "generate", "kron", "--scale", "19", "--memory",
+            "32MiB", "--tmp-dir", path("tmp").c_str(), "-o", out.c_str(), nullptr);
+    ::_exit(127);
+  }
+  // Once the edges are spilled, kill it.
+  for (int i = 0; i < 6000 && slurp(log).find("spilling edges") == std::string::npos; ++i)
+    ::usleep(10000);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "it ended before it was killed: " << slurp(log);
+  EXPECT_NE(slurp(log).find("spilling edges"), std::string::npos) << slurp(log);
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(fs::is_empty(path("tmp")));
 }
 
 TEST_F(Tools, BadBinaryEdgeListGetsOneLine) {

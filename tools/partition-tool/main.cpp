@@ -1,14 +1,19 @@
 // partition-tool: turns the graphs users have into .oocg files the engine runs, and inspects
 // them. Subcommands: convert, generate, info, verify, export. See docs/cli.md.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "info.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/partitioner/bounded_build.hpp"
 #include "ooc/partitioner/builder.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/generators.hpp"
@@ -42,6 +47,8 @@ struct BuildArgs {
   bool compress = false;
   bool compress_only = false;
   bool in_edges = false;
+  std::string memory{};  // empty: half of the machine's
+  std::string tmp_dir{};
 };
 
 void add_common(CLI::App& cmd, Common& c) {
@@ -88,6 +95,13 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
   cmd.add_flag("--in-edges", b.in_edges,
                "Also store the in-edges (each vertex's in-neighbours; file version 4), which the "
                "pull direction needs on a directed graph (ooc-run --direction pull|auto)");
+  cmd.add_option("--memory", b.memory,
+                 "Memory the build may take (default: half of this machine's); a graph whose "
+                 "in-memory build needs more is built in bounded memory, its edges spilled to "
+                 "temporary files")
+      ->check(size_validator());
+  cmd.add_option("--tmp-dir", b.tmp_dir,
+                 "Folder for a bounded build's temporary files (default: the output's)");
 }
 
 double hub_fraction(const std::string& text) {
@@ -144,18 +158,74 @@ std::string reorder(Graph& g, const BuildArgs& b, double fraction) {
   return order + took;
 }
 
-// Builds, reorders and writes; prints a summary line unless quiet.
-void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, const Common& c) {
-  const auto start = Clock::now();
-  const double fraction = checked_hub_fraction(b);
-  if (b.in_edges && b.undirected)
-    refuse_symmetric_in_edges("--undirected makes this one symmetric");
-  BuildOptions options;
-  options.undirected = b.undirected;
-  options.remove_self_loops = !b.keep_self_loops;
-  options.remove_duplicates = !b.keep_duplicates;
-  options.compact_ids = b.compact_ids;
-  options.weights = parse_weight_spec(b.weights, b.seed);
+// Where a build's edges come from: read or generated whole, or in parts for a bounded build
+// (null where the input is read only whole: Matrix Market, gzip, a pipe).
+struct Input {
+  std::function<EdgeList()> whole;
+  std::unique_ptr<EdgeSource> parts;
+};
+
+// The memory a build may take: --memory, or half of the machine's, which is printed.
+std::uint64_t build_memory(const BuildArgs& b, const Common& c) {
+  if (!b.memory.empty()) return parse_size(b.memory);
+  const auto machine = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
+                       static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  if (!c.quiet) {
+    std::printf("memory: %s, half of this machine's %s (--memory to change)\n",
+                format_bytes(machine / 2).c_str(), format_bytes(machine).c_str());
+  }
+  return machine / 2;
+}
+
+// The first option that a bounded build does not stream, or nothing.
+std::string unstreamed_option(const BuildArgs& b) {
+  if (b.compact_ids) return "--compact-ids";
+  if (b.reorder == "sage") return "--reorder sage";
+  if (b.compress) return "--compress";
+  if (b.compress_only) return "--compress-only";
+  if (b.in_edges) return "--in-edges";
+  return "";
+}
+
+// Whether to build in bounded memory: when the input is read in parts and its in-memory build is
+// estimated above the memory. An option that is not streamed is then refused under --memory, and
+// built in memory, as before there was a bounded build, under the default.
+bool bounded(const Input& input, const BuildArgs& b, const BuildOptions& options,
+             std::uint64_t memory) {
+  if (!input.parts) return false;
+  const std::uint64_t need = input.parts->footprint(options).in_memory;
+  if (need <= memory) return false;
+  const std::string option = unstreamed_option(b);
+  if (option.empty()) return true;
+  const std::string why = "this graph's in-memory build needs about " + format_bytes(need) +
+                          ", more than " + format_bytes(memory) + ", but " + option +
+                          " is not available in a bounded build";
+  if (!b.memory.empty()) throw InvalidInput("--memory: " + why + " (give more, or leave it out)");
+  warn(why + ": building in memory");
+  return false;
+}
+
+// A bounded build that fills its temporary folder's disk fails late: warn before it starts.
+void warn_if_short_of_disk(const fs::path& dir, std::uint64_t spilled) {
+  std::error_code error;
+  const fs::space_info space = fs::space(dir.empty() ? fs::path(".") : dir, error);
+  if (error || space.available >= spilled) return;
+  warn("'" + dir.string() + "' has " + format_bytes(space.available) +
+       " free, and this build may spill up to " + format_bytes(spilled) +
+       " there (--tmp-dir to choose another folder)");
+}
+
+// A line as each pass ends, flushed so that a log shows how far a long build has come.
+void print_pass(const PassReport& pass) {
+  std::printf("  %s: %s %s in %.2f s, %.1f M/s\n", pass.pass.c_str(),
+              with_commas(pass.count).c_str(), std::string(pass.unit).c_str(), pass.seconds,
+              pass.seconds > 0 ? static_cast<double>(pass.count) / pass.seconds * 1e-6 : 0.0);
+  std::fflush(stdout);
+}
+
+// Builds in memory, reorders and writes; returns how the summary line describes the order.
+std::string build_in_memory(EdgeList&& edges, const BuildArgs& b, const BuildOptions& options,
+                            double fraction, const fs::path& out) {
   Graph g = build_graph(std::move(edges), options);
   if (b.in_edges && g.symmetric)
     refuse_symmetric_in_edges("this one is symmetric (its input declares it, or its shape is)");
@@ -170,28 +240,66 @@ void build_and_write(EdgeList&& edges, const BuildArgs& b, const fs::path& out, 
   }
   if (b.compress_only) drop_raw_lists(g);  // after the in-edges, which are computed from them
   write_oocg(g, out);
-  if (c.quiet) return;
-  const std::chrono::duration<double> took = Clock::now() - start;
+  return order;
+}
+
+// The summary line of a written file.
+void print_summary(const fs::path& out, const std::string& order, double seconds) {
+  const OocgInfo g = read_oocg_info(out);
   std::string compressed;
-  if (compressing && g.num_edges() > 0) {
+  if (g.compressed && g.num_edges > 0) {
     char buf[96];
-    std::snprintf(
-        buf, sizeof buf, ", lists compressed to %.2f bytes per edge",
-        static_cast<double>(g.compressed.size_bytes()) / static_cast<double>(g.num_edges()));
+    std::snprintf(buf, sizeof buf, ", lists compressed to %.2f bytes per edge",
+                  static_cast<double>(g.compressed_bytes) / static_cast<double>(g.num_edges));
     compressed = buf;
-    if (g.compressed.packs_weights()) {
-      std::snprintf(buf, sizeof buf, ", weights packed at %u bits", g.compressed.weight_width);
+    if (g.packed_weights) {
+      std::snprintf(buf, sizeof buf, ", weights packed at %u bits", g.weight_width);
       compressed += buf;
     }
-    if (b.compress_only) compressed += ", compressed only";
+    if (g.compressed_only) compressed += ", compressed only";
   }
   std::printf(
       "wrote %s: %s vertices, %s edges (%s, weights %s, %s hubs, %s%s%s), %s, built in %.1f s\n",
-      out.c_str(), with_commas(g.num_vertices()).c_str(), with_commas(g.num_edges()).c_str(),
+      out.c_str(), with_commas(g.num_vertices).c_str(), with_commas(g.num_edges).c_str(),
       g.symmetric ? "symmetric" : "directed", std::string(to_string(g.weight_type)).c_str(),
       with_commas(g.hub_count).c_str(), order.c_str(), compressed.c_str(),
-      g.has_in_edges() ? ", with in-edges" : "", format_bytes(fs::file_size(out)).c_str(),
-      took.count());
+      g.in_edges ? ", with in-edges" : "", format_bytes(g.file_bytes).c_str(), seconds);
+}
+
+// Builds, reorders and writes, in memory or bounded; prints a summary line unless quiet.
+void build_and_write(const Input& input, const BuildArgs& b, const fs::path& out, const Common& c) {
+  const auto start = Clock::now();
+  const double fraction = checked_hub_fraction(b);
+  if (b.in_edges && b.undirected)
+    refuse_symmetric_in_edges("--undirected makes this one symmetric");
+  BuildOptions options;
+  options.undirected = b.undirected;
+  options.remove_self_loops = !b.keep_self_loops;
+  options.remove_duplicates = !b.keep_duplicates;
+  options.compact_ids = b.compact_ids;
+  options.weights = parse_weight_spec(b.weights, b.seed);
+  const std::uint64_t memory = build_memory(b, c);
+  std::string order;
+  if (bounded(input, b, options, memory)) {
+    BoundedOptions bounded_options;
+    bounded_options.memory = memory;
+    bounded_options.tmp_dir = b.tmp_dir;
+    bounded_options.hub_fraction = b.reorder == "hub" ? fraction : 0.0;
+    const Footprint footprint = input.parts->footprint(options);
+    warn_if_short_of_disk(b.tmp_dir.empty() ? out.parent_path() : fs::path(b.tmp_dir),
+                          footprint.spilled);
+    if (!c.quiet) {
+      std::printf("building in bounded memory (%s; in memory: about %s)\n",
+                  format_bytes(memory).c_str(), format_bytes(footprint.in_memory).c_str());
+      bounded_options.report = print_pass;
+    }
+    build_bounded(*input.parts, options, bounded_options, out);
+    order = bounded_options.hub_fraction > 0.0 ? "hub order" : "natural order";
+  } else {
+    order = build_in_memory(input.whole(), b, options, fraction, out);
+  }
+  if (c.quiet) return;
+  print_summary(out, order, std::chrono::duration<double>(Clock::now() - start).count());
 }
 
 // Each subcommand's arguments, bound to its options, and what it does with them.
@@ -220,7 +328,8 @@ void run_convert(const ConvertArgs& a, const Common& common) {
     throw InvalidInput("'" + a.input +
                        "' is already an .oocg file (use 'partition-tool export' to get text)");
   }
-  build_and_write(read_edges(a.input, f), a.build, a.output, common);
+  build_and_write({[&] { return read_edges(a.input, f); }, file_edges_source(a.input, f)}, a.build,
+                  a.output, common);
 }
 
 struct GenerateArgs {
@@ -250,7 +359,8 @@ CLI::App* add_generate(CLI::App& app, GenerateArgs& a, Common& common) {
 
 void run_generate(GenerateArgs& a, const Common& common) {
   a.gen.seed = a.build.seed;
-  build_and_write(generate(a.gen), a.build, a.output, common);
+  build_and_write({[&] { return generate(a.gen); }, generated_edges_source(a.gen)}, a.build,
+                  a.output, common);
 }
 
 struct InfoArgs {

@@ -34,5 +34,10 @@ struct GeneratorSpec {
 };
 // Throws InvalidInput for an unknown kind, naming the known ones.
 EdgeList generate(const GeneratorSpec& spec);
+// How many edges generate(spec) lists (links, for the undirected shapes).
+std::uint64_t generated_edges(const GeneratorSpec& spec);
+// Edges [first, first + count) of generate(spec), and its vertex count and symmetry: any split
+// of the list gives the same edges, so a build can take it a part at a time.
+EdgeList generate_part(const GeneratorSpec& spec, std::uint64_t first, std::uint64_t count);
 
 }  // namespace ooc

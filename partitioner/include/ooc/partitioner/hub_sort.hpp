@@ -6,6 +6,8 @@
 // says how many vertices are hubs. Adjacency lists keep their order, relabelled. Hubs are both
 // likely to be activated (large in-degree) and feed many others (large out-degree), so the
 // scheduler processes them first.
+#include <span>
+
 #include "ooc/partitioner/graph.hpp"
 
 namespace ooc {
@@ -22,5 +24,9 @@ Buffer<eid_t> in_degrees(const Graph& graph);
 
 // hub_sort's order, new -> old ids, for reorderings that start from it (sage_reorder).
 Buffer<vid_t> hub_order(const Graph& graph, vid_t hubs);
+// The same from the out-lists' offsets (V + 1 entries) and the in-degrees (V), for a build that
+// streams the lists and keeps only these (build_bounded).
+Buffer<vid_t> hub_order(std::span<const eid_t> offsets, std::span<const eid_t> in_degrees,
+                        vid_t hubs);
 
 }  // namespace ooc

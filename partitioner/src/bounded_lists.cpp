@@ -1,0 +1,170 @@
+// Pass 3 of a bounded build (bounded_passes.hpp): range by range, the spilled records are gathered
+// into the range's lists by a cursor per vertex (pass 1's counts), and each list is then sorted,
+// de-duplicated and weighted by the builder's own code (list_build.hpp), so that the order in
+// which the threads gathered it does not matter. A range whose lists turn out larger than the
+// budget (the ranges of a generated graph are cut before its degrees are known) is split by its
+// degrees into ranges that fit, its records spilled again, from the file.
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "bounded_passes.hpp"
+#include "list_build.hpp"
+#include "ooc/core/progress.hpp"
+#include "parallel.hpp"
+
+namespace ooc::detail::bounded {
+namespace {
+
+// The lists of one range, as they are built.
+struct RangeLists {
+  Buffer<eid_t> end;  // cursor while gathering; then where each vertex's list ends
+  Buffer<vid_t> targets;
+  Buffer<std::uint32_t> weights;
+};
+
+// Gathers a range's spilled records into its lists, reading the file in blocks; each worker
+// places the records of its own vertices (parallel.hpp's owners).
+RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census,
+                  const ListPlan& plan) {
+  const Records& records = plan.records;
+  RangeLists lists{Buffer<eid_t>::allocate(hi - lo), {}, {}};
+  eid_t edges = 0;
+  for (vid_t v = lo; v < hi; ++v) {
+    lists.end[v - lo] = edges;
+    edges += census.degree[v];
+  }
+  const std::vector<vid_t> bounds = owner_bounds_by_edges(lists.end.data(), lo, hi - lo, edges);
+  lists.targets = Buffer<vid_t>::allocate(edges);
+  if (records.words == 3) lists.weights = Buffer<std::uint32_t>::allocate(edges);
+  const std::uint64_t block_records =
+      std::max<std::uint64_t>(1, plan.block_bytes / records.bytes());
+  std::vector<std::uint32_t> block(block_records * records.words);
+  const std::uint64_t total = file.size() / records.bytes();
+  for (std::uint64_t first = 0; first < total; first += block_records) {
+    const std::uint64_t count = std::min(block_records, total - first);
+    file.read(block.data(), count * records.bytes(), first * records.bytes());
+    for_owners(bounds, [&](vid_t a, vid_t b) {
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint32_t* record = block.data() + i * records.words;
+        if (record[0] - a >= b - a) continue;
+        const eid_t at = lists.end[record[0] - lo]++;
+        lists.targets[at] = record[1];
+        if (records.words == 3) lists.weights[at] = record[2];
+      }
+    });
+  }
+  return lists;
+}
+
+// Sorts and de-duplicates a gathered range's lists; their new lengths go to census.degree.
+void sort_lists(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Census& census) {
+  std::uint32_t* weights = lists.weights.empty() ? nullptr : lists.weights.data();
+  tbb::parallel_for(
+      tbb::blocked_range<vid_t>(lo, hi, 256), [&](const tbb::blocked_range<vid_t>& r) {
+        std::vector<std::uint64_t> scratch;
+        for (vid_t v = r.begin(); v < r.end(); ++v) {
+          const eid_t from = v == lo ? 0 : lists.end[v - lo - 1];
+          census.degree[v] = sort_and_dedupe_list(
+              lists.targets.data() + from, weights == nullptr ? nullptr : weights + from,
+              lists.end[v - lo] - from, plan.options.remove_duplicates, plan.is_float, scratch);
+        }
+      });
+}
+
+// Sorts and de-duplicates a gathered range's lists, then appends them to the list files a window
+// at a time: the window's lists copied in parallel without what de-duplication dropped, their
+// weights drawn (random ones) and their targets' in-degrees counted (when `in_degree` is not
+// empty) on the way.
+void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Census& census,
+                  Buffer<eid_t>& in_degree, ListFiles& out) {
+  sort_lists(lists, lo, hi, plan, census);
+  const WeightSpec& random = plan.options.weights;
+  const bool weighted = random.kind == WeightSpec::Kind::random || !lists.weights.empty();
+  std::vector<vid_t> targets;
+  std::vector<std::uint32_t> weights;
+  std::vector<eid_t> at;  // where each list of the window goes in it
+  for (vid_t a = lo; a < hi;) {
+    at.clear();
+    eid_t edges = 0;
+    vid_t b = a;
+    for (; b < hi && (edges == 0 || edges + census.degree[b] <= plan.window_edges); ++b) {
+      at.push_back(edges);
+      edges += census.degree[b];
+    }
+    targets.resize(edges);
+    weights.resize(weighted ? edges : 0);
+    tbb::parallel_for(
+        tbb::blocked_range<vid_t>(a, b, 256), [&](const tbb::blocked_range<vid_t>& r) {
+          for (vid_t v = r.begin(); v < r.end(); ++v) {
+            const eid_t from = v == lo ? 0 : lists.end[v - lo - 1], to = at[v - a];
+            for (eid_t k = 0; k < census.degree[v]; ++k) {
+              const vid_t target = lists.targets[from + k];
+              targets[to + k] = target;
+              if (!lists.weights.empty()) weights[to + k] = lists.weights[from + k];
+              if (random.kind == WeightSpec::Kind::random)
+                weights[to + k] = random_weight(random, v, target);
+              if (!in_degree.empty())
+                std::atomic_ref<eid_t>(in_degree[target]).fetch_add(1, std::memory_order_relaxed);
+            }
+          }
+        });
+    out.targets.append(targets.data(), edges * sizeof(vid_t));
+    if (weighted) out.weights.append(weights.data(), edges * sizeof(std::uint32_t));
+    a = b;
+  }
+}
+
+// The bytes a range's lists take while they are built.
+std::uint64_t range_bytes(const Census& census, vid_t lo, vid_t hi, const ListPlan& plan) {
+  std::uint64_t bytes = 0;
+  for (vid_t v = lo; v < hi; ++v)
+    bytes += census.degree[v] * plan.edge_bytes + sizeof(eid_t);
+  return bytes;
+}
+
+// Returns the ranges built: more than one when it was split.
+std::size_t build_range(TempFile& spilled, vid_t lo, vid_t hi, const ListPlan& plan, Census& census,
+                        Buffer<eid_t>& in_degree, ListFiles& out) {
+  if (range_bytes(census, lo, hi, plan) > plan.capacity) {
+    const Ranges parts = cut_ranges(census, lo, hi, plan);
+    std::vector<TempFile> files = split_records(spilled, parts, plan);
+    spilled.discard();
+    std::size_t built = 0;
+    for (std::size_t r = 0; r < parts.count(); ++r) {
+      built +=
+          build_range(files[r], parts.bounds[r], parts.bounds[r + 1], plan, census, in_degree, out);
+    }
+    return built;
+  }
+  RangeLists lists = gather(spilled, lo, hi, census, plan);
+  spilled.discard();
+  finish_range(lists, lo, hi, plan, census, in_degree, out);
+  return 1;
+}
+
+}  // namespace
+
+ListFiles build_lists(std::vector<TempFile>& spilled, const Ranges& ranges, const ListPlan& plan,
+                      Census& census, Buffer<eid_t>& in_degree, const BoundedOptions& bounded) {
+  Pass pass(bounded, "building lists");
+  ListFiles out{TempFile(plan.tmp_dir), TempFile(plan.tmp_dir)};
+  std::uint64_t raw = 0;
+  for (const TempFile& f : spilled)
+    raw += f.size() / plan.records.bytes();
+  ProgressStep progress("building lists, range by range", raw);
+  std::size_t built = 0;
+  for (std::size_t r = 0; r < ranges.count(); ++r) {
+    const std::uint64_t records = spilled[r].size() / plan.records.bytes();
+    built += build_range(spilled[r], ranges.bounds[r], ranges.bounds[r + 1], plan, census,
+                         in_degree, out);
+    progress.advance(records);
+  }
+  pass.done(out.targets.size() / sizeof(vid_t), "edges",
+            "building lists in " + std::to_string(built) + " ranges");
+  return out;
+}
+
+}  // namespace ooc::detail::bounded
