@@ -6,10 +6,12 @@
 //   3 build   range by range: gather the range's lists, sort and de-duplicate them and draw their
 //             weights as build_graph does (list_build.hpp), append them to one list file
 //   4 order   hub sort's order from the degrees (hub_order)
-//   5 write   the sections in order (oocg_stream.hpp), the lists read back in the new order
+//   5 write   the sections in order (oocg_stream.hpp), the lists read back in the new order;
+//             compressing, they are first sorted and encoded into temporary files
 // A generator, which knows its vertex count and has no weights, is read once: passes 1 and 2 are
 // one, into ranges of equal vertex counts with room to spare, and pass 3 splits a range that
-// turns out too large. Pass 3 is in bounded_lists.cpp, passes 4 and 5 in bounded_write.cpp.
+// turns out too large. Pass 3 is in bounded_lists.cpp, passes 4 and 5 in bounded_write.cpp and
+// compression in bounded_compress.cpp.
 // The lists' order inside a range is whatever the threads made, but sorting makes it the
 // builder's; hub sort keeps each list's order, so the output is build_graph's, byte for byte.
 #include "ooc/partitioner/bounded_build.hpp"
@@ -283,11 +285,13 @@ void build_bounded(const EdgeSource& input, const BuildOptions& options,
   const bool random = options.weights.kind == WeightSpec::Kind::random;
   // A range's lists: 4 bytes an edge, 12 more with the input's weights (theirs and the sort's
   // keys); half the budget for them, a quarter for the records read, an eighth for the built
-  // lists written (8 bytes an edge, random weights drawn there).
+  // lists written (8 bytes an edge, random weights drawn there). Compressing, a list is sorted
+  // again with its weights after it is renamed: no list longer than the 16 bytes an edge allow.
+  const bool compressing = bounded.lists != StoredLists::raw;
   const ListPlan plan{options,
                       {keep_weights ? 3u : 2u},
                       keep_weights && census.weight_type == WeightType::f32,
-                      keep_weights ? 16u : 4u,
+                      keep_weights || compressing ? 16u : 4u,
                       budget / 2,
                       budget / 4,
                       std::max<std::uint64_t>(1, budget / 64),
@@ -315,7 +319,7 @@ void build_bounded(const EdgeSource& input, const BuildOptions& options,
   const WeightType weight_type = keep_weights ? census.weight_type
                                  : random     ? WeightType::u32
                                               : WeightType::none;
-  write_file(path, census, lists, order, weight_type, symmetric, budget / 8, bounded);
+  write_file(path, census, lists, order, weight_type, symmetric, plan, bounded);
 }
 
 }  // namespace ooc

@@ -6,6 +6,7 @@
 // degrees into ranges that fit, its records spilled again, from the file.
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -77,7 +78,7 @@ void sort_lists(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Cen
 // Sorts and de-duplicates a gathered range's lists, then appends them to the list files a window
 // at a time: the window's lists copied in parallel without what de-duplication dropped, their
 // weights drawn (random ones) and their targets' in-degrees counted (when `in_degree` is not
-// empty) on the way.
+// empty) on the way, and the least and greatest weight kept.
 void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Census& census,
                   Buffer<eid_t>& in_degree, ListFiles& out) {
   sort_lists(lists, lo, hi, plan, census);
@@ -112,7 +113,12 @@ void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, C
           }
         });
     out.targets.append(targets.data(), edges * sizeof(vid_t));
-    if (weighted) out.weights.append(weights.data(), edges * sizeof(std::uint32_t));
+    if (weighted && edges > 0) {
+      out.weights.append(weights.data(), edges * sizeof(std::uint32_t));
+      const auto [least, greatest] = std::minmax_element(weights.begin(), weights.end());
+      out.weight_min = std::min(out.weight_min, *least);
+      out.weight_max = std::max(out.weight_max, *greatest);
+    }
     a = b;
   }
 }

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,9 +49,11 @@ struct Census {
   vid_t vertices() const noexcept { return static_cast<vid_t>(degree.size() - 1); }
 };
 
-// The built lists, in the input's ids and order, one after another.
+// The built lists, in the input's ids and order, one after another; the least and greatest
+// weight (of u32 weights: the range that compression packs).
 struct ListFiles {
   TempFile targets, weights;
+  std::uint32_t weight_min = UINT32_MAX, weight_max = 0;
 };
 
 // The ranges of source vertices whose lists are built at once: bounds[r] .. bounds[r + 1].
@@ -110,10 +114,48 @@ struct Order {
 Order order_vertices(Census& census, Buffer<eid_t>& in_degree, bool symmetric, double hub_fraction,
                      const BoundedOptions& bounded);
 
+// The lists of new vertices [first, last), `edges` edges, as pass 5 reads them back: a pread per
+// run of consecutive old ids.
+struct Window {
+  struct Run {
+    eid_t from, count, to;
+  };
+  vid_t first = 0, last = 0;
+  eid_t edges = 0;
+  std::vector<Run> runs;
+  // The window's lists from a list file (4 bytes an edge) into out[0 .. edges), in parallel.
+  void read(const TempFile& file, std::uint32_t* out) const;
+};
+
+// Calls visit(window) for consecutive windows over the new vertices, each of about
+// `window_edges` edges (a longer list alone): new vertex i's list is list order[i] of the list
+// files (list i without an order), whose lists `offsets` places.
+void for_each_window(std::span<const eid_t> offsets, const Buffer<vid_t>& order,
+                     std::uint64_t window_edges, const std::function<void(const Window&)>& visit);
+
+// The lists as compress() (and drop_raw_lists(), compressed only) leaves them, in the new ids and
+// order: the raw lists sorted by target, their encodings, their packed weights.
+struct CompressedLists {
+  ListFiles raw;  // what the file keeps: no targets compressed only, no weights when packed then
+  TempFile bytes;
+  std::vector<eid_t> offsets;  // where each vertex's encoding begins, and their total
+  TempFile packed;             // without padding; empty when the weights are not packed
+  bool packs_weights = false;
+  std::uint32_t weight_width = 0, weight_base = 0;
+};
+
+// Pass 5's first half when the file holds compressed lists (bounded_compress.cpp): the lists
+// read back plan.window_edges at a time in the new order, renamed by new_id when given.
+CompressedLists compress_lists(const ListFiles& lists, std::span<const eid_t> offsets,
+                               const Buffer<vid_t>& order, const Buffer<vid_t>& new_id,
+                               WeightType weight_type, bool compressed_only, const ListPlan& plan,
+                               const BoundedOptions& bounded);
+
 // Pass 5: the file, laid out as write_oocg lays out the graph that the in-memory build makes,
-// the lists read back `window_edges` at a time.
+// the lists read back a window at a time (plan.window_edges when compressing, 8 times as many
+// when only copying).
 void write_file(const std::filesystem::path& path, const Census& census, const ListFiles& lists,
                 const Order& hub_sorted, WeightType weight_type, bool symmetric,
-                std::uint64_t window_edges, const BoundedOptions& bounded);
+                const ListPlan& plan, const BoundedOptions& bounded);
 
 }  // namespace ooc::detail::bounded

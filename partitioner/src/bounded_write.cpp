@@ -1,10 +1,14 @@
 // Passes 4 and 5 of a bounded build (bounded_passes.hpp): hub sort's order from the degrees, then
 // the file written section by section. The lists are read back from the list file in the new order:
 // windows of new ids, each gathered with a pread per run of consecutive old ids (the non-hubs, in
-// their old order, make long runs; each hub is a run of its own), renamed, and appended.
+// their old order, make long runs; each hub is a run of its own), renamed, and appended, or, when
+// the file holds compressed lists, compressed first (bounded_compress.cpp) and copied.
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,59 +22,61 @@ namespace {
 
 // Neighbouring lists are read with one pread up to 1 MiB (a longer list alone, in one).
 constexpr std::uint64_t kMaxRunEdges = std::uint64_t{1} << 18;
+// Copying a list file reads this many times pass 3's window at once (4 bytes an edge, not 8).
+constexpr std::uint64_t kCopyWindows = 8;
+// A temporary file is copied into its section this many bytes at a time.
+constexpr std::uint64_t kCopyBytes = std::uint64_t{4} << 20;
 
-// Appends the lists of new vertices [0, n) to the current section: list i is list order[i] of
-// `from` (i itself without an order), its entries renamed by new_id when given. Windows of about
-// `window_edges` edges are read with a pread per run of consecutive old ids, in parallel.
+// Appends the lists of the new vertices to the current section, their entries renamed by new_id
+// when given.
 void copy_lists(const TempFile& from, std::span<const eid_t> offsets, const Buffer<vid_t>& order,
                 const Buffer<vid_t>& new_id, std::uint64_t window_edges, OocgStream& out) {
-  const auto n = static_cast<vid_t>(offsets.size() - 1);
-  const auto old_of = [&](vid_t i) { return order.empty() ? i : order[i]; };
-  struct Run {
-    eid_t from, count, to;
-  };
-  std::vector<Run> runs;
   std::vector<vid_t> window;
-  for (vid_t i = 0; i < n;) {
-    runs.clear();
-    eid_t edges = 0;
-    for (; i < n &&
-           (edges == 0 || edges + offsets[old_of(i) + 1] - offsets[old_of(i)] <= window_edges);
-         ++i) {
-      const vid_t old = old_of(i);
-      const eid_t begin = offsets[old], length = offsets[old + 1] - begin;
-      if (!runs.empty() && runs.back().from + runs.back().count == begin &&
-          runs.back().count + length <= kMaxRunEdges) {
-        runs.back().count += length;
-      } else if (length > 0) {
-        runs.push_back({begin, length, edges});
-      }
-      edges += length;
-    }
-    window.resize(edges);
-    tbb::parallel_for(std::size_t{0}, runs.size(), [&](std::size_t r) {
-      from.read(window.data() + runs[r].to, runs[r].count * 4, runs[r].from * 4);
-    });
+  for_each_window(offsets, order, window_edges, [&](const Window& w) {
+    window.resize(w.edges);
+    w.read(from, window.data());
     if (!new_id.empty()) {
-      tbb::parallel_for(tbb::blocked_range<eid_t>(0, edges, 1 << 16),
+      tbb::parallel_for(tbb::blocked_range<eid_t>(0, w.edges, 1 << 16),
                         [&](const tbb::blocked_range<eid_t>& r) {
                           for (eid_t e = r.begin(); e < r.end(); ++e)
                             window[e] = new_id[window[e]];
                         });
     }
-    out.append(window.data(), edges * 4);
+    out.append(window.data(), w.edges * 4);
+  });
+}
+
+// Appends the whole of `from` to the current section.
+void copy_file(const TempFile& from, OocgStream& out) {
+  std::vector<char> block(std::min(kCopyBytes, from.size()));
+  for (std::uint64_t at = 0; at < from.size(); at += block.size()) {
+    const std::uint64_t bytes = std::min<std::uint64_t>(block.size(), from.size() - at);
+    from.read(block.data(), bytes, at);
+    out.append(block.data(), bytes);
   }
 }
 
-// The header of the file the in-memory build writes (version 1: no compressed lists, no in-edges).
+// The header of the file the in-memory build writes: header_for's version and flags for a graph
+// without in-edges, `compressed` when it has a compressed copy.
 oocg::Header header_of(vid_t n, eid_t m, WeightType weight_type, bool symmetric,
-                       const Order& hub_sorted) {
+                       const Order& hub_sorted, const CompressedLists* compressed,
+                       bool compressed_only) {
   using namespace oocg;
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
-  h.version = kOldestVersion;
+  const bool packed = compressed != nullptr && compressed->packs_weights;
+  h.version = compressed_only         ? kCompressedOnlyVersion
+              : packed                ? kPackedVersion
+              : compressed != nullptr ? 2
+                                      : kOldestVersion;
   h.header_bytes = kHeaderBytes;
-  h.flags = (symmetric ? kFlagSymmetric : 0) | (hub_sorted.order.empty() ? 0 : kFlagPermuted);
+  h.flags = (symmetric ? kFlagSymmetric : 0) | (hub_sorted.order.empty() ? 0 : kFlagPermuted) |
+            (compressed != nullptr ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0) |
+            (compressed_only ? kFlagCompressedOnly : 0);
+  if (packed) {
+    h.weight_width = compressed->weight_width;
+    h.weight_base = compressed->weight_base;
+  }
   h.num_vertices = n;
   h.num_edges = m;
   h.weight_type = static_cast<std::uint32_t>(weight_type);
@@ -119,37 +125,107 @@ Order order_vertices(Census& census, Buffer<eid_t>& in_degree, bool symmetric, d
   return order;
 }
 
+void Window::read(const TempFile& file, std::uint32_t* out) const {
+  tbb::parallel_for(std::size_t{0}, runs.size(), [&](std::size_t r) {
+    file.read(out + runs[r].to, runs[r].count * 4, runs[r].from * 4);
+  });
+}
+
+void for_each_window(std::span<const eid_t> offsets, const Buffer<vid_t>& order,
+                     std::uint64_t window_edges, const std::function<void(const Window&)>& visit) {
+  const auto n = static_cast<vid_t>(offsets.size() - 1);
+  const auto old_of = [&](vid_t i) { return order.empty() ? i : order[i]; };
+  Window w;
+  for (vid_t i = 0; i < n;) {
+    w.first = i;
+    w.runs.clear();
+    w.edges = 0;
+    for (; i < n &&
+           (w.edges == 0 || w.edges + offsets[old_of(i) + 1] - offsets[old_of(i)] <= window_edges);
+         ++i) {
+      const vid_t old = old_of(i);
+      const eid_t begin = offsets[old], length = offsets[old + 1] - begin;
+      if (!w.runs.empty() && w.runs.back().from + w.runs.back().count == begin &&
+          w.runs.back().count + length <= kMaxRunEdges) {
+        w.runs.back().count += length;
+      } else if (length > 0) {
+        w.runs.push_back({begin, length, w.edges});
+      }
+      w.edges += length;
+    }
+    w.last = i;
+    visit(w);
+  }
+}
+
 void write_file(const std::filesystem::path& path, const Census& census, const ListFiles& lists,
                 const Order& hub_sorted, WeightType weight_type, bool symmetric,
-                std::uint64_t window_edges, const BoundedOptions& bounded) {
+                const ListPlan& plan, const BoundedOptions& bounded) {
   using namespace oocg;
   Pass pass(bounded, "writing");
   const Buffer<vid_t>& order = hub_sorted.order;
   const vid_t n = census.vertices();
   const eid_t m = census.degree[n];
-  std::array<std::uint64_t, kHeaderSections> bytes{};
-  bytes[kOffsets] = (std::uint64_t{n} + 1) * sizeof(eid_t);
-  bytes[kTargets] = m * sizeof(vid_t);
-  bytes[kWeights] = lists.weights.size();
-  bytes[kOriginalIds] = order.size_bytes();
-  OocgStream out(path, header_of(n, m, weight_type, symmetric, hub_sorted), bytes);
   const std::span<const eid_t> offsets(census.degree);
-  out.begin(kOffsets);
-  append_offsets(offsets, order, out);
   Buffer<vid_t> new_id;
   if (!order.empty()) {
     new_id = Buffer<vid_t>::allocate(n);
     tbb::parallel_for(vid_t{0}, n, [&](vid_t i) { new_id[order[i]] = i; });
   }
-  out.begin(kTargets);
-  copy_lists(lists.targets, offsets, order, new_id, window_edges, out);
+  // As has_raw_lists: a graph without edges keeps its (empty) raw lists.
+  const bool compressed_only = bounded.lists == StoredLists::compressed_only && m > 0;
+  std::optional<CompressedLists> compressed;
+  if (bounded.lists != StoredLists::raw) {
+    compressed.emplace(
+        compress_lists(lists, offsets, order, new_id, weight_type, compressed_only, plan, bounded));
+  }
+  const CompressedLists* c = compressed ? &*compressed : nullptr;
+  std::array<std::uint64_t, kHeaderSections> bytes{};
+  bytes[kOffsets] = (std::uint64_t{n} + 1) * sizeof(eid_t);
+  bytes[kTargets] = c != nullptr ? c->raw.targets.size() : m * sizeof(vid_t);
+  bytes[kWeights] = c != nullptr ? c->raw.weights.size() : lists.weights.size();
+  bytes[kOriginalIds] = order.size_bytes();
+  if (c != nullptr) {
+    bytes[kCompressedOffsets] = c->offsets.size() * sizeof(eid_t);
+    bytes[kCompressedLists] = c->bytes.size();
+    bytes[kPackedWeights] = c->packed.size();
+  }
+  OocgStream out(path, header_of(n, m, weight_type, symmetric, hub_sorted, c, compressed_only),
+                 bytes);
+  out.begin(kOffsets);
+  append_offsets(offsets, order, out);
+  const std::uint64_t window_edges = plan.window_edges * kCopyWindows;
+  if (bytes[kTargets] != 0) {
+    out.begin(kTargets);
+    if (c != nullptr) {
+      copy_file(c->raw.targets, out);
+    } else {
+      copy_lists(lists.targets, offsets, order, new_id, window_edges, out);
+    }
+  }
   if (bytes[kWeights] != 0) {
     out.begin(kWeights);
-    copy_lists(lists.weights, offsets, order, {}, window_edges, out);
+    if (c != nullptr) {
+      copy_file(c->raw.weights, out);
+    } else {
+      copy_lists(lists.weights, offsets, order, {}, window_edges, out);
+    }
   }
   if (!order.empty()) {
     out.begin(kOriginalIds);
     out.append(order.data(), order.size_bytes());
+  }
+  if (c != nullptr) {
+    out.begin(kCompressedOffsets);
+    out.append(c->offsets.data(), bytes[kCompressedOffsets]);
+    if (bytes[kCompressedLists] != 0) {
+      out.begin(kCompressedLists);
+      copy_file(c->bytes, out);
+    }
+    if (bytes[kPackedWeights] != 0) {
+      out.begin(kPackedWeights);
+      copy_file(c->packed, out);
+    }
   }
   out.commit();
   pass.done(m, "edges");

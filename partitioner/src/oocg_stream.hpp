@@ -16,7 +16,7 @@ namespace ooc::detail {
 
 class OocgStream {
  public:
-  // `header` holds the counts, flags and version (sections without a table: versions 1 to 3);
+  // `header` holds the counts, flags and version (sections without a table: no in-edges);
   // `bytes` each header section's length (0: absent). Opens PATH.tmp-PID. Throws IoError.
   OocgStream(const std::filesystem::path& path, const oocg::Header& header,
              const std::array<std::uint64_t, oocg::kHeaderSections>& bytes);

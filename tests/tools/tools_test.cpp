@@ -176,18 +176,33 @@ TEST_F(Tools, BoundedBuildWritesTheSameFile) {
       << wel.out;
   EXPECT_EQ(slurp(path("wel-bounded.oocg")), slurp(path("wel.oocg")));
 
+  // Compressed, or compressed only, as in memory.
+  for (const char* compress : {"--compress", "--compress-only"}) {
+    ASSERT_EQ(partition_tool({"generate", "kron", "--scale", "13", "--undirected", "--weights",
+                              "random:1-9", compress, "-q", "-o", path("whole-c.oocg").string()})
+                  .exit_code,
+              0);
+    args = bounded;
+    args.insert(args.end(), {compress, "-o", path("bounded-c.oocg").string()});
+    const Ran c = partition_tool(args);
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    EXPECT_NE(c.out.find("\n  compressing lists: "), std::string::npos) << c.out;
+    EXPECT_NE(c.out.find(", weights packed at 4 bits"), std::string::npos) << c.out;
+    EXPECT_EQ(slurp(path("bounded-c.oocg")), slurp(path("whole-c.oocg"))) << compress;
+  }
+
+  // What a bounded build does not stream is refused.
   args = bounded;
-  args.insert(args.end(), {"--compress", "-o", path("compressed.oocg").string()});
-  const Ran compress = partition_tool(args);
-  EXPECT_EQ(compress.exit_code, 1);
-  EXPECT_NE(
-      compress.err.find("partition-tool: --memory: this graph's in-memory build needs about "),
-      std::string::npos)
-      << compress.err;
-  EXPECT_NE(compress.err.find(", more than 2.00 MiB, but --compress is not available in a bounded "
-                              "build (give more, or leave it out)\n"),
+  args.insert(args.end(), {"--reorder", "sage", "-o", path("sage.oocg").string()});
+  const Ran sage = partition_tool(args);
+  EXPECT_EQ(sage.exit_code, 1);
+  EXPECT_NE(sage.err.find("partition-tool: --memory: this graph's in-memory build needs about "),
             std::string::npos)
-      << compress.err;
+      << sage.err;
+  EXPECT_NE(sage.err.find(", more than 2.00 MiB, but --reorder sage is not available in a "
+                          "bounded build (give more, or leave it out)\n"),
+            std::string::npos)
+      << sage.err;
 
   args = bounded;
   args.insert(args.end(), {"--tmp-dir", path("missing").string(), "-o", path("g.oocg").string()});
@@ -197,7 +212,7 @@ TEST_F(Tools, BoundedBuildWritesTheSameFile) {
             "partition-tool: cannot create a temporary file in '" + path("missing").string() +
                 "': No such file or directory (choose another folder with --tmp-dir)\n");
   EXPECT_FALSE(fs::exists(path("g.oocg")));
-  EXPECT_FALSE(fs::exists(path("compressed.oocg")));
+  EXPECT_FALSE(fs::exists(path("sage.oocg")));
 }
 
 // Killed in the middle of a bounded build, partition-tool leaves no file at the output's name and

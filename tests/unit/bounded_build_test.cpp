@@ -1,6 +1,7 @@
 // The bounded build against the in-memory one: every generator and every reader that it streams,
 // under options that change what it does, with memory so small that the edges spill into many
-// ranges, must give the same file, byte for byte. Then what goes wrong: a temporary folder that
+// ranges, must give the same file, byte for byte, its lists raw, compressed beside them or
+// compressed only. Then what goes wrong: a temporary folder that
 // cannot take files, a disk that fills (a file size limit, so writes fail as on a full disk) in
 // the spill and in the output, a malformed line deep in a text file, too little memory.
 #include "ooc/partitioner/bounded_build.hpp"
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "ooc/core/error.hpp"
+#include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
 #include "ooc/partitioner/oocg.hpp"
 
@@ -56,8 +58,11 @@ class BoundedBuild : public ::testing::Test {
     Graph g = build_graph(std::move(whole), options);
     const std::uint64_t vertices = g.num_vertices();
     if (hub_fraction > 0.0) g = hub_sort(std::move(g), hub_fraction);
+    if (stored_ != StoredLists::raw) compress(g);
+    if (stored_ == StoredLists::compressed_only) drop_raw_lists(g);
     write_oocg(g, path("memory.oocg"));
     BoundedOptions bounded;
+    bounded.lists = stored_;
     bounded.memory = memory != 0 ? memory : tiny_memory(vertices, hub_fraction > 0.0);
     bounded.tmp_dir = dir_ / "tmp";
     bounded.hub_fraction = hub_fraction;
@@ -89,6 +94,7 @@ class BoundedBuild : public ::testing::Test {
   }
 
   fs::path dir_;
+  StoredLists stored_ = StoredLists::raw;  // what the files hold
 };
 
 GeneratorSpec spec(const std::string& kind, unsigned scale = 14) {
@@ -225,6 +231,60 @@ TEST_F(BoundedBuild, TextEdgeListsAsInMemory) {
   BuildOptions undirected;
   undirected.undirected = true;
   EXPECT_GE(expect_same_read(path("g.wel"), Format::wel, undirected, kDefaultHubFraction), 8u);
+}
+
+// Compressed beside the raw lists and compressed only: the lists renamed by hub sort, sorted
+// again and encoded, u32 weights packed (at 6 bits, at 10, at none for a single value; a 32-bit
+// range and float weights stay raw), duplicates kept, no edges at all.
+TEST_F(BoundedBuild, CompressedAsInMemoryInManyRanges) {
+  const Edges e = kronecker_edges();
+  write_binary<std::uint32_t>(path("g.wbin32"), e, true);
+  Edges wide = e;
+  for (std::size_t i = 0; i < wide.weight.size(); ++i)
+    wide.weight[i] = i % 2 == 0 ? 0 : 0xFFFFFFFFu;
+  write_binary<std::uint32_t>(path("wide.wbin32"), wide, true);
+  {
+    std::ofstream wel(path("g.wel"), std::ios::binary);
+    for (std::size_t i = 0; i < e.src.size(); ++i)
+      wel << e.src[i] << ' ' << e.dst[i] << ' ' << (i % 3 == 0 ? "2.5" : "-1") << '\n';
+  }
+  BuildOptions keep;
+  keep.remove_self_loops = false;
+  keep.remove_duplicates = false;
+  BuildOptions single = undirected_random_weights();
+  single.weights = parse_weight_spec("random:7-7", 5);
+  for (const StoredLists stored : {StoredLists::raw_and_compressed, StoredLists::compressed_only}) {
+    stored_ = stored;
+    const bool only = stored == StoredLists::compressed_only;
+    EXPECT_GE(expect_same_generated(spec("kron"), undirected_random_weights(), kDefaultHubFraction),
+              8u);
+    OocgInfo info = read_oocg_info(path("bounded.oocg"));
+    EXPECT_TRUE(info.compressed);
+    EXPECT_EQ(info.compressed_only, only);
+    EXPECT_TRUE(info.packed_weights);
+    EXPECT_EQ(info.weight_width, 6u);
+    EXPECT_GE(expect_same_generated(spec("kron"), {}, kDefaultHubFraction), 4u);
+    EXPECT_GE(expect_same_generated(spec("kron"), keep, 0.0), 4u);
+    EXPECT_GE(expect_same_generated(spec("urand"), single, 0.3), 4u);
+    EXPECT_EQ(read_oocg_info(path("bounded.oocg")).weight_width, 0u);
+    GeneratorSpec grid = spec("grid");
+    grid.rows = 100;
+    grid.cols = 300;
+    EXPECT_GE(expect_same_generated(grid, undirected_random_weights(), kDefaultHubFraction), 4u);
+    expect_same_generated(spec("empty"), {}, kDefaultHubFraction);
+    EXPECT_FALSE(read_oocg_info(path("bounded.oocg")).compressed_only);  // no edges: kept raw
+    EXPECT_GE(expect_same_read(path("g.wbin32"), Format::wbin32, {}, kDefaultHubFraction), 4u);
+    EXPECT_EQ(read_oocg_info(path("bounded.oocg")).weight_width, 10u);
+    EXPECT_GE(expect_same_read(path("wide.wbin32"), Format::wbin32, keep, 0.0), 4u);
+    EXPECT_FALSE(read_oocg_info(path("bounded.oocg")).packed_weights);
+    BuildOptions undirected;
+    undirected.undirected = true;
+    EXPECT_GE(expect_same_read(path("g.wel"), Format::wel, undirected, kDefaultHubFraction), 8u);
+    info = read_oocg_info(path("bounded.oocg"));
+    EXPECT_EQ(info.weight_type, WeightType::f32);
+    EXPECT_FALSE(info.packed_weights);
+    EXPECT_EQ(info.compressed_only, only);
+  }
 }
 
 TEST_F(BoundedBuild, FootprintCountsTheBuiltEdges) {

@@ -181,8 +181,6 @@ std::uint64_t build_memory(const BuildArgs& b, const Common& c) {
 std::string unstreamed_option(const BuildArgs& b) {
   if (b.compact_ids) return "--compact-ids";
   if (b.reorder == "sage") return "--reorder sage";
-  if (b.compress) return "--compress";
-  if (b.compress_only) return "--compress-only";
   if (b.in_edges) return "--in-edges";
   return "";
 }
@@ -285,6 +283,9 @@ void build_and_write(const Input& input, const BuildArgs& b, const fs::path& out
     bounded_options.memory = memory;
     bounded_options.tmp_dir = b.tmp_dir;
     bounded_options.hub_fraction = b.reorder == "hub" ? fraction : 0.0;
+    bounded_options.lists = b.compress_only ? StoredLists::compressed_only
+                            : b.compress    ? StoredLists::raw_and_compressed
+                                            : StoredLists::raw;
     const Footprint footprint = input.parts->footprint(options);
     warn_if_short_of_disk(b.tmp_dir.empty() ? out.parent_path() : fs::path(b.tmp_dir),
                           footprint.spilled);

@@ -12,8 +12,8 @@
 //
 // What is streamed: the generators and the text (el, wel) and binary edge lists, undirected or
 // not, self loops and duplicates kept or not, weights from the input, random or none, in the
-// input's order or hub sorted. Not (yet): Matrix Market and gzip input, compact ids, SAGE's
-// reordering, compression and in-edges.
+// input's order or hub sorted, with compressed lists beside the raw ones or instead of them. Not
+// (yet): Matrix Market and gzip input, compact ids, SAGE's reordering and in-edges.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -72,15 +72,21 @@ struct PassReport {
   double seconds;
 };
 
+// The lists a file holds: raw ones; raw ones and their compressed copy (compress, as
+// partition-tool --compress); the compressed copy only (then drop_raw_lists, --compress-only).
+enum class StoredLists { raw, raw_and_compressed, compressed_only };
+
 struct BoundedOptions {
   std::uint64_t memory = std::uint64_t{1} << 30;  // bytes the build may hold
   std::filesystem::path tmp_dir;                  // for the spilled edges; empty: beside `path`
   double hub_fraction = 0.0;                      // as hub_sort; 0 keeps the input's order
+  StoredLists lists = StoredLists::raw;
   std::function<void(const PassReport&)> report;  // optional
 };
 
 // Builds the graph of `input` under `options` (compact_ids not supported) and writes it to `path`
-// as write_oocg(hub_sort(build_graph(...), hub_fraction)) would (hub sort left out at 0).
+// as write_oocg(hub_sort(build_graph(...), hub_fraction)) would (hub sort left out at 0), after
+// compress() and drop_raw_lists() as `lists` asks.
 // Temporary files have no name in tmp_dir from the moment they are made, and the output appears
 // only when complete (write_oocg's temporary name and rename). Throws IoError (a temporary folder
 // that cannot be written, a full disk), InvalidInput (memory too small for the vertex arrays or for
