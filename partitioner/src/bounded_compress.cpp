@@ -28,27 +28,26 @@ class WeightPacker {
       : out_(out), width_(width), base_(base) {}
 
   void append(std::span<const std::uint32_t> weights) {
-    bytes_.clear();
-    for (const std::uint32_t w : weights) {
-      held_ |= std::uint64_t{w - base_} << bits_;
-      for (bits_ += width_; bits_ >= 8; bits_ -= 8, held_ >>= 8)
-        bytes_.push_back(static_cast<std::uint8_t>(held_));
-    }
-    out_.append(bytes_.data(), bytes_.size());
+    bytes_.resize(codec::packed_bytes(weights.size(), width_) + 1);
+    writer_.to(bytes_.data());
+    for (const std::uint32_t w : weights)
+      writer_.put(w - base_, width_);
+    out_.append(bytes_.data(), static_cast<std::size_t>(writer_.position() - bytes_.data()));
   }
   // The last byte, when the bits end inside one.
   void finish() {
-    if (bits_ == 0) return;
-    const auto last = static_cast<std::uint8_t>(held_);
+    if (!writer_.partial()) return;
+    std::uint8_t last = 0;
+    writer_.to(&last);
+    writer_.finish();
     out_.append(&last, 1);
   }
 
  private:
   TempFile& out_;
   std::uint32_t width_, base_;
-  std::uint64_t held_ = 0;  // bits not yet written
-  std::uint32_t bits_ = 0;
   std::vector<std::uint8_t> bytes_;
+  codec::BitWriter writer_{nullptr};
 };
 
 // Renames and sorts the lists of a window (at[i]: where new vertex first + i's list begins in

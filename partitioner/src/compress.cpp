@@ -41,15 +41,10 @@ void encode_list(std::span<const vid_t> list, std::uint8_t* out) {
     const std::uint32_t w = block_width(t, n);
     std::memcpy(out + at, t, 4);
     out[at + 4] = static_cast<std::uint8_t>(w);
-    std::uint8_t* packed = out + at + codec::kHeaderBytes;
-    std::uint64_t held = 0;  // bits not yet written, least significant first
-    std::uint32_t bits = 0;
-    for (std::uint32_t i = 1; i < n; ++i) {
-      held |= std::uint64_t{t[i] - t[i - 1]} << bits;
-      for (bits += w; bits >= 8; bits -= 8, held >>= 8)
-        *packed++ = static_cast<std::uint8_t>(held);
-    }
-    if (bits > 0) *packed = static_cast<std::uint8_t>(held);
+    codec::BitWriter packed(out + at + codec::kHeaderBytes);
+    for (std::uint32_t i = 1; i < n; ++i)
+      packed.put(t[i] - t[i - 1], w);
+    packed.finish();
     at += codec::block_bytes(n, w);
   }
 }
@@ -99,14 +94,10 @@ void pack_weights(const Graph& g, CompressedTargets& c, HostMemory& memory) {
   std::uint8_t* out = c.packed_weights.data();
   tbb::parallel_for(eid_t{0}, (edges + kPackEdges - 1) / kPackEdges, [&](eid_t task) {
     const eid_t first = task * kPackEdges, last = std::min(edges, first + kPackEdges);
-    std::uint64_t at = first * width / 8, held = 0;
-    unsigned bits = 0;
-    for (eid_t e = first; e < last; ++e) {
-      held |= std::uint64_t{g.weights[e] - c.weight_base} << bits;
-      for (bits += width; bits >= 8; bits -= 8, held >>= 8)
-        out[at++] = static_cast<std::uint8_t>(held);
-    }
-    if (bits > 0) out[at] = static_cast<std::uint8_t>(held);  // the last task's partial byte
+    codec::BitWriter packed(out + first * width / 8);
+    for (eid_t e = first; e < last; ++e)
+      packed.put(g.weights[e] - c.weight_base, width);
+    packed.finish();  // only the last task ends mid-byte
   });
   std::memset(out + bytes, 0, codec::kPadding);
 }
@@ -135,9 +126,7 @@ std::uint64_t gather_packed_weights(const CompressedTargets& c, std::span<const 
     const eid_t first = task * kTaskEdges, last = std::min(total, first + kTaskEdges);
     auto i = static_cast<std::size_t>(
         std::upper_bound(out_begin.begin() + 1, out_begin.end(), first) - out_begin.begin() - 1);
-    std::uint8_t* to = out + first * width / 8;
-    std::uint64_t held = 0;  // bits not yet written, fewer than 8 between fields
-    std::uint32_t bits = 0;
+    codec::BitWriter packed(out + first * width / 8);
     for (eid_t e = first; e < last;) {
       while (out_begin[i + 1] <= e)
         ++i;
@@ -146,15 +135,13 @@ std::uint64_t gather_packed_weights(const CompressedTargets& c, std::span<const 
       std::uint64_t from = (source_begin(i) + (e - out_begin[i])) * width;
       for (std::uint64_t left = (end - e) * width; left > 0;) {
         const auto take = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, 32));
-        held |= std::uint64_t{codec::read_bits(c.packed_weights.data(), from, take)} << bits;
+        packed.put(codec::read_bits(c.packed_weights.data(), from, take), take);
         from += take;
         left -= take;
-        for (bits += take; bits >= 8; bits -= 8, held >>= 8)
-          *to++ = static_cast<std::uint8_t>(held);
       }
       e = end;
     }
-    if (bits > 0) *to = static_cast<std::uint8_t>(held);  // only the last task ends mid-byte
+    packed.finish();  // only the last task ends mid-byte
   });
   std::memset(out + bytes, 0, codec::kPadding);
   return bytes;

@@ -62,6 +62,30 @@ OOC_HD inline std::uint32_t read_bits(const std::uint8_t* data, std::uint64_t bi
   return static_cast<std::uint32_t>((pair >> shift) & mask);
 }
 
+// The writing side of read_bits: fields of up to 32 bits put one after another, least significant
+// first, each whole byte stored as soon as it is complete. finish() stores the last, partial one.
+// The writer can be pointed at a new buffer between fields (to()), the bits it holds going on.
+class BitWriter {
+ public:
+  explicit BitWriter(std::uint8_t* out) : out_(out) {}
+  void put(std::uint64_t value, std::uint32_t width) {
+    held_ |= value << bits_;
+    for (bits_ += width; bits_ >= 8; bits_ -= 8, held_ >>= 8)
+      *out_++ = static_cast<std::uint8_t>(held_);
+  }
+  void finish() {
+    if (bits_ > 0) *out_ = static_cast<std::uint8_t>(held_);
+  }
+  std::uint8_t* position() const { return out_; }
+  void to(std::uint8_t* out) { out_ = out; }
+  bool partial() const { return bits_ > 0; }
+
+ private:
+  std::uint8_t* out_;
+  std::uint64_t held_ = 0;  // bits not yet stored, fewer than 8 between fields
+  std::uint32_t bits_ = 0;
+};
+
 // Integer weights packed at one width for the whole graph (partition-tool --compress on u32
 // weights): edge e's weight is the graph's base plus the `width` bits at bit e * width, least
 // significant first, of one array followed by kPadding zero bytes. Any edge is reached by its
