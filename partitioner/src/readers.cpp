@@ -110,23 +110,9 @@ EdgeList with_threads(unsigned threads, Parse&& parse) {
 }  // namespace
 
 std::string_view to_string(Format f) {
-  switch (f) {
-    case Format::edge_list:
-      return "el";
-    case Format::wel:
-      return "wel";
-    case Format::mtx:
-      return "mtx";
-    case Format::oocg:
-      return "oocg";
-    case Format::bin32:
-      return "bin32";
-    case Format::bin64:
-      return "bin64";
-    case Format::wbin32:
-      return "wbin32";
-    case Format::wbin64:
-      return "wbin64";
+  // A format's first name in the table is its own.
+  for (const FormatName& entry : kFormatNames) {
+    if (entry.format == f) return entry.name;
   }
   return "?";
 }

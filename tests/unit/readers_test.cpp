@@ -52,6 +52,8 @@ TEST(Formats, NamesRoundTripAndAliasesAreAccepted) {
   EXPECT_EQ(parse_format("txt"), Format::edge_list);
   EXPECT_EQ(parse_format("snap"), Format::edge_list);
   EXPECT_EQ(parse_format("MTX"), Format::mtx);
+  EXPECT_EQ(to_string(Format::edge_list), "el");  // the canonical name, not an alias
+  EXPECT_EQ(to_string(Format::wbin64), "wbin64");
 }
 
 TEST(Formats, UnknownNameListsTheAcceptedOnes) {
