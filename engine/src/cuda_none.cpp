@@ -64,6 +64,19 @@ std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBa
                                                                       const CudaRun&) {
   no_cuda();
 }
+std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const AfforestLink&,
+                                                                        const CudaRun&) {
+  no_cuda();
+}
+void afforest_sample(const DeviceGraph&, vid_t*, const vid_t*, vid_t, std::uint32_t) {
+  no_cuda();
+}
+void afforest_compress(const DeviceGraph&, vid_t*, vid_t) {
+  no_cuda();
+}
+void afforest_gather(const DeviceGraph&, const vid_t*, std::span<const vid_t>, vid_t*) {
+  no_cuda();
+}
 
 std::shared_ptr<void> device_allocate(const DeviceGraph&, std::size_t, const char*) {
   no_cuda();

@@ -395,7 +395,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
 // when pull was asked for by name).
 EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) const {
   EngineOptions o = options;
-  if (o.direction == Direction::pull) check_pull(info, graph);
+  if (o.direction == Direction::pull && !info.pushes_only) check_pull(info, graph);
   if (!info.pulls || !has_in_lists(graph)) o.direction = Direction::push;
   return o;
 }
@@ -498,22 +498,6 @@ Result<double> OocEngine::sssp(vid_t source, const RunOptions& run) {
            SsspU32::kUnreached);
   }
   return result;
-}
-
-Result<vid_t> OocEngine::cc(const RunOptions& run) {
-  if (grouped()) {
-    lead().begin_run(detail::info_of<Cc>("cc"), run);
-    return on_group([&](OocEngine& e) { return e.cc(run); });
-  }
-  auto raw = run_builtin(Cc{}, begin_run(detail::info_of<Cc>("cc"), run));
-  // Labels are the smallest internal id of each component; users want the smallest user id.
-  const Graph& g = graph();
-  std::vector<vid_t> smallest(g.num_vertices(), kNoVertex);
-  tbb::parallel_for(vid_t{0}, g.num_vertices(),
-                    [&](vid_t v) { atomic_min(&smallest[raw.values[v]], g.original_id(v)); });
-  tbb::parallel_for(vid_t{0}, g.num_vertices(),
-                    [&](vid_t v) { raw.values[v] = smallest[raw.values[v]]; });
-  return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
 }
 
 Result<float> OocEngine::pagerank(const PageRankOptions& pr) {

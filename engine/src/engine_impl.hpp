@@ -21,6 +21,10 @@ struct OocEngine::Impl {
   Graph in_lists;
   std::vector<Partition> in_partitions;
   Buffer<vid_t> internal_of_user;  // empty when ids are not permuted
+  // Afforest on the GPU: the first neighbours of every list (afforest.cpp), gathered by the
+  // first cc run and kept pinned for the later ones; empty until then.
+  Buffer<vid_t> list_heads;
+  std::uint64_t list_head_count = 0;  // of them, those that are targets (not kNoVertex)
   // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices.
   std::shared_ptr<Communicator> communicator;
   std::vector<std::uint32_t> owners;

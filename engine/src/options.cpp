@@ -30,6 +30,9 @@ constexpr std::array<std::pair<std::string_view, Exchange>, 3> kExchanges{
 constexpr std::array<std::pair<std::string_view, Direction>, 3> kDirections{
     {{"push", Direction::push}, {"pull", Direction::pull}, {"auto", Direction::automatic}}};
 
+constexpr std::array<std::pair<std::string_view, CcAlgorithm>, 2> kCcAlgorithms{
+    {{"afforest", CcAlgorithm::afforest}, {"labels", CcAlgorithm::labels}}};
+
 template <class T, std::size_t N>
 T parse(std::string_view name, const std::array<std::pair<std::string_view, T>, N>& table,
         const char* what) {
@@ -60,7 +63,8 @@ RunSettings run_settings(const EngineOptions& options) {
           .exchange = options.exchange,
           .exchange_rounds = options.exchange_rounds,
           .pull_blocks = options.pull_blocks,
-          .resident_slices = options.resident_slices};
+          .resident_slices = options.resident_slices,
+          .cc = options.cc};
 }
 
 void apply(const RunSettings& settings, EngineOptions& options) {
@@ -72,6 +76,7 @@ void apply(const RunSettings& settings, EngineOptions& options) {
   options.exchange_rounds = settings.exchange_rounds;
   options.pull_blocks = settings.pull_blocks;
   options.resident_slices = settings.resident_slices;
+  options.cc = settings.cc;
 }
 
 void check(const RunSettings& settings) {
@@ -105,6 +110,9 @@ std::string_view to_string(Exchange e) {
 std::string_view to_string(Direction d) {
   return name_of(d, kDirections);
 }
+std::string_view to_string(CcAlgorithm a) {
+  return name_of(a, kCcAlgorithms);
+}
 Backend parse_backend(std::string_view name) {
   return parse(name, kBackends, "backend");
 }
@@ -119,6 +127,10 @@ Exchange parse_exchange(std::string_view name) {
 }
 Direction parse_direction(std::string_view name) {
   return parse(name, kDirections, "direction");
+}
+
+CcAlgorithm parse_cc_algorithm(std::string_view name) {
+  return parse(name, kCcAlgorithms, "cc algorithm");
 }
 
 }  // namespace ooc

@@ -104,6 +104,7 @@ std::string headline(const RunStats& s) {
 // The choices that shaped the run: resident slices, pulling, adapted costs, the edge cache.
 std::string schedule_notes(const RunStats& s) {
   std::string text;
+  if (!s.method.empty()) text += "; " + s.method;
   if (s.resident_slices > 1)
     text += "; up to " + std::to_string(s.resident_slices) + " resident slices";
   if (s.direction != "push" && !s.direction.empty()) {

@@ -26,6 +26,21 @@ std::uint32_t block_width(const vid_t* t, std::uint32_t n) {
   return widest;
 }
 
+// The first n targets of the block at `block` (n no more than it holds); returns its bytes when
+// n is all of them.
+std::uint64_t decode_block(const std::uint8_t* block, std::uint32_t n, vid_t* out) {
+  vid_t t = 0;
+  std::memcpy(&t, block, 4);
+  const std::uint32_t w = block[4];
+  out[0] = t;
+  const std::uint8_t* packed = block + codec::kHeaderBytes;
+  for (std::uint32_t i = 1; i < n; ++i) {
+    t += codec::read_bits(packed, std::uint64_t{i - 1} * w, w);
+    out[i] = t;
+  }
+  return codec::block_bytes(n, w);
+}
+
 }  // namespace
 
 void encode_list(std::span<const vid_t> list, std::uint8_t* out) {
@@ -63,17 +78,13 @@ void decode_list(const std::uint8_t* list, eid_t degree, vid_t* out) {
   std::uint64_t at = codec::table_bytes(degree);
   for (std::uint64_t first = 0; first < degree; first += kBlock) {
     const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlock, degree - first));
-    vid_t t = 0;
-    std::memcpy(&t, list + at, 4);
-    const std::uint32_t w = list[at + 4];
-    out[first] = t;
-    const std::uint8_t* packed = list + at + codec::kHeaderBytes;
-    for (std::uint32_t i = 1; i < n; ++i) {
-      t += codec::read_bits(packed, std::uint64_t{i - 1} * w, w);
-      out[first + i] = t;
-    }
-    at += codec::block_bytes(n, w);
+    at += decode_block(list + at, n, out + first);
   }
+}
+
+void decode_head(const std::uint8_t* list, eid_t degree, std::uint32_t count, vid_t* out) {
+  const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>({count, degree, kBlock}));
+  if (n > 0) decode_block(list + codec::table_bytes(degree), n, out);
 }
 
 namespace {

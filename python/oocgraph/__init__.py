@@ -26,6 +26,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
 ``resident_slices``  int: PageRank's and CC's partitions in GPU memory or in the edge cache as
                      this many tasks in turn (4, the default; 1: one task; up to 256)
 ``priority``         bool: urgency-ordered scheduling
+``cc``               ``"afforest"`` (the default: union-find, most lists never read) or
+                     ``"labels"`` (label propagation) for :meth:`Graph.cc`
 ``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``
 ``in_memory``        bool: keep all edges on the GPU when they fit the budget
 ``cache``            bool: the GPU edge cache when they do not

@@ -85,6 +85,8 @@ bool set_choice_option(EngineOptions& o, const std::string& key, const py::handl
     o.direction = parse_direction(cast_option<std::string>(v, name, "a str"));
   } else if (key == "exchange") {
     o.exchange = parse_exchange(cast_option<std::string>(v, name, "a str"));
+  } else if (key == "cc") {
+    o.cc = parse_cc_algorithm(cast_option<std::string>(v, name, "a str"));
   } else {
     return false;
   }

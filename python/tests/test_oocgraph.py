@@ -240,10 +240,24 @@ def test_pulling_gives_the_pushed_values(backend, direction):
 
 def test_cache_blocks_give_the_unblocked_values(backend):
     # In GPU memory the gathers run in 3 ranges of source ids (the CPU backend never blocks).
-    g = oocgraph.generate("kron", scale=10, undirected=True, backend=backend, pull_blocks=3)
+    # cc by label propagation, which pulls (Afforest's pass pushes).
+    g = oocgraph.generate("kron", scale=10, undirected=True, backend=backend, pull_blocks=3,
+                          cc="labels")
     blocked = g.cc(direction="pull")
     assert blocked.stats["pull_blocks"] == (3 if backend == "cuda" else 1)
     np.testing.assert_array_equal(blocked, g.cc())
+
+
+def test_cc_runs_afforest_by_default_and_labels_when_asked(backend):
+    afforest = oocgraph.generate("kron", scale=10, undirected=True, backend=backend).cc()
+    labels = oocgraph.generate("kron", scale=10, undirected=True, backend=backend,
+                               cc="labels").cc()
+    assert afforest.stats["method"] == "afforest"
+    assert labels.stats["method"] == "labels"
+    np.testing.assert_array_equal(afforest, labels)
+    assert afforest.stats["edges_processed"] < labels.stats["edges_processed"]
+    with pytest.raises(ValueError, match=r"unknown cc algorithm 'fast'"):
+        oocgraph.generate("chain", vertices=5, backend=backend, cc="fast")
 
 
 def test_resident_slices_give_the_ranks_of_one_task(backend):

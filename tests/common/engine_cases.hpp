@@ -34,7 +34,8 @@ inline const std::vector<std::string>& shape_names() {
 }
 
 inline const std::vector<std::string>& program_names() {
-  static const std::vector<std::string> names{"bfs", "sssp", "cc", "pagerank"};
+  // cc is Afforest (the default), cc_labels label propagation (EngineOptions::cc).
+  static const std::vector<std::string> names{"bfs", "sssp", "cc", "cc_labels", "pagerank"};
   return names;
 }
 
@@ -176,12 +177,18 @@ inline RunStats expect_matches_reference(const std::string& program, OocEngine& 
     c = reference::compare_exact(take(engine.bfs(source)), reference::bfs(g, source));
   } else if (program == "sssp") {
     c = reference::compare_exact(take(engine.sssp(source)), reference::sssp(g, source));
-  } else if (program == "cc") {
+  } else if (program == "cc" || program == "cc_labels") {
+    RunSettings settings = engine.settings();
+    settings.cc = program == "cc" ? CcAlgorithm::afforest : CcAlgorithm::labels;
+    engine.configure(settings);
     if (!g.symmetric) {
       EXPECT_THROW(engine.cc(), InvalidInput);
       return stats;
     }
     c = reference::compare_exact(take(engine.cc()), reference::cc(g));
+    // Ranks propagate labels whatever was asked.
+    const bool afforest = program == "cc" && engine.ranks() == 1;
+    EXPECT_EQ(stats.method, afforest ? "afforest" : "labels");
   } else {
     PageRankOptions pr;
     pr.tolerance = kPageRankTolerance;
@@ -360,7 +367,7 @@ inline void expect_in_edge_runs_match(OocEngine& engine, const std::string& dire
   for (const std::string& program : program_names()) {
     SCOPED_TRACE(program);
     const RunStats stats = expect_matches_reference(program, engine);
-    if (direction == "pull" && program != "cc") {
+    if (direction == "pull" && !program.starts_with("cc")) {
       EXPECT_GT(stats.pull_iterations(), 0u);
     }
   }

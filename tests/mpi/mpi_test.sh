@@ -58,8 +58,9 @@ for a, b in zip(one["runs"], two["runs"]):
         assert a["values_digest"] == b["values_digest"], (a["algorithm"], a["transfer"])
     assert [r["rank"] for r in b["ranks"]] == [0, 1]
     assert all(r["exchange_bytes"] > 0 for r in b["ranks"]), b["ranks"]
-    # Each rank moves part of the edges: neither moves what one rank alone moves.
-    if a["transfer"] == "filter":
+    # Each rank moves part of the edges: neither moves what one rank alone moves (one rank's cc
+    # is Afforest, which moves fewer; ranks propagate labels).
+    if a["transfer"] == "filter" and a["method"] == b["method"]:
         assert all(0 < r["total_bytes"] < a["total_bytes"] for r in b["ranks"]), b["ranks"]
 print("same values on 1 and 2 ranks:", len(one["runs"]), "runs")
 PY
@@ -94,8 +95,9 @@ for a, b in zip(one["runs"], two["runs"]):
         assert a["values_digest"] == b["values_digest"], name
     assert b["compressed"], name
     assert [r["host_pinned_bytes"] for r in b["ranks"]] == [0, 0], name  # the CPU pins nothing
-    if a["direction"] == "pull":
-        assert b["pull_iterations"] > 0 and a["pull_iterations"] > 0, name
+    if a["direction"] == "pull":  # one rank's cc is Afforest, which does not pull
+        assert b["pull_iterations"] > 0, name
+        assert a["pull_iterations"] > 0 or a["method"] == "afforest", name
 print(sys.argv[1], "same values on 1 and 2 ranks, compressed, pulling:", len(one["runs"]), "runs")
 PY
     done

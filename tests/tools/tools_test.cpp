@@ -223,7 +223,7 @@ TEST_F(Tools, KilledBoundedBuildLeavesNothing) {
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    std::freopen(log.c_str(), "w", stdout);
+    if (std::freopen(log.c_str(), "w", stdout) == nullptr) ::_exit(126);
     ::execl(OOC_PARTITION_TOOL, "partition-tool", "generate", "kron", "--scale", "19", "--memory",
             "32MiB", "--tmp-dir", path("tmp").c_str(), "-o", out.c_str(), nullptr);
     ::_exit(127);
@@ -317,6 +317,24 @@ TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
                                 "0", "--transfer", "zerocopy", "--in-memory", "off", "--verify"});
   EXPECT_EQ(in_place.exit_code, 0) << in_place.err;
   EXPECT_NE(in_place.out.find("(compressed lists)"), std::string::npos) << in_place.out;
+}
+
+// --cc afforest,labels runs cc both ways, each verified and named in its summary and its --json.
+TEST_F(Tools, CcRunsEachAlgorithmAskedForAndNamesIt) {
+  const fs::path json = path("cc.json");
+  const Ran ran = ooc_run({"cc", "--generate", "kron:10", "--backend", "cpu", "--in-memory", "off",
+                           "--cc", "afforest,labels", "--verify", "--json", json.string()});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_NE(ran.out.find("; afforest"), std::string::npos) << ran.out;
+  EXPECT_NE(ran.out.find("; labels"), std::string::npos) << ran.out;
+  EXPECT_NE(ran.out.find("verify cc hybrid, priority on, afforest: ok"), std::string::npos)
+      << ran.out;
+  EXPECT_NE(ran.out.find("verify cc hybrid, priority on, labels: ok"), std::string::npos)
+      << ran.out;
+  std::ifstream in(json);
+  const nlohmann::json runs = nlohmann::json::parse(in);
+  EXPECT_NE(runs.dump().find("\"method\":\"afforest\""), std::string::npos);
+  EXPECT_NE(runs.dump().find("\"method\":\"labels\""), std::string::npos);
 }
 
 // --compress-only: the file (version 5) leaves out the raw targets and weights, info and verify
@@ -550,6 +568,9 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "ooc-run: --tolerance: 'high' is not a number (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--compressed", "on,maybe"}),
                "ooc-run: --compressed: maybe not in {on,off} (see ooc-run --help)");
+  expect_usage(ooc_run({"cc", "--generate", "grid:3x3", "--cc", "afforest,sideways"}),
+               "ooc-run: --cc: unknown cc algorithm 'sideways' (expected one of: afforest, "
+               "labels) (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--output", "-", "--json", "-"}),
                "ooc-run: only one of --output, --json and --trace can write to standard output "
                "('-') (see ooc-run --help)");
@@ -725,7 +746,7 @@ TEST_F(Tools, AListOfDampingsRunsEach) {
       << r.out;
   EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, damping 0.5: ok"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("verify cc hybrid, priority on: ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify cc hybrid, priority on, afforest: ok"), std::string::npos) << r.out;
 }
 
 // --compressed on,off runs on the compressed lists, then on the raw arrays, to the same distances.

@@ -120,7 +120,7 @@ TEST(CpuDirectionRuns, CompressedOnlyGraphsPullAndGiveTheReference) {
       for (const std::string& program : test::program_names()) {
         SCOPED_TRACE(program);
         const RunStats stats = test::expect_matches_reference(program, engine, &raw);
-        if (!stats.algorithm.empty()) {
+        if (!stats.algorithm.empty() && stats.method != "afforest") {  // Afforest only pushes
           EXPECT_GT(stats.pull_iterations(), 0u);
         }
       }

@@ -41,5 +41,13 @@ TEST(Atomics, ExchangeTakesTheValue) {
   EXPECT_EQ(delta, 0.0f);
 }
 
+TEST(Atomics, CompareAndSwapWritesOnlyOverTheExpectedValue) {
+  std::uint32_t x = 5;
+  EXPECT_EQ(atomic_cas(&x, 4u, 9u), 5u);
+  EXPECT_EQ(x, 5u);
+  EXPECT_EQ(atomic_cas(&x, 5u, 9u), 5u);
+  EXPECT_EQ(x, 9u);
+}
+
 }  // namespace
 }  // namespace ooc

@@ -85,6 +85,8 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
             "see docs/programs.md): use --direction push or auto");
   EXPECT_EQ(error_of([] { parse_direction("sideways"); }),
             "unknown direction 'sideways' (expected one of: push, pull, auto)");
+  EXPECT_EQ(error_of([] { parse_cc_algorithm("bfs"); }),
+            "unknown cc algorithm 'bfs' (expected one of: afforest, labels)");
   // Auto pushes where pulling cannot run: the same values as push, no iteration pulled.
   RunSettings settings = directed.settings();
   settings.direction = Direction::automatic;
@@ -109,7 +111,8 @@ TEST(Engine, ConfigureChangesTheRunSettingsTogether) {
                             .exchange = Exchange::sparse,
                             .exchange_rounds = 2,
                             .pull_blocks = 3,
-                            .resident_slices = 5};
+                            .resident_slices = 5,
+                            .cc = CcAlgorithm::labels};
   engine.configure(changed);
   EXPECT_EQ(engine.settings(), changed);
   EXPECT_EQ(engine.options().load_balance, LoadBalance::warp);
@@ -313,12 +316,37 @@ TEST(Engine, InMemoryModeMovesNoEdgesPerIteration) {
   EngineOptions o = cpu();
   o.device_budget = std::uint64_t{1} << 30;
   OocEngine engine(test::make_shape("kron"), o);
-  const auto result = engine.cc();
+  const auto result = engine.pagerank();
   EXPECT_TRUE(result.stats.in_memory);
   EXPECT_EQ(result.stats.total_bytes(), 0u);
   EXPECT_GT(
       result.stats.iterations[0].partitions[static_cast<std::size_t>(TransferEngine::resident)],
       0u);
+}
+
+// Afforest links two sampled neighbours per vertex, then streams only the lists outside the
+// largest component: on a Kronecker graph, whose non-isolated vertices nearly all lie in one
+// component, far fewer edges than label propagation, which starts with every vertex active.
+TEST(Engine, AfforestReadsFewerEdgesThanLabelPropagationForTheSameComponents) {
+  OocEngine engine(test::make_shape("kron"), cpu());
+  const auto afforest = engine.cc();
+  RunSettings labels = engine.settings();
+  labels.cc = CcAlgorithm::labels;
+  engine.configure(labels);
+  const auto propagated = engine.cc();
+  EXPECT_EQ(afforest.values, propagated.values);
+  EXPECT_EQ(afforest.stats.method, "afforest");
+  EXPECT_EQ(propagated.stats.method, "labels");
+  const vid_t n = engine.graph().num_vertices();
+  // The sampling, then one pass that activates nothing.
+  ASSERT_EQ(afforest.stats.iterations.size(), 2u);
+  const IterationStats& sampling = afforest.stats.iterations[0];
+  EXPECT_EQ(sampling.active_vertices, n);
+  EXPECT_GT(sampling.edges_processed, 0u);
+  EXPECT_LE(sampling.edges_processed, 2u * n);
+  EXPECT_LT(afforest.stats.iterations[1].active_vertices, n / 2);
+  EXPECT_LT(afforest.stats.edges_processed() * 4, propagated.stats.edges_processed());
+  EXPECT_NE(afforest.stats.summary().find("; afforest"), std::string::npos);
 }
 
 TEST(Engine, MaxIterationsStopsARunAndSaysSo) {

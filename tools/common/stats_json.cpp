@@ -59,6 +59,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"priority", s.priority},
           {"load_balance", s.load_balance},
           {"direction", s.direction},
+          {"method", s.method},
           {"pull_iterations", s.pull_iterations()},
           {"pull_blocks", s.pull_blocks},
           {"resident_slices", s.resident_slices},

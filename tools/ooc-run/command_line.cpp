@@ -133,6 +133,13 @@ void add_transfer_options(CLI::App& app, Args& a) {
                  "more over the vertices it activated, so later ones start from what earlier ones "
                  "pushed (1: one task), N up to 256, or a list")
       ->capture_default_str();
+  app.add_option("--cc", a.cc,
+                 "how cc finds components: afforest (union-find from two sampled neighbours per "
+                 "vertex, then only the lists outside the largest component; one GPU or the CPU, "
+                 "ranks propagate labels) | labels (min-label propagation over every list), or a "
+                 "list (each in turn)")
+      ->check(list_check(parse_cc_algorithm, "LIST"))
+      ->capture_default_str();
 }
 
 // Ranks, and the priority scheduler's knobs.

@@ -100,6 +100,7 @@ EngineOptions engine_options(const Args& a) {
   o.exchange_rounds = parse_list(a.exchange_rounds, parse_rounds).front();
   o.pull_blocks = parse_list(a.pull_blocks, parse_pull_blocks).front();
   o.resident_slices = parse_list(a.resident_slices, parse_resident_slices).front();
+  o.cc = first_of(a.cc, parse_cc_algorithm);
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
   o.compressed = parse_list(a.compressed, parse_compressed).front();
@@ -121,11 +122,13 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
   auto rounds = parse_list(a.exchange_rounds, parse_rounds);
   auto blocks = parse_list(a.pull_blocks, parse_pull_blocks);
   auto slices = parse_list(a.resident_slices, parse_resident_slices);
+  auto ccs = parse_list(a.cc, parse_cc_algorithm);
   if (backend != Backend::cuda) balances.resize(1);
   if (backend != Backend::cuda || ranks == 1) exchanges.resize(1);
   if (ranks == 1) rounds.resize(1);
   if (backend != Backend::cuda) blocks.resize(1);
   if (backend != Backend::cuda) slices.resize(1);
+  if (ranks > 1) ccs.resize(1);  // ranks propagate labels either way
   std::vector<RunSettings> out;
   for (const TransferPolicy policy : policies)
     for (const bool priority : priorities)
@@ -135,7 +138,8 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
             for (const std::uint32_t r : rounds)
               for (const std::uint32_t b : blocks)
                 for (const std::uint32_t n : slices)
-                  out.push_back({policy, priority, balance, direction, exchange, r, b, n});
+                  for (const CcAlgorithm cc : ccs)
+                    out.push_back({policy, priority, balance, direction, exchange, r, b, n, cc});
   return out;
 }
 

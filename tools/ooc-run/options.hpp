@@ -32,6 +32,7 @@ struct Args {
   std::string exchange_rounds = "4";
   std::string pull_blocks = "1";
   std::string resident_slices = "4";
+  std::string cc = "afforest";
   std::string in_memory = "on";
   std::string cache = "on";
   std::string compressed = "on";

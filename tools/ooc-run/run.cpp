@@ -302,6 +302,7 @@ void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& 
   if (cuda) how += ", " + std::string(to_string(setting.load_balance));
   if (setting.direction != Direction::push)
     how += ", direction " + std::string(to_string(setting.direction));
+  if (!last_.stats.method.empty()) how += ", " + last_.stats.method;
   if (last_.stats.pull_blocks > 1)
     how += ", " + std::to_string(last_.stats.pull_blocks) + " cache blocks";
   if (cuda && engine.ranks() > 1)

@@ -89,6 +89,18 @@ OOC_HD OOC_FORCEINLINE T atomic_exchange(T* addr, T value) {
 #endif
 }
 
+// Writes `desired` where *addr holds `expected`; returns what it held (uint32_t).
+template <class T>
+OOC_HD OOC_FORCEINLINE T atomic_cas(T* addr, T expected, T desired) {
+  static_assert(std::is_same_v<T, std::uint32_t>, "atomic_cas: uint32_t");
+#if defined(__CUDA_ARCH__)
+  return atomicCAS(addr, expected, desired);
+#else
+  std::atomic_ref<T>(*addr).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  return expected;
+#endif
+}
+
 // A plain load that other threads may be writing with the atomics above.
 template <class T>
 OOC_HD OOC_FORCEINLINE T atomic_load(const T* addr) {

@@ -87,6 +87,9 @@ struct ProgramInfo {
   bool pulls;  // PullProgram: it can run in the pull direction
   std::uint32_t value_bytes;
   std::uint64_t own_vertex_bytes;  // arrays the program keeps itself (bc), per vertex
+  // Runs pushing whatever direction the options ask, and is not refused for it: Afforest's pass,
+  // which cc runs in place of label propagation (the options' direction is cc's, not its).
+  bool pushes_only = false;
 };
 template <class P>
 ProgramInfo info_of(const char* name) {
@@ -97,7 +100,8 @@ ProgramInfo info_of(const char* name) {
           is_ordered<P>(),
           PullProgram<P>,
           sizeof(typename P::Value),
-          0};
+          0,
+          false};
 }
 // What a run of one program needs from the engine, checked and planned.
 struct RunSetup {
@@ -173,7 +177,9 @@ class OocEngine {
 
   Result<std::uint32_t> bfs(vid_t source, const RunOptions& run = {});  // levels
   Result<double> sssp(vid_t source, const RunOptions& run = {});        // +inf: unreached
-  Result<vid_t> cc(const RunOptions& run = {});                 // smallest user id in the component
+  // The smallest user id in each vertex's component, by EngineOptions::cc: Afforest on one GPU
+  // or the CPU, label propagation across ranks or when asked.
+  Result<vid_t> cc(const RunOptions& run = {});
   Result<float> pagerank(const PageRankOptions& options = {});  // sums to 1
   // Betweenness centrality (Brandes, unweighted) from `sources` (user ids, distinct): for each
   // vertex v, the sum over the sources s of its dependency delta_s(v), the share of shortest
@@ -206,6 +212,9 @@ class OocEngine {
   auto on_group(F&& f);
   template <class P>
   detail::RawRun<P> run_builtin(const P& program, detail::RunSetup setup);
+  // cc's two ways (afforest.cpp): the forest's roots or the propagated labels, in internal ids.
+  detail::RawRun<Cc> cc_afforest(const RunOptions& run);
+  detail::RawRun<Cc> cc_labels(const RunOptions& run);
   // Runs the executor make(plan) returns: the iterations, their timings, the read-back.
   template <class P, class Make>
   detail::RawRun<P> execute(Make&& make, detail::RunSetup setup);

@@ -54,6 +54,15 @@ enum class Exchange { dense, sparse, automatic };
 // (docs/distributed.md, "Pulling across ranks").
 enum class Direction { push, pull, automatic };
 
+// How OocEngine::cc finds the components (docs/programs.md, "Connected components").
+//   afforest  Afforest (Sutton et al., IPDPS 2018): a union-find forest on the processor, linked
+//             from the first two neighbours of every list, then one pass over the lists of the
+//             vertices outside the largest tree; most lists are never read. One GPU or the CPU;
+//             ranks propagate labels
+//   labels    min-label propagation (the Cc program): every list, each iteration that it is
+//             active
+enum class CcAlgorithm { afforest, labels };
+
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
 // Tiz = ceil(sum_v(lines(v))/MR)*RTT_zc, RTT_zc = (gamma + (1-gamma)*E_act/E_i)*RTT.
 // Compaction if Tec < alpha*Tef and Tec < beta*Tiz; else zero-copy if Tiz < Tef; else filter.
@@ -97,6 +106,7 @@ struct EngineOptions {
   LoadBalance load_balance = LoadBalance::tiled;
   Exchange exchange = Exchange::automatic;
   Direction direction = Direction::push;
+  CcAlgorithm cc = CcAlgorithm::afforest;
   // Distributed runs: in an iteration whose active edges (all ranks together) are at least a
   // quarter of the graph's, each rank runs its tasks in this many runs, run r of R ending at
   // (r / R)^2 of its active edges (the first exchange early, once the hubs' values are out), and
@@ -179,6 +189,7 @@ struct RunSettings {
   std::uint32_t exchange_rounds = 4;
   std::uint32_t pull_blocks = 1;
   std::uint32_t resident_slices = 4;
+  CcAlgorithm cc = CcAlgorithm::afforest;
 
   bool operator==(const RunSettings&) const = default;
 };
@@ -195,11 +206,13 @@ std::string_view to_string(TransferPolicy p);
 std::string_view to_string(LoadBalance b);
 std::string_view to_string(Exchange e);
 std::string_view to_string(Direction d);
+std::string_view to_string(CcAlgorithm a);
 // Throw InvalidInput listing the accepted names.
 Backend parse_backend(std::string_view name);
 TransferPolicy parse_transfer_policy(std::string_view name);
 LoadBalance parse_load_balance(std::string_view name);
 Exchange parse_exchange(std::string_view name);
 Direction parse_direction(std::string_view name);
+CcAlgorithm parse_cc_algorithm(std::string_view name);
 
 }  // namespace ooc

@@ -1,7 +1,8 @@
 #pragma once
-// The built-in graph programs: BFS, SSSP, CC, PageRank and betweenness centrality's two. Each
-// follows the program contract, which program_contract.hpp states as concepts (GraphProgram) and
-// docs/programs.md explains; a program of your own follows it the same way.
+// The built-in graph programs: BFS, SSSP, CC (label propagation, and Afforest's last pass),
+// PageRank and betweenness centrality's two. Each follows the program contract, which
+// program_contract.hpp states as concepts (GraphProgram) and docs/programs.md explains; a program
+// of your own follows it the same way.
 #include <cstdint>
 #include <limits>
 
@@ -113,6 +114,59 @@ struct Cc {
   OOC_HD bool relax(Value src, std::uint32_t, Value* dst) const { return lower_to(dst, src); }
 };
 
+// Afforest (Sutton, Ben-Nun and Bader, IPDPS 2018; as GAP's cc.cc runs it): connected components
+// as a union-find forest, `parent`, in which every vertex points to itself (a root) or to a
+// smaller id. OocEngine::cc links each vertex to the first neighbours of its list, finds the
+// largest tree by sampling, and then streams, as an ordinary run, only the lists of the vertices
+// outside it (AfforestLink); docs/programs.md, "Connected components".
+//
+// Joins the trees of u and v: the larger of the two ids met is hooked under the smaller with a
+// compare-and-swap, and the walk goes on from where each now points when another thread moved
+// it first. Safe to call from any number of threads at once.
+OOC_HD inline void union_link(vid_t* parent, vid_t u, vid_t v) {
+  vid_t a = atomic_load(parent + u);
+  vid_t b = atomic_load(parent + v);
+  while (a != b) {
+    const vid_t high = a > b ? a : b;
+    const vid_t low = a > b ? b : a;
+    const vid_t above = atomic_load(parent + high);
+    if (above == low) return;
+    if (above == high && atomic_cas(parent + high, high, low) == high) return;
+    a = atomic_load(parent + atomic_load(parent + high));
+    b = atomic_load(parent + low);
+  }
+}
+
+// Points v straight at its root (halving what later walks cost). Run over every vertex at once,
+// as the links have stopped: each write only skips ancestors.
+OOC_HD inline void union_compress(vid_t* parent, vid_t v) {
+  vid_t p = atomic_load(parent + v);
+  for (vid_t up = atomic_load(parent + p); up != p; up = atomic_load(parent + p))
+    p = up;
+  atomic_exchange(parent + v, p);
+}
+
+// Afforest's last pass: every vertex outside the largest tree (`giant`, a root) links along its
+// whole list. A vertex inside it needs no pass: on a symmetric graph each of its edges to another
+// tree is also an edge of that tree's vertex, which does link. One iteration: relax activates
+// nothing. The value is unused; the forest is `parent` (device memory on the GPU).
+struct AfforestLink {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = true;
+  vid_t* parent;
+  vid_t giant;
+
+  OOC_HD Value init(vid_t) const { return 0; }
+  OOC_HD bool active_at_start(vid_t v) const { return atomic_load(parent + v) != giant; }
+  OOC_HD bool relax(Value, std::uint32_t, Value*, vid_t from, vid_t to) const {
+    union_link(parent, from, to);
+    return false;
+  }
+};
+
 // PageRank, delta form (Maiter; HyTGraph §VI-A). Ranks are kept unnormalised (every vertex
 // starts with 1 - damping, so a typical rank is about 1) and normalised to sum to 1 at the end.
 // A vertex is active while its pending delta is at least `threshold`. Dangling vertices absorb
@@ -207,7 +261,7 @@ struct BcBackward {
 };
 
 static_assert(GraphProgram<Bfs> && GraphProgram<SsspU32> && GraphProgram<SsspF32> &&
-              GraphProgram<Cc> && GraphProgram<PageRank> && GraphProgram<BcForward> &&
-              GraphProgram<BcBackward>);
+              GraphProgram<Cc> && GraphProgram<AfforestLink> && GraphProgram<PageRank> &&
+              GraphProgram<BcForward> && GraphProgram<BcBackward>);
 
 }  // namespace ooc

@@ -63,8 +63,11 @@ struct RunStats {
   std::string device;  // GPU name, or the CPU thread count
   std::string transfer;
   bool priority = true;
-  std::string load_balance;           // the CUDA advance mapping
-  std::string direction;              // push, pull or auto, as asked (iterations say which ran)
+  std::string load_balance;  // the CUDA advance mapping
+  std::string direction;     // push, pull or auto, as asked (iterations say which ran)
+  // cc: "afforest" (its first iteration links sampled neighbours; the GPU's bytes are theirs) or
+  // "labels"; empty for the other programs.
+  std::string method;
   std::string exchange;               // distributed runs: dense, sparse or auto (empty: one rank)
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
   // GPU ranks: what the ranks measured when they joined over NCCL (at load), by which auto

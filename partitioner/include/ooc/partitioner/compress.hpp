@@ -40,6 +40,9 @@ void encode_list(std::span<const vid_t> sorted, std::uint8_t* out);
 
 // Decodes a list of `degree` targets that starts at `list` into `out`.
 void decode_list(const std::uint8_t* list, eid_t degree, vid_t* out);
+// Decodes only the first min(count, degree, codec::kBlock) targets of such a list: its first
+// block's head, as Afforest's sampling reads them.
+void decode_head(const std::uint8_t* list, eid_t degree, std::uint32_t count, vid_t* out);
 
 // Decodes the compressed lists of vertices [first, last) into `out`, vertex first's list at
 // out[0], in parallel: what a filter task of those vertices reads, on the CPU.

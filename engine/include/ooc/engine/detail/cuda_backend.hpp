@@ -96,6 +96,20 @@ std::unique_ptr<ValuesExecutor<BcForward::Value>> make_cuda_executor(const BcFor
 std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBackward& program,
                                                                       const CudaRun& run);
 
+std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const AfforestLink& program,
+                                                                        const CudaRun& run);
+
+// Afforest's steps outside its run (afforest.cpp), on device arrays: `parent` of n entries,
+// `heads` of rounds * n (round r's neighbour of v at r * n + v, kNoVertex where the list is
+// shorter). afforest_sample makes every vertex a root, then for each round links each vertex to
+// that round's neighbour and points every vertex at its root; afforest_compress does the last;
+// afforest_gather copies parent[at[i]] to out[i] (host arrays).
+void afforest_sample(const DeviceGraph& device, vid_t* parent, const vid_t* heads, vid_t n,
+                     std::uint32_t rounds);
+void afforest_compress(const DeviceGraph& device, vid_t* parent, vid_t n);
+void afforest_gather(const DeviceGraph& device, const vid_t* parent, std::span<const vid_t> at,
+                     vid_t* out);
+
 // Device memory that a built-in program reads and writes through pointers of its own (bc's
 // arrays), freed with the last copy of the pointer; and copies to and from it.
 std::shared_ptr<void> device_allocate(const DeviceGraph& device, std::size_t bytes,
