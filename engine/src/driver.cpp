@@ -67,6 +67,8 @@ class Scheduler {
     if (!range) return {};
     std::array<BucketLoad, kPriorityBuckets> loads{};
     executor_.urgency_loads(*range, loads);
+    if (facts_.priority_delta > 0 && !facts_.accumulative)
+      return choose_delta_window(*range, loads, facts_.priority_delta, facts_.priority_min_edges);
     return choose_window(*range, loads, facts_.accumulative,
                          priority_fraction(facts_.priority_fraction, facts_.accumulative),
                          facts_.priority_min_edges);

@@ -4,11 +4,13 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <array>
 #include <limits>
 #include <string>
 
 #include "engine_impl.hpp"
 #include "group.hpp"
+#include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
 #include "ooc/engine/ownership.hpp"
@@ -377,7 +379,9 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   // configure() may have changed the transfer policy since the engine was made.
   check_compressed_only(graph(), options());
   if (impl_->communicator) check_rank_transfer(options());
-  const EngineOptions o = impl_->run_options(info);
+  EngineOptions o = impl_->run_options(info);
+  if (o.priority_delta < 0)
+    o.priority_delta = info.weighted_distances ? impl_->distance_delta() : 0;
   const Processor processor = processor_of(impl_->device.get(), o.device_budget);
   // A program's own arrays come off a budget the user gave (allocated already, they are no
   // longer in the free memory an automatic budget is taken from).
@@ -389,6 +393,45 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   setup.drive = impl_->drive_options(info, o, setup.memory, run);
   setup.stats = impl_->describe(info, o, setup, processor.name, own_bytes);
   return setup;
+}
+
+// Up to kDeltaSamples weights spread evenly over the edges this engine holds (a rank: those of
+// its own partitions, the only ones it read), their mean summed over the ranks so that every rank
+// takes the same delta. Raw weights, or packed ones decoded.
+double OocEngine::Impl::distance_delta() {
+  constexpr std::uint64_t kDeltaSamples = 4096;
+  if (sampled_delta > 0) return sampled_delta;
+  const Graph& g = graph;
+  const auto rank = static_cast<std::uint32_t>(communicator ? communicator->rank() : 0);
+  const auto mine = [&](std::size_t p) { return owners.empty() || owners[p] == rank; };
+  std::uint64_t held = 0;
+  for (std::size_t p = 0; p < partitions.size(); ++p)
+    if (mine(p)) held += partitions[p].num_edges();
+  const std::uint64_t stride = std::max<std::uint64_t>(1, held / kDeltaSamples);
+  std::array<double, 2> sum_count{};
+  std::uint64_t seen = 0;
+  for (std::size_t p = 0; p < partitions.size() && g.weighted(); ++p) {
+    if (!mine(p)) continue;
+    const Partition& part = partitions[p];
+    for (eid_t e = part.first_edge; e < part.last_edge; ++e, ++seen) {
+      if (seen % stride != 0) continue;
+      double w = 0;
+      if (g.weight_type == WeightType::f32) {
+        w = weight_as_float(g.weights[e]);
+      } else if (!g.weights.empty()) {
+        w = g.weights[e];
+      } else {
+        w = codec::packed_weight(g.compressed.packed_weights.data(), e, g.compressed.weight_width,
+                                 g.compressed.weight_base);
+      }
+      sum_count[0] += w;
+      sum_count[1] += 1;
+    }
+  }
+  if (communicator) communicator->all_reduce(std::span<double>(sum_count), Reduction::sum);
+  const double mean = sum_count[1] > 0 ? sum_count[0] / sum_count[1] : 1.0;
+  sampled_delta = mean > 0 ? 2 * mean : 1.0;
+  return sampled_delta;
 }
 
 // The options this run goes by: push where the program or the graph rules pulling out (refused
@@ -439,6 +482,8 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.device = std::move(device_name);
   s.transfer = std::string(to_string(o.transfer));
   s.priority = o.priority;
+  if (o.priority && info.ordered && info.kind == ProgramKind::monotone)
+    s.priority_delta = o.priority_delta;
   s.load_balance = std::string(to_string(o.load_balance));
   s.direction = std::string(to_string(options.direction));  // as asked
   if (communicator) {
@@ -490,12 +535,13 @@ Result<double> OocEngine::sssp(vid_t source, const RunOptions& run) {
     result.stats = std::move(raw.stats);
     result.converged = raw.converged;
   };
+  detail::ProgramInfo f32 = detail::info_of<SsspF32>("sssp");
+  detail::ProgramInfo u32 = detail::info_of<SsspU32>("sssp");
+  f32.weighted_distances = u32.weighted_distances = true;
   if (graph().weight_type == WeightType::f32) {
-    finish(run_builtin(SsspF32{s}, begin_run(detail::info_of<SsspF32>("sssp"), run)),
-           SsspF32::kUnreached);
+    finish(run_builtin(SsspF32{s}, begin_run(f32, run)), SsspF32::kUnreached);
   } else {
-    finish(run_builtin(SsspU32{s}, begin_run(detail::info_of<SsspU32>("sssp"), run)),
-           SsspU32::kUnreached);
+    finish(run_builtin(SsspU32{s}, begin_run(u32, run)), SsspU32::kUnreached);
   }
   return result;
 }

@@ -38,6 +38,9 @@ struct OocEngine::Impl {
   void take_in_lists();
   void join_ranks(std::shared_ptr<Communicator> link);
   void make_device_graph();
+  // SSSP's automatic delta: twice the mean edge weight, sampled once (collective on ranks).
+  double distance_delta();
+  double sampled_delta = 0;  // 0: not sampled yet
   // The steps of planning a run (OocEngine::begin_run) on a lone engine or a rank.
   EngineOptions run_options(const detail::ProgramInfo& info) const;
   MemoryPlan plan(const detail::ProgramInfo& info, const EngineOptions& o, std::uint64_t budget,

@@ -26,4 +26,24 @@ PriorityWindow choose_window(const UrgencyRange& range, std::span<const BucketLo
   return w;
 }
 
+PriorityWindow choose_delta_window(const UrgencyRange& range, std::span<const BucketLoad> buckets,
+                                   double delta, std::uint64_t min_edges) {
+  PriorityWindow w;
+  w.range = range;
+  const auto bound = static_cast<std::size_t>(range.bucket(range.most + delta));
+  std::uint64_t total = 0, taken = 0;
+  bool chosen = false;
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    total += buckets[b].edges;
+    if (chosen) continue;
+    taken += buckets[b].edges;
+    if (b >= bound && taken >= min_edges) {
+      w.last_bucket = static_cast<int>(b);
+      chosen = true;
+    }
+  }
+  w.deferring = taken < total;
+  return w;
+}
+
 }  // namespace ooc

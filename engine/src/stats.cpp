@@ -105,6 +105,11 @@ std::string headline(const RunStats& s) {
 std::string schedule_notes(const RunStats& s) {
   std::string text;
   if (!s.method.empty()) text += "; " + s.method;
+  if (s.priority_delta > 0) {
+    char delta[48];
+    std::snprintf(delta, sizeof delta, "; windows of delta %g", s.priority_delta);
+    text += delta;
+  }
   if (s.resident_slices > 1)
     text += "; up to " + std::to_string(s.resident_slices) + " resident slices";
   if (s.direction != "push" && !s.direction.empty()) {

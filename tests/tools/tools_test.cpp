@@ -568,6 +568,9 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "ooc-run: --tolerance: 'high' is not a number (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--compressed", "on,maybe"}),
                "ooc-run: --compressed: maybe not in {on,off} (see ooc-run --help)");
+  expect_usage(ooc_run({"sssp", "--generate", "grid:3x3", "--priority-delta", "-2"}),
+               "ooc-run: --priority-delta: '-2' is neither auto nor a number of at least 0 (see "
+               "ooc-run --help)");
   expect_usage(ooc_run({"cc", "--generate", "grid:3x3", "--cc", "afforest,sideways"}),
                "ooc-run: --cc: unknown cc algorithm 'sideways' (expected one of: afforest, "
                "labels) (see ooc-run --help)");

@@ -190,6 +190,32 @@ TEST(Drive, ChoosesThePriorityWindowFromTheUrgencyLoads) {
   EXPECT_EQ(executor.range_calls, 2);
 }
 
+// A delta in place of the fraction: the keys up to the smallest plus delta (range 0..255, one
+// key per bucket), then on until the window holds the least edges asked for.
+TEST(Drive, ChoosesADeltaWindowFromTheSmallestActiveValue) {
+  ScheduleFacts facts = out_of_core();
+  facts.windowed = true;
+  facts.priority_delta = 3;
+  facts.priority_min_edges = 0;
+  ScriptedExecutor executor(facts, {{{zerocopy(3, 30, 10)}, {}}});
+  executor.range = UrgencyRange{0, 255};
+  executor.loads.assign(kPriorityBuckets, BucketLoad{});
+  for (std::size_t b = 0; b < 10; ++b)
+    executor.loads[b].edges = 10;
+  drive_script(executor);
+  EXPECT_TRUE(executor.windows[0].deferring);
+  EXPECT_EQ(executor.windows[0].last_bucket, 3);
+  EXPECT_TRUE(executor.windows[0].admits(3.0));
+  EXPECT_FALSE(executor.windows[0].admits(4.0));
+
+  const auto window_for = [&](double delta, std::uint64_t min_edges) {
+    return choose_delta_window(*executor.range, executor.loads, delta, min_edges);
+  };
+  EXPECT_EQ(window_for(3, 55).last_bucket, 5);  // 60 edges in buckets 0..5
+  EXPECT_FALSE(window_for(9, 0).deferring);     // every active edge is within 9
+  EXPECT_FALSE(window_for(3, 1000).deferring);  // fewer edges than asked: all of them
+}
+
 TEST(Drive, AdmitsEveryVertexWhenNoneIsActive) {
   ScheduleFacts facts = out_of_core();
   facts.windowed = true;

@@ -349,6 +349,31 @@ TEST(Engine, AfforestReadsFewerEdgesThanLabelPropagationForTheSameComponents) {
   EXPECT_NE(afforest.stats.summary().find("; afforest"), std::string::npos);
 }
 
+// SSSP windows by distance, twice the mean weight by default (the shapes' weights are 1..64, so
+// about 65), or the delta asked for; BFS keeps the fraction; 0 asks for the fraction.
+TEST(Engine, SsspWindowsByTwiceTheMeanWeightUnlessAskedOtherwise) {
+  OocEngine engine(test::make_shape("kron"), test::options_for("hybrid", true, Backend::cpu));
+  const vid_t source = engine.highest_degree_vertex();
+  const auto automatic = engine.sssp(source);
+  EXPECT_GT(automatic.stats.priority_delta, 55.0);
+  EXPECT_LT(automatic.stats.priority_delta, 75.0);
+  EXPECT_NE(automatic.stats.summary().find("; windows of delta "), std::string::npos);
+  EXPECT_EQ(engine.bfs(source).stats.priority_delta, 0.0);
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.priority_delta = 0;
+  OocEngine fraction(test::make_shape("kron"), o);
+  const auto by_fraction = fraction.sssp(source);
+  EXPECT_EQ(by_fraction.stats.priority_delta, 0.0);
+  EXPECT_EQ(by_fraction.values, automatic.values);
+  o.priority_delta = 10;
+  OocEngine narrow(test::make_shape("kron"), o);
+  const auto by_ten = narrow.sssp(source);
+  EXPECT_EQ(by_ten.stats.priority_delta, 10.0);
+  EXPECT_EQ(by_ten.values, automatic.values);
+  o.priority = false;
+  EXPECT_EQ(OocEngine(test::make_shape("kron"), o).sssp(source).stats.priority_delta, 0.0);
+}
+
 TEST(Engine, MaxIterationsStopsARunAndSaysSo) {
   OocEngine engine(test::make_shape("chain"), cpu());
   RunOptions two;

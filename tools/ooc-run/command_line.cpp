@@ -159,6 +159,22 @@ void add_exchange_options(CLI::App& app, Args& a) {
                  "edges for bfs/sssp, 0.8 of the pending delta for pagerank)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  app.add_option("--priority-delta", a.priority_delta,
+                 "Priority, bfs/sssp: each iteration takes the active vertices within this much "
+                 "of the smallest active value (delta-stepping's bucket) in place of the "
+                 "fraction: auto (sssp twice the mean edge weight, bfs the fraction) | 0 (the "
+                 "fraction) | D")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parse_priority_delta(text);
+              return {};
+            } catch (const Error& e) {
+              return e.what();
+            }
+          },
+          "auto|D"))
+      ->capture_default_str();
   app.add_option("--priority-min-edges", a.priority_min_edges,
                  "Priority: never fewer active edges per iteration")
       ->capture_default_str();

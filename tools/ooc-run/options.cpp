@@ -70,6 +70,13 @@ float parse_damping(const std::string& text) {
   return d;
 }
 
+double parse_priority_delta(const std::string& text) {
+  if (text == "auto") return kAutomaticDelta;
+  const float d = parse_number(text);
+  if (!(d >= 0)) throw InvalidInput("'" + text + "' is neither auto nor a number of at least 0");
+  return d;
+}
+
 float parse_tolerance(const std::string& text) {
   return parse_number(text);
 }
@@ -106,6 +113,7 @@ EngineOptions engine_options(const Args& a) {
   o.compressed = parse_list(a.compressed, parse_compressed).front();
   o.adapt_costs = a.adapt_costs == "on";
   o.priority_fraction = a.priority_fraction;
+  o.priority_delta = parse_priority_delta(a.priority_delta);
   o.priority_min_edges = a.priority_min_edges;
   return o;
 }

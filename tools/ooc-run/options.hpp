@@ -39,6 +39,7 @@ struct Args {
   std::string adapt_costs = "off";
   std::string calibration = "off";
   double priority_fraction = 0;
+  std::string priority_delta = "auto";
   std::uint64_t priority_min_edges = 1u << 20;
   std::string damping = "0.85";
   std::string tolerance = "1e-6";
@@ -87,6 +88,7 @@ bool parse_priority(const std::string& text);                  // on | off
 bool parse_compressed(const std::string& text);                // on | off
 float parse_damping(const std::string& text);                  // a number in (0, 1)
 float parse_tolerance(const std::string& text);                // a number
+double parse_priority_delta(const std::string& text);          // auto | a number >= 0
 std::uint32_t parse_rounds(const std::string& text);           // 1 to kMaxExchangeRounds
 std::uint32_t parse_pull_blocks(const std::string& text);      // auto (0) or 1 to kMaxPullBlocks
 std::uint32_t parse_resident_slices(const std::string& text);  // 1 to kMaxResidentSlices

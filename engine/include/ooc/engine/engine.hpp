@@ -90,6 +90,9 @@ struct ProgramInfo {
   // Runs pushing whatever direction the options ask, and is not refused for it: Afforest's pass,
   // which cc runs in place of label propagation (the options' direction is cc's, not its).
   bool pushes_only = false;
+  // Values are weighted path lengths (SSSP): the automatic priority_delta is a multiple of the
+  // mean weight (OocEngine::Impl::distance_delta).
+  bool weighted_distances = false;
 };
 template <class P>
 ProgramInfo info_of(const char* name) {
@@ -101,6 +104,7 @@ ProgramInfo info_of(const char* name) {
           PullProgram<P>,
           sizeof(typename P::Value),
           0,
+          false,
           false};
 }
 // What a run of one program needs from the engine, checked and planned.

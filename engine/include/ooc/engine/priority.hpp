@@ -82,5 +82,9 @@ struct BucketLoad {
 // edges; not deferring when that is every bucket.
 PriorityWindow choose_window(const UrgencyRange& range, std::span<const BucketLoad> buckets,
                              bool by_mass, double fraction, std::uint64_t min_edges);
+// Monotone programs, delta-stepping's bucket: the buckets up to the one that holds the smallest
+// active key plus `delta`, and on until they hold at least `min_edges` edges.
+PriorityWindow choose_delta_window(const UrgencyRange& range, std::span<const BucketLoad> buckets,
+                                   double delta, std::uint64_t min_edges);
 
 }  // namespace ooc

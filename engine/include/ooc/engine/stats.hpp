@@ -68,6 +68,9 @@ struct RunStats {
   // cc: "afforest" (its first iteration links sampled neighbours; the GPU's bytes are theirs) or
   // "labels"; empty for the other programs.
   std::string method;
+  // Monotone programs windowed by value (EngineOptions::priority_delta): the delta each window
+  // spanned; 0 when the window took a fraction of the work, or none.
+  double priority_delta = 0;
   std::string exchange;               // distributed runs: dense, sparse or auto (empty: one rank)
   std::uint32_t exchange_rounds = 0;  // distributed runs: EngineOptions::exchange_rounds
   // GPU ranks: what the ranks measured when they joined over NCCL (at load), by which auto
