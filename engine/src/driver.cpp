@@ -38,9 +38,11 @@ std::uint64_t count_everywhere(IterationStats& it, Communicator* communicator,
 // what was chosen.
 class Scheduler {
  public:
-  Scheduler(Executor& executor, std::size_t partitions, Communicator* communicator)
+  Scheduler(Executor& executor, std::size_t partitions, Communicator* communicator,
+            double priority_delta)
       : executor_(executor),
         communicator_(communicator),
+        priority_delta_(priority_delta),
         facts_(executor.facts()),
         push_(partitions),
         pull_(facts_.may_pull ? partitions : 0) {}
@@ -67,8 +69,8 @@ class Scheduler {
     if (!range) return {};
     std::array<BucketLoad, kPriorityBuckets> loads{};
     executor_.urgency_loads(*range, loads);
-    if (facts_.priority_delta > 0 && !facts_.accumulative)
-      return choose_delta_window(*range, loads, facts_.priority_delta, facts_.priority_min_edges);
+    if (priority_delta_ > 0 && !facts_.accumulative)
+      return choose_delta_window(*range, loads, priority_delta_, facts_.priority_min_edges);
     return choose_window(*range, loads, facts_.accumulative,
                          priority_fraction(facts_.priority_fraction, facts_.accumulative),
                          facts_.priority_min_edges);
@@ -91,6 +93,7 @@ class Scheduler {
 
   Executor& executor_;
   Communicator* communicator_;  // a distributed run's host link; null: one rank
+  double priority_delta_;       // DriveOptions::priority_delta
   const ScheduleFacts facts_;
   std::vector<PartitionSurvey> push_, pull_;
   DirectionState direction_;
@@ -143,7 +146,7 @@ std::vector<std::size_t> round_ends(std::span<const Task> tasks,
 bool drive(Executor& executor, std::span<const Partition> partitions, const DriveOptions& options,
            RunStats& stats) {
   Communicator* const communicator = options.communicator;
-  Scheduler scheduler(executor, partitions.size(), communicator);
+  Scheduler scheduler(executor, partitions.size(), communicator, options.priority_delta);
   const eid_t graph_edges =
       partitions.empty() ? 0 : partitions.back().last_edge - partitions.front().first_edge;
   for (std::uint32_t iteration = 0;

@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <string>
@@ -469,6 +470,7 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
   drive.cancelled = run.cancelled;
   drive.communicator = communicator.get();
   drive.exchange_rounds = o.exchange_rounds;
+  drive.priority_delta = std::max(0.0, o.priority_delta);
   return drive;
 }
 

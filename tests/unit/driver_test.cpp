@@ -195,14 +195,16 @@ TEST(Drive, ChoosesThePriorityWindowFromTheUrgencyLoads) {
 TEST(Drive, ChoosesADeltaWindowFromTheSmallestActiveValue) {
   ScheduleFacts facts = out_of_core();
   facts.windowed = true;
-  facts.priority_delta = 3;
   facts.priority_min_edges = 0;
   ScriptedExecutor executor(facts, {{{zerocopy(3, 30, 10)}, {}}});
   executor.range = UrgencyRange{0, 255};
   executor.loads.assign(kPriorityBuckets, BucketLoad{});
   for (std::size_t b = 0; b < 10; ++b)
     executor.loads[b].edges = 10;
-  drive_script(executor);
+  DriveOptions by_delta;
+  by_delta.priority_delta = 3;
+  RunStats stats;
+  EXPECT_TRUE(drive(executor, kTwoPartitions, by_delta, stats));
   EXPECT_TRUE(executor.windows[0].deferring);
   EXPECT_EQ(executor.windows[0].last_bucket, 3);
   EXPECT_TRUE(executor.windows[0].admits(3.0));

@@ -374,6 +374,27 @@ TEST(Engine, SsspWindowsByTwiceTheMeanWeightUnlessAskedOtherwise) {
   EXPECT_EQ(OocEngine(test::make_shape("kron"), o).sssp(source).stats.priority_delta, 0.0);
 }
 
+// The delta reaches the windows: with no least window size, a narrow delta settles the distances
+// in more iterations than a wide one, and the automatic delta windows as the same delta asked for
+// by value does.
+TEST(Engine, TheDeltaShapesTheIterations) {
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.priority_min_edges = 0;
+  const auto sssp_with = [&](double delta) {
+    o.priority_delta = delta;
+    OocEngine engine(test::make_shape("kron"), o);
+    return engine.sssp(engine.highest_degree_vertex());
+  };
+  const auto automatic = sssp_with(kAutomaticDelta);
+  const auto narrow = sssp_with(1), wide = sssp_with(1e9);
+  EXPECT_EQ(narrow.values, wide.values);
+  EXPECT_GT(narrow.stats.iterations.size(), wide.stats.iterations.size());
+  const auto same = sssp_with(automatic.stats.priority_delta);
+  EXPECT_EQ(same.stats.iterations.size(), automatic.stats.iterations.size());
+  EXPECT_EQ(same.stats.edges_processed(), automatic.stats.edges_processed());
+  EXPECT_LT(automatic.stats.iterations.size(), narrow.stats.iterations.size());
+}
+
 TEST(Engine, MaxIterationsStopsARunAndSaysSo) {
   OocEngine engine(test::make_shape("chain"), cpu());
   RunOptions two;

@@ -46,7 +46,6 @@ struct ScheduleFacts {
   bool windowed = false;
   bool accumulative = false;             // a window holds a share of the pending delta, not edges
   double priority_fraction = 0;          // EngineOptions::priority_fraction (0: the default)
-  double priority_delta = 0;             // EngineOptions::priority_delta (0: none)
   std::uint64_t priority_min_edges = 0;  // EngineOptions::priority_min_edges
   // The direction (direction.hpp): the run may pull (a PullProgram, MemoryPlan::pull), and
   // whether it must (EngineOptions::direction is pull: whenever both directions have vertices).
@@ -68,7 +67,6 @@ ScheduleFacts schedule_facts(const EngineOptions& o, const MemoryPlan& plan, vid
           .windowed = o.priority && is_ordered<P>(),
           .accumulative = P::kind == ProgramKind::accumulative,
           .priority_fraction = o.priority_fraction,
-          .priority_delta = o.priority_delta,
           .priority_min_edges = o.priority_min_edges,
           .may_pull = may_pull,
           .must_pull = o.direction == Direction::pull,
@@ -135,6 +133,9 @@ struct DriveOptions {
   Communicator* communicator = nullptr;
   // Exchanges in a dense iteration of a distributed run (EngineOptions::exchange_rounds).
   std::uint32_t exchange_rounds = 1;
+  // A monotone program's window by value: EngineOptions::priority_delta as the run resolved it
+  // (the automatic one chosen per program); 0: by the fraction.
+  double priority_delta = 0;
 };
 
 // Iterates until the frontier is empty on every rank (or the limit); appends per-iteration
