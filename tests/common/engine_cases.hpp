@@ -199,6 +199,30 @@ inline RunStats expect_matches_reference(const std::string& program, OocEngine& 
   return stats;
 }
 
+// Delta windows that defer (EngineOptions::priority_delta): BFS and SSSP with windows of a delta
+// of 2, and of the automatic one, and no least window size (the default keeps these small graphs
+// in one window), give the reference's values on `backend` for every shape and policy.
+inline void expect_delta_windows_match(Backend backend) {
+  for (const std::string& shape : shape_names()) {
+    for (const std::string& policy : policy_names()) {
+      for (const double delta : {2.0, kAutomaticDelta}) {
+        SCOPED_TRACE(shape + ", " + policy + ", delta " + std::to_string(delta));
+        EngineOptions o = options_for(policy, true, backend);
+        o.priority_delta = delta;
+        o.priority_min_edges = 0;
+        OocEngine engine(make_shape(shape), o);
+        const RunStats sssp = expect_matches_reference("sssp", engine);
+        expect_matches_reference("bfs", engine);
+        if (delta > 0) {
+          EXPECT_EQ(sssp.priority_delta, delta);
+        } else if (engine.graph().num_edges() > 0) {
+          EXPECT_GT(sssp.priority_delta, 0.0);  // twice the sampled mean weight
+        }
+      }
+    }
+  }
+}
+
 // The policies a compressed-only graph runs under: all but unified, which it refuses; under
 // `resident` (a budget that holds every raw edge) its lists go to the edge cache, compressed, on
 // the GPU, and stay in host memory on the CPU.

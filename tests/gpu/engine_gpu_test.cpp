@@ -81,6 +81,11 @@ OocEngine direction_engine(Graph g, const DirectionGpuCase& c) {
   return OocEngine(std::move(g), o);
 }
 
+TEST(CudaDeltaWindows, MatchTheReference) {
+  OOC_REQUIRE_GPU();
+  test::expect_delta_windows_match(Backend::cuda);
+}
+
 class CudaDirection : public ::testing::TestWithParam<DirectionGpuCase> {};
 
 TEST_P(CudaDirection, MatchesTheReference) {

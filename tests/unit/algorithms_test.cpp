@@ -64,6 +64,10 @@ TEST(CpuBcRuns, CompressedListsGiveTheRawValues) {
   }
 }
 
+TEST(CpuDeltaWindows, MatchTheReference) {
+  test::expect_delta_windows_match(Backend::cpu);
+}
+
 // The pull direction, forced and chosen per iteration, on the symmetric shapes.
 class CpuDirection : public ::testing::TestWithParam<test::DirectionCase> {};
 
