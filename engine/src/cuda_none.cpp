@@ -56,12 +56,12 @@ std::unique_ptr<ValuesExecutor<PageRank::Value>> make_cuda_executor(const PageRa
                                                                     const CudaRun&) {
   no_cuda();
 }
-std::unique_ptr<ValuesExecutor<BcForward::Value>> make_cuda_executor(const BcForward&,
-                                                                     const CudaRun&) {
+std::unique_ptr<ValuesExecutor<BatchForward::Value>> make_cuda_executor(const BatchForward&,
+                                                                        const CudaRun&) {
   no_cuda();
 }
-std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBackward&,
-                                                                      const CudaRun&) {
+std::unique_ptr<ValuesExecutor<BatchBackward::Value>> make_cuda_executor(const BatchBackward&,
+                                                                         const CudaRun&) {
   no_cuda();
 }
 std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const AfforestLink&,
@@ -81,10 +81,22 @@ void afforest_gather(const DeviceGraph&, const vid_t*, std::span<const vid_t>, v
 std::shared_ptr<void> device_allocate(const DeviceGraph&, std::size_t, const char*) {
   no_cuda();
 }
+void device_fill(const DeviceGraph&, void*, int, std::size_t) {
+  no_cuda();
+}
 void copy_to_device(const DeviceGraph&, void*, const void*, std::size_t) {
   no_cuda();
 }
 void copy_to_host(const DeviceGraph&, void*, const void*, std::size_t) {
+  no_cuda();
+}
+std::uint64_t device_free_bytes(const DeviceGraph&) {
+  no_cuda();
+}
+void batch_reset(const DeviceGraph&, const BatchState&, vid_t, std::span<const vid_t>) {
+  no_cuda();
+}
+void batch_add_dependencies(const DeviceGraph&, const BatchState&, vid_t, double*) {
   no_cuda();
 }
 

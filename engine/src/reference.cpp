@@ -216,6 +216,32 @@ std::vector<double> bc(const Graph& g, const std::vector<vid_t>& sources_user_id
   return to_user(g, total);
 }
 
+std::vector<double> closeness(const Graph& g, const std::vector<vid_t>& sources_user_ids) {
+  check_raw(g);
+  const vid_t n = g.num_vertices();
+  std::vector<double> total(n, 0.0);
+  std::vector<std::int64_t> dist(n);
+  for (const vid_t user : sources_user_ids) {
+    const vid_t s = internal_source(g, user);
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[s] = 0;
+    std::deque<vid_t> queue{s};
+    while (!queue.empty()) {
+      const vid_t u = queue.front();
+      queue.pop_front();
+      if (u != s) total[u] += 1.0 / static_cast<double>(dist[u]);
+      for (eid_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        const vid_t w = g.targets[e];
+        if (dist[w] < 0) {
+          dist[w] = dist[u] + 1;
+          queue.push_back(w);
+        }
+      }
+    }
+  }
+  return to_user(g, total);
+}
+
 Comparison compare_relative(const std::vector<double>& engine, const std::vector<double>& expected,
                             double relative) {
   if (engine.size() != expected.size()) return {false, "sizes differ"};

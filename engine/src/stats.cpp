@@ -105,6 +105,7 @@ std::string headline(const RunStats& s) {
 std::string schedule_notes(const RunStats& s) {
   std::string text;
   if (!s.method.empty()) text += "; " + s.method;
+  if (s.batch > 0) text += "; batches of " + std::to_string(s.batch) + " sources";
   if (s.priority_delta > 0) {
     char delta[48];
     std::snprintf(delta, sizeof delta, "; windows of delta %g", s.priority_delta);

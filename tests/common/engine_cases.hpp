@@ -267,9 +267,12 @@ inline auto all_cases() {
                             ::testing::Bool());
 }
 
-// Betweenness centrality: the shapes built undirected (it needs a symmetric graph), every
-// policy, from three sources; path counts and dependencies are single precision in the engine.
+// The batched traversals (bc, closeness, bfs from several sources): the shapes built undirected
+// (bc needs a symmetric graph), every policy, 40 sources (two words of bits) in batches of 1, of 5
+// (not a power of two; the last batch short) and of the width the engine chooses (all at once).
+// Path counts and dependencies are single precision in the engine.
 inline constexpr double kBcRelative = 1e-4;
+inline constexpr double kClosenessRelative = 1e-9;  // sums of 1 / level in another order
 
 inline const std::vector<std::string>& bc_shape_names() {
   static const std::vector<std::string> names{"kron",     "urand", "grid",   "star",
@@ -285,39 +288,66 @@ inline Graph make_symmetric_shape(const std::string& name) {
   return make_shape(name);  // kron, urand, big_star and disconnected are built undirected there
 }
 
-// The highest-degree vertex (the stars' hub), and two more where the graph has them.
-inline std::vector<vid_t> bc_sources(const OocEngine& engine) {
+// The highest-degree vertex (the stars' hub), then vertices spread over the ids, up to `count`.
+inline std::vector<vid_t> batch_sources(const OocEngine& engine, vid_t count = 40) {
   std::vector<vid_t> sources{engine.highest_degree_vertex()};
   const vid_t n = engine.graph().num_vertices();
-  for (const vid_t v : {vid_t{0}, n / 2 + 1}) {
-    if (v < n && std::find(sources.begin(), sources.end(), v) == sources.end())
-      sources.push_back(v);
+  for (vid_t i = 0; i < count && sources.size() < std::min(count, n); ++i) {
+    const auto v = static_cast<vid_t>(std::uint64_t{i} * n / count);
+    if (std::find(sources.begin(), sources.end(), v) == sources.end()) sources.push_back(v);
   }
   return sources;
 }
 
-inline void expect_bc_matches_reference(OocEngine& engine, const Graph* reference_graph = nullptr) {
-  const std::vector<vid_t> sources = bc_sources(engine);
-  const BcResult result = engine.bc(sources);
+// bc, closeness and bfs from the sources in batches of `batch` (0: the engine's choice) against
+// the serial references; `reference_graph`: the raw lists of a compressed-only engine.
+inline void expect_batches_match_references(OocEngine& engine, std::uint32_t batch,
+                                            const std::vector<vid_t>& sources,
+                                            const Graph* reference_graph = nullptr) {
   const Graph& g = reference_graph != nullptr ? *reference_graph : engine.graph();
+  const auto width =
+      static_cast<std::uint32_t>(batch == 0 ? std::min<std::size_t>(sources.size(), 1024)
+                                            : std::min<std::size_t>(batch, sources.size()));
+  const std::size_t batches = (sources.size() + width - 1) / width;
+  const BatchResult bc = engine.bc(sources, {}, batch);
   const reference::Comparison c =
-      reference::compare_relative(result.values, reference::bc(g, sources), kBcRelative);
-  EXPECT_TRUE(c.equal) << c.message;
-  EXPECT_EQ(result.forward.size(), sources.size());
-  EXPECT_EQ(result.backward.size(), sources.size());
-  EXPECT_FALSE(result.forward.front().priority);  // bulk-synchronous, whatever the engine says
+      reference::compare_relative(bc.values, reference::bc(g, sources), kBcRelative);
+  EXPECT_TRUE(c.equal) << "bc: " << c.message;
+  EXPECT_EQ(bc.batch, width);
+  EXPECT_EQ(bc.stats.batch, width);
+  EXPECT_EQ(bc.forward.size(), batches);
+  EXPECT_EQ(bc.backward.size(), batches);
+  EXPECT_FALSE(bc.forward.front().priority);  // bulk-synchronous, whatever the engine says
+  const BatchResult closeness = engine.closeness(sources, {}, batch);
+  const reference::Comparison h = reference::compare_relative(
+      closeness.values, reference::closeness(g, sources), kClosenessRelative);
+  EXPECT_TRUE(h.equal) << "closeness: " << h.message;
+  EXPECT_EQ(closeness.forward.size(), batches);
+  EXPECT_TRUE(closeness.backward.empty());
+  const LevelsResult levels = engine.bfs(sources, {}, batch);
+  ASSERT_EQ(levels.levels.size(), sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const reference::Comparison l =
+        reference::compare_exact(levels.levels[i], reference::bfs(g, sources[i]));
+    EXPECT_TRUE(l.equal) << "bfs from " << sources[i] << ": " << l.message;
+  }
 }
 
-using BcCase = std::tuple<std::string, std::string, bool>;  // shape, policy, priority
-
-inline std::string bc_case_name(const ::testing::TestParamInfo<BcCase>& info) {
-  const auto& [shape, policy, priority] = info.param;
-  return shape + "_" + policy + (priority ? "_priority" : "_plain");
+inline void expect_batches_match_references(OocEngine& engine, std::uint32_t batch = 0,
+                                            const Graph* reference_graph = nullptr) {
+  expect_batches_match_references(engine, batch, batch_sources(engine), reference_graph);
 }
 
-inline auto bc_cases() {
+using BatchCase = std::tuple<std::string, std::string, std::uint32_t>;  // shape, policy, batch
+
+inline std::string batch_case_name(const ::testing::TestParamInfo<BatchCase>& info) {
+  const auto& [shape, policy, batch] = info.param;
+  return shape + "_" + policy + (batch == 0 ? "_chosen" : "_of_" + std::to_string(batch));
+}
+
+inline auto batch_cases() {
   return ::testing::Combine(::testing::ValuesIn(bc_shape_names()),
-                            ::testing::ValuesIn(policy_names()), ::testing::Bool());
+                            ::testing::ValuesIn(policy_names()), ::testing::Values(1u, 5u, 0u));
 }
 
 // The pull direction: the symmetric shapes (a pulling vertex reads its in-edges through its own

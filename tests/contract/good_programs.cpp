@@ -90,7 +90,7 @@ static_assert(ooc::MonotoneProgram<UphillHops> && !ooc::PullProgram<UphillHops>)
 static_assert(ooc::AccumulativeProgram<PersonalisedPageRank> &&
               !ooc::MonotoneProgram<PersonalisedPageRank>);
 static_assert(ooc::GraphProgram<ooc::Bfs> && ooc::GraphProgram<ooc::PageRank> &&
-              ooc::GraphProgram<ooc::BcBackward>);
+              ooc::GraphProgram<ooc::BatchBackward> && ooc::SettlingProgram<ooc::BatchForward>);
 static_assert(!ooc::GraphProgram<int> && !ooc::GraphProgram<ooc::Reduction>);
 
 // A weight taken as float converts, so the engine's call would compile; the concept refuses it.

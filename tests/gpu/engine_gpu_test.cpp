@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numeric>
 #include <string>
 #include <tuple>
 
@@ -196,20 +197,20 @@ TEST(CudaDirectionRuns, ZeroCopyGathersCountTheLinesTheyRead) {
   test::expect_zero_copy_gathers_count_lines(Backend::cuda);
 }
 
-class CudaBc : public ::testing::TestWithParam<test::BcCase> {};
+class CudaBatches : public ::testing::TestWithParam<test::BatchCase> {};
 
-TEST_P(CudaBc, MatchesTheReference) {
+TEST_P(CudaBatches, MatchTheReferences) {
   OOC_REQUIRE_GPU();
-  const auto& [shape, policy, priority] = GetParam();
+  const auto& [shape, policy, batch] = GetParam();
   OocEngine engine(test::make_symmetric_shape(shape),
-                   test::options_for(policy, priority, Backend::cuda));
+                   test::options_for(policy, true, Backend::cuda));
   ASSERT_EQ(engine.backend(), Backend::cuda);
-  test::expect_bc_matches_reference(engine);
+  test::expect_batches_match_references(engine, batch);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCases, CudaBc, test::bc_cases(), test::bc_case_name);
+INSTANTIATE_TEST_SUITE_P(AllCases, CudaBatches, test::batch_cases(), test::batch_case_name);
 
-TEST(CudaBcRuns, CompressedListsAndTheWarpMappingGiveTheReference) {
+TEST(CudaBatchRuns, CompressedListsAndTheWarpMappingGiveTheReferences) {
   OOC_REQUIRE_GPU();
   for (const std::string& policy : test::moving_policy_names()) {
     Graph g = test::make_symmetric_shape("kron");
@@ -217,8 +218,17 @@ TEST(CudaBcRuns, CompressedListsAndTheWarpMappingGiveTheReference) {
     EngineOptions o = test::options_for(policy, true, Backend::cuda);
     o.load_balance = LoadBalance::warp;
     OocEngine engine(std::move(g), o);
-    test::expect_bc_matches_reference(engine);
+    test::expect_batches_match_references(engine, 7);
   }
+}
+
+TEST(CudaBatchRuns, EverySourceGivesExactValuesInSeveralBatches) {
+  OOC_REQUIRE_GPU();
+  OocEngine engine(test::make_symmetric_shape("urand"),
+                   test::options_for("hybrid", true, Backend::cuda));
+  std::vector<vid_t> all(engine.graph().num_vertices());
+  std::iota(all.begin(), all.end(), vid_t{0});
+  test::expect_batches_match_references(engine, 96, all);
 }
 
 // This file is compiled by the host compiler: its user programs have no GPU code, and a CUDA

@@ -2,6 +2,8 @@
 // against the serial references.
 #include <gtest/gtest.h>
 
+#include <numeric>
+
 #include "engine_cases.hpp"
 
 namespace ooc {
@@ -43,25 +45,33 @@ TEST_P(CpuCompressedOnly, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(EveryPolicyButUnified, CpuCompressedOnly, test::compressed_only_cases(),
                          test::compressed_case_name);
 
-// Betweenness centrality against Brandes' serial code.
-class CpuBc : public ::testing::TestWithParam<test::BcCase> {};
+// The batched traversals against Brandes' serial code, BFS and harmonic sums.
+class CpuBatches : public ::testing::TestWithParam<test::BatchCase> {};
 
-TEST_P(CpuBc, MatchesTheReference) {
-  const auto& [shape, policy, priority] = GetParam();
+TEST_P(CpuBatches, MatchTheReferences) {
+  const auto& [shape, policy, batch] = GetParam();
   OocEngine engine(test::make_symmetric_shape(shape),
-                   test::options_for(policy, priority, Backend::cpu));
-  test::expect_bc_matches_reference(engine);
+                   test::options_for(policy, true, Backend::cpu));
+  test::expect_batches_match_references(engine, batch);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCases, CpuBc, test::bc_cases(), test::bc_case_name);
+INSTANTIATE_TEST_SUITE_P(AllCases, CpuBatches, test::batch_cases(), test::batch_case_name);
 
-TEST(CpuBcRuns, CompressedListsGiveTheRawValues) {
+TEST(CpuBatchRuns, CompressedListsGiveTheRawValues) {
   for (const std::string& policy : test::moving_policy_names()) {
     Graph g = test::make_symmetric_shape("kron");
     compress(g);
     OocEngine engine(std::move(g), test::options_for(policy, true, Backend::cpu));
-    test::expect_bc_matches_reference(engine);
+    test::expect_batches_match_references(engine, 7);
   }
+}
+
+TEST(CpuBatchRuns, EverySourceGivesExactValuesInSeveralBatches) {
+  OocEngine engine(test::make_symmetric_shape("urand"),
+                   test::options_for("hybrid", true, Backend::cpu));
+  std::vector<vid_t> all(engine.graph().num_vertices());
+  std::iota(all.begin(), all.end(), vid_t{0});
+  test::expect_batches_match_references(engine, 96, all);
 }
 
 TEST(CpuDeltaWindows, MatchTheReference) {
@@ -132,7 +142,7 @@ TEST(CpuDirectionRuns, CompressedOnlyGraphsPullAndGiveTheReference) {
     OocEngine bc(test::make_compressed_only_shape("kron"),
                  test::options_for(policy, true, Backend::cpu));
     const Graph raw = test::make_compressed_shape("kron");
-    test::expect_bc_matches_reference(bc, &raw);
+    test::expect_batches_match_references(bc, 0, &raw);
   }
 }
 

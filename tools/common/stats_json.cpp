@@ -60,6 +60,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"load_balance", s.load_balance},
           {"direction", s.direction},
           {"method", s.method},
+          {"batch", s.batch},
           {"priority_delta", s.priority_delta},
           {"pull_iterations", s.pull_iterations()},
           {"pull_blocks", s.pull_blocks},

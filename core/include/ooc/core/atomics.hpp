@@ -89,6 +89,17 @@ OOC_HD OOC_FORCEINLINE T atomic_exchange(T* addr, T value) {
 #endif
 }
 
+// Sets the bits of `value` in *addr; returns what it held (uint32_t).
+template <class T>
+OOC_HD OOC_FORCEINLINE T atomic_or(T* addr, T value) {
+  static_assert(std::is_same_v<T, std::uint32_t>, "atomic_or: uint32_t");
+#if defined(__CUDA_ARCH__)
+  return atomicOr(addr, value);
+#else
+  return std::atomic_ref<T>(*addr).fetch_or(value, std::memory_order_relaxed);
+#endif
+}
+
 // Writes `desired` where *addr holds `expected`; returns what it held (uint32_t).
 template <class T>
 OOC_HD OOC_FORCEINLINE T atomic_cas(T* addr, T expected, T desired) {

@@ -68,11 +68,22 @@ struct PageRankOptions {
   RunOptions run;
 };
 
-// Betweenness centrality's result: Result::stats adds up every run (iterations one after another,
-// times and bytes summed); each source's two runs are apart too.
-struct BcResult : Result<double> {
-  std::vector<RunStats> forward;   // per source: levels and shortest-path counts
-  std::vector<RunStats> backward;  // per source: dependencies
+// A batched traversal's result (bc, closeness): Result::stats adds up every run (iterations one
+// after another, times and bytes summed); each batch's runs are apart too.
+struct BatchResult : Result<double> {
+  std::uint32_t batch = 0;         // sources per pass over the edges
+  std::vector<RunStats> forward;   // per batch: levels (and bc's shortest-path counts)
+  std::vector<RunStats> backward;  // per batch: bc's dependencies
+};
+using BcResult = BatchResult;
+
+// BFS from several sources: levels[i][v] is vertex v's level from sources[i] (user ids;
+// kUnreachedLevel where it is not reached).
+struct LevelsResult {
+  std::vector<std::vector<std::uint32_t>> levels;
+  RunStats stats;  // every batch's run, added up
+  bool converged = true;
+  std::uint32_t batch = 0;  // sources per pass over the edges
 };
 
 inline constexpr std::uint32_t kUnreachedLevel = Bfs::kUnreached;
@@ -185,13 +196,27 @@ class OocEngine {
   // or the CPU, label propagation across ranks or when asked.
   Result<vid_t> cc(const RunOptions& run = {});
   Result<float> pagerank(const PageRankOptions& options = {});  // sums to 1
+  // The batched traversals (batch_programs.hpp) run `batch` sources per pass over the edges (0:
+  // the most whose arrays fit in 70% of the GPU's free memory, or the host's on the CPU, at most
+  // 1024); one GPU or the CPU, not across ranks. docs/programs.md, "Batched traversals".
+  //
   // Betweenness centrality (Brandes, unweighted) from `sources` (user ids, distinct): for each
   // vertex v, the sum over the sources s of its dependency delta_s(v), the share of shortest
   // paths from s that pass through v. Every vertex as a source gives exact BC (twice the
   // pair-based value on an undirected graph, which networkx halves); k sampled sources give an
-  // estimate once scaled by V / k. Needs a symmetric graph; runs on one GPU or the CPU, not
-  // across ranks. Path counts and dependencies are single precision per source (docs/programs.md).
-  BcResult bc(std::span<const vid_t> sources, const RunOptions& run = {});
+  // estimate once scaled by V / k. Needs a symmetric graph. Path counts and dependencies are
+  // single precision per source (docs/programs.md).
+  BatchResult bc(std::span<const vid_t> sources, const RunOptions& run = {},
+                 std::uint32_t batch = 0);
+  // Harmonic closeness from `sources` (user ids, distinct): for each vertex v, the sum over the
+  // sources s other than v that reach it of 1 / d(s, v). Every vertex as a source gives the exact
+  // harmonic centrality (on a symmetric graph); k sampled ones an estimate once scaled by
+  // (V - 1) / k.
+  BatchResult closeness(std::span<const vid_t> sources, const RunOptions& run = {},
+                        std::uint32_t batch = 0);
+  // BFS levels from each of `sources` (user ids, distinct).
+  LevelsResult bfs(std::span<const vid_t> sources, const RunOptions& run = {},
+                   std::uint32_t batch = 0);
   // `count` distinct vertices with out-edges, drawn uniformly with `seed` (user ids): bc's
   // sampled sources.
   std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const;
@@ -207,6 +232,11 @@ class OocEngine {
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
   detail::RankView rank_view() const;  // empty without a communicator
+  // The batched traversals (batch.cpp): refused across ranks, and the batch's width for what
+  // their arrays hold.
+  void refuse_batches_on_ranks(const char* algorithm) const;
+  std::uint32_t batch_width(std::uint32_t asked, std::size_t sources, bool levels, bool paths,
+                            bool harmonic) const;
   // Several GPUs from this process (options.devices): the ranks, and running on all of them.
   OocEngine(std::vector<OocEngine> group, EngineOptions options);
   bool grouped() const;

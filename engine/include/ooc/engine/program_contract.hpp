@@ -41,6 +41,12 @@
 //       delta (accumulative) is more urgent, and processing it first saves work (priority.hpp)
 //   Value offer(Value message, std::uint32_t weight) const;   the pull direction (below)
 //   Value pull_floor(Value least) const;        with offer, for min-combining monotone programs
+//   bool settle(vid_t v, std::uint32_t iteration) const;   level-synchronous programs (the
+//       batched traversals, batch_programs.hpp): after iteration `iteration` (from 0) every
+//       vertex is asked, after the iteration's last relax, and those it returns true for join the
+//       next frontier besides the ones relax() activated. A settling program runs bulk-synchronous
+//       (the engine turns priority scheduling off for it), takes the edge's ids, and runs on one
+//       GPU or the CPU, not across ranks (the arrays it settles are its own).
 //
 // The pull direction (EngineOptions::direction) runs a program whose relax() is a pure combine of
 // offer(): what relax() would combine into the target along the edge, with no other effect.
@@ -171,6 +177,18 @@ concept OfferIsRight = !DeclaresOffer<P> || requires {
 };
 
 template <class P>
+concept NamesSettle = requires {
+  &P::settle;
+};
+template <class P>
+concept SettleIsRight = !NamesSettle<P> || requires {
+  static_cast<bool (P::*)(vid_t, std::uint32_t) const>(&P::settle);
+};
+// A settling program reads its frontier from arrays of its own, by the edge's ids.
+template <class P>
+concept SettlesWithIds = !NamesSettle<P> || EdgeAwareProgram<P>;
+
+template <class P>
 concept NamesPullFloor = requires {
   &P::pull_floor;
 };
@@ -207,7 +225,8 @@ struct ValueOr<P> {
 template <class P>
 concept CommonMembers = std::is_trivially_copyable_v<P> && HasValue<P> && PlainValue<P> &&
     HasKind<P> && HasNeedsWeights<P> && HasNeedsSymmetric<P> && HasInit<P> && HasActiveAtStart<P> &&
-    RelaxIsRight<P> && OrderedIsRight<P> && OfferIsRight<P> && PullFloorIsRight<P>;
+    RelaxIsRight<P> && OrderedIsRight<P> && OfferIsRight<P> && PullFloorIsRight<P> &&
+    SettleIsRight<P> && SettlesWithIds<P>;
 
 }  // namespace contract
 
@@ -299,6 +318,11 @@ struct ProgramCheck {
   static_assert(!kValue || contract::PullFloorIsRight<P>,
                 "OocGraph program: wrong 'Value pull_floor(Value least) const'");
 
+  static_assert(contract::SettleIsRight<P>,
+                "OocGraph program: wrong 'bool settle(vid_t, std::uint32_t iteration) const'");
+  static_assert(!kValue || contract::SettlesWithIds<P>,
+                "OocGraph program: 'settle' needs the relax() that takes the edge's ids (a "
+                "settling program keeps its frontier in arrays of its own)");
   static_assert(!kAccumulative || !kValue || contract::HasInitDelta<P>,
                 "OocGraph program: accumulative, so needs 'Value init_delta(vid_t) const'");
   static_assert(!kAccumulative || !kValue || contract::HasMessage<P>,

@@ -1,8 +1,8 @@
 #pragma once
-// The built-in graph programs: BFS, SSSP, CC (label propagation, and Afforest's last pass),
-// PageRank and betweenness centrality's two. Each follows the program contract, which
-// program_contract.hpp states as concepts (GraphProgram) and docs/programs.md explains; a program
-// of your own follows it the same way.
+// The built-in graph programs: BFS, SSSP, CC (label propagation, and Afforest's last pass) and
+// PageRank; the batched traversals' two are in batch_programs.hpp. Each follows the program
+// contract, which program_contract.hpp states as concepts (GraphProgram) and docs/programs.md
+// explains; a program of your own follows it the same way.
 #include <cstdint>
 #include <limits>
 
@@ -193,75 +193,7 @@ struct PageRank {
   }
 };
 
-// Betweenness centrality (Brandes, unweighted), a source at a time in two runs over the edges.
-// Both take the edge's ids and keep arrays of their own, which the engine allocates where the
-// backend reads them (device memory on the GPU). See docs/programs.md.
-//
-// Forward: BFS levels as the value, and along the way sigma[v], the number of shortest paths from
-// the source to v, and successors[v], the number of out-edges of v to the next level. It runs
-// bulk-synchronous (the engine turns priority scheduling off for it), so every iteration
-// processes exactly one level, whose sigma is complete: the previous iteration wrote it.
-struct BcForward {
-  using Value = std::uint32_t;
-  static constexpr ProgramKind kind = ProgramKind::monotone;
-  static constexpr Reduction combine = Reduction::min;
-  static constexpr bool needs_weights = false;
-  static constexpr bool needs_symmetric = true;
-  static constexpr Value kUnreached = std::numeric_limits<Value>::max();
-  vid_t source;
-  float* sigma;
-  std::uint32_t* successors;
-
-  OOC_HD Value init(vid_t v) const {
-    sigma[v] = v == source ? 1.0f : 0.0f;
-    successors[v] = 0;
-    return v == source ? 0 : kUnreached;
-  }
-  OOC_HD bool active_at_start(vid_t v) const { return v == source; }
-  OOC_HD bool relax(Value level, std::uint32_t, Value* dst, vid_t from, vid_t to) const {
-    const Value next = level + 1;
-    Value before = atomic_load(dst);
-    if (before < next) return false;  // `to` is on this level or an earlier one
-    if (before > next) before = atomic_min(dst, next);
-    if (before < next) return false;
-    atomic_add(sigma + to, atomic_load(sigma + from));
-    atomic_add(successors + from, 1u);
-    return before > next;  // reached first now: the next level's frontier
-  }
-};
-
-// Backward: the dependencies, deepest level first in Kahn's order. A vertex's value ends as
-// T[v] = 1/sigma[v] + sum over its successors w of T[w] (then delta[v] = sigma[v] T[v] - 1). Its
-// own 1/sigma[v] is its initial delta; it runs once, when its last successor has sent
-// (`remaining`, the forward run's successor counts, counts down), so it sends its whole T[v]
-// along its edges at once, and only the edges to the previous level take it. Any processing
-// order gives the same result.
-struct BcBackward {
-  using Value = float;
-  static constexpr ProgramKind kind = ProgramKind::accumulative;
-  static constexpr bool needs_weights = false;
-  static constexpr bool needs_symmetric = true;
-  const std::uint32_t* level;  // the forward run's values
-  const float* sigma;
-  std::uint32_t* remaining;
-
-  OOC_HD Value init(vid_t) const { return 0.0f; }
-  OOC_HD Value init_delta(vid_t v) const {
-    return level[v] == BcForward::kUnreached ? 0.0f : 1.0f / sigma[v];
-  }
-  OOC_HD bool active_at_start(vid_t v) const {
-    return level[v] != BcForward::kUnreached && remaining[v] == 0;
-  }
-  OOC_HD Value message(Value delta, eid_t) const { return delta; }
-  OOC_HD bool relax(Value t, std::uint32_t, Value* dst, vid_t from, vid_t to) const {
-    if (level[from] == 0 || level[to] != level[from] - 1) return false;
-    atomic_add(dst, t);
-    return atomic_add(remaining + to, ~std::uint32_t{0}) == 1;  // its last successor
-  }
-};
-
 static_assert(GraphProgram<Bfs> && GraphProgram<SsspU32> && GraphProgram<SsspF32> &&
-              GraphProgram<Cc> && GraphProgram<AfforestLink> && GraphProgram<PageRank> &&
-              GraphProgram<BcForward> && GraphProgram<BcBackward>);
+              GraphProgram<Cc> && GraphProgram<AfforestLink> && GraphProgram<PageRank>);
 
 }  // namespace ooc

@@ -24,6 +24,10 @@ std::vector<double> pagerank(const Graph& g, double damping);
 // each vertex the sum over the sources s of delta_s(v) (engine.hpp, OocEngine::bc).
 std::vector<double> bc(const Graph& g, const std::vector<vid_t>& sources_user_ids);
 
+// Harmonic closeness from the given sources (user ids), unweighted: for each vertex v the sum
+// over the sources s other than v that reach it of 1 / d(s, v) (engine.hpp, OocEngine::closeness).
+std::vector<double> closeness(const Graph& g, const std::vector<vid_t>& sources_user_ids);
+
 // The L1 distance a PageRank result may have from the reference: residual deltas below the
 // tolerance leave at most 2 * tolerance / (1 - damping)^2 of the (normalised) total unsettled,
 // plus float rounding.

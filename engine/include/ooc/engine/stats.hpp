@@ -68,6 +68,8 @@ struct RunStats {
   // cc: "afforest" (its first iteration links sampled neighbours; the GPU's bytes are theirs) or
   // "labels"; empty for the other programs.
   std::string method;
+  // Batched traversals (bc, closeness, bfs from several sources): the sources per pass; 0 else.
+  std::uint32_t batch = 0;
   // Monotone programs windowed by value (EngineOptions::priority_delta): the delta each window
   // spanned; 0 when the window took a fraction of the work, or none.
   double priority_delta = 0;

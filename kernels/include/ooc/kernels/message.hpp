@@ -20,6 +20,14 @@ concept EdgeAwareProgram = requires(const P& p, typename P::Value m, std::uint32
   { p.relax(m, w, dst, v, v) } -> std::same_as<bool>;
 };
 
+// A program that settles its vertices between iterations (program_contract.hpp): after iteration
+// `iteration` (counted from 0) has relaxed every edge it takes, the engine asks every vertex
+// settle(v, iteration), and those it returns true for join the next frontier.
+template <class P>
+concept SettlingProgram = requires(const P& p, vid_t v, std::uint32_t iteration) {
+  { p.settle(v, iteration) } -> std::same_as<bool>;
+};
+
 template <class Value>
 struct SourcedMessage {
   Value value;

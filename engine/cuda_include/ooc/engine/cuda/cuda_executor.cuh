@@ -234,6 +234,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   DeviceArray<Value> agreed_, change_;
   RankExchange exchange_;  // the sparse exchange's pairs
   bool taken_ = false;  // this iteration's work bitmap is taken (execute() may run several times)
+  std::uint32_t iterations_ = 0;  // ended (a settling program's iteration)
   PriorityWindow window_;
   // The pull direction: whether this run may pull, the vertices that gather, an accumulative
   // program's messages, the floor (PullFloorProgram), the surveys.
@@ -492,6 +493,11 @@ void CudaExecutor<P>::advance_frontier() {
     OOC_LAUNCH(cuda::merge_frontier_kernel, grid_for(words_), kBlockThreads, stream(kDirect), doing,
                current_.data(), next_.data(), words_);
   }
+  if constexpr (SettlingProgram<P>) {
+    OOC_LAUNCH(cuda::settle_kernel, warp_grid_for(words_), kBlockThreads, stream(kDirect),
+               "settling the vertices", program_, current_.data(), g_.num_vertices(), iterations_);
+  }
+  ++iterations_;
   ws_.streams[kDirect].synchronize(doing);
 }
 

@@ -92,7 +92,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   }
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
   void exchange(Communicator& communicator, IterationStats& stats) override;
-  void advance_frontier() override { advance(owned_); }
+  void advance_frontier() override;
   void finish(Communicator& communicator) override;
 
   void read_values(Value* values, Value* deltas) override {
@@ -197,6 +197,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   Buffer<Value> agreed_, change_;
   std::vector<PartitionSurvey> surveys_;
   PriorityWindow window_;
+  std::uint32_t iterations_ = 0;               // ended (a settling program's iteration)
   Bitmap touched_pages_, touched_pull_pages_;  // unified: of the out-lists, of the in-lists
   // The pull direction: whether this run may pull and this iteration does, the vertices that
   // gather, what an accumulative program's frontier sends, and the floor (PullFloorProgram).
@@ -209,6 +210,26 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   bool has_floor_ = false;
   std::vector<PartitionSurvey> pull_surveys_;
 };
+
+template <class P>
+void CpuExecutor<P>::advance_frontier() {
+  advance(owned_);
+  if constexpr (SettlingProgram<P>) {
+    const vid_t n = g_.num_vertices();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, current_.num_words(), 1024),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t w = r.begin(); w < r.end(); ++w) {
+                          std::uint64_t word = 0;
+                          for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
+                            if (program_.settle(static_cast<vid_t>((w << 6) + b), iterations_))
+                              word |= std::uint64_t{1} << b;
+                          }
+                          current_.words()[w] |= word;
+                        }
+                      });
+  }
+  ++iterations_;
+}
 
 template <class P>
 void CpuExecutor<P>::initialise() {

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "ooc/engine/batch_programs.hpp"
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/executor.hpp"
 #include "ooc/engine/exchange_cost.hpp"
@@ -91,10 +92,10 @@ std::unique_ptr<ValuesExecutor<Cc::Value>> make_cuda_executor(const Cc& program,
                                                               const CudaRun& run);
 std::unique_ptr<ValuesExecutor<PageRank::Value>> make_cuda_executor(const PageRank& program,
                                                                     const CudaRun& run);
-std::unique_ptr<ValuesExecutor<BcForward::Value>> make_cuda_executor(const BcForward& program,
-                                                                     const CudaRun& run);
-std::unique_ptr<ValuesExecutor<BcBackward::Value>> make_cuda_executor(const BcBackward& program,
-                                                                      const CudaRun& run);
+std::unique_ptr<ValuesExecutor<BatchForward::Value>> make_cuda_executor(const BatchForward& program,
+                                                                        const CudaRun& run);
+std::unique_ptr<ValuesExecutor<BatchBackward::Value>> make_cuda_executor(
+    const BatchBackward& program, const CudaRun& run);
 
 std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const AfforestLink& program,
                                                                         const CudaRun& run);
@@ -110,11 +111,23 @@ void afforest_compress(const DeviceGraph& device, vid_t* parent, vid_t n);
 void afforest_gather(const DeviceGraph& device, const vid_t* parent, std::span<const vid_t> at,
                      vid_t* out);
 
-// Device memory that a built-in program reads and writes through pointers of its own (bc's
-// arrays), freed with the last copy of the pointer; and copies to and from it.
+// Device memory that a built-in program reads and writes through pointers of its own (the
+// batched traversals' arrays), freed with the last copy of the pointer; filling it, copies to and
+// from it, and the GPU's free memory now.
 std::shared_ptr<void> device_allocate(const DeviceGraph& device, std::size_t bytes,
                                       const char* what);
+void device_fill(const DeviceGraph& device, void* to, int byte, std::size_t bytes);
 void copy_to_device(const DeviceGraph& device, void* to, const void* from, std::size_t bytes);
 void copy_to_host(const DeviceGraph& device, void* to, const void* from, std::size_t bytes);
+std::uint64_t device_free_bytes(const DeviceGraph& device);
+
+// A batch's steps outside its runs (batch.cpp), on its arrays in device memory (n vertices):
+// batch_reset empties them (the harmonic sums apart) and places the sources (internal ids, host
+// memory); batch_add_dependencies adds each vertex's dependencies over the batch to total[v]
+// (device memory).
+void batch_reset(const DeviceGraph& device, const BatchState& state, vid_t n,
+                 std::span<const vid_t> sources);
+void batch_add_dependencies(const DeviceGraph& device, const BatchState& state, vid_t n,
+                            double* total);
 
 }  // namespace ooc::detail

@@ -479,4 +479,21 @@ __global__ void init_kernel(P program, typename P::Value* values, typename P::Va
   }
 }
 
+// A settling program's step between iterations (SettlingProgram): every vertex is asked
+// settle(v, iteration), and those it returns true for join `current`; laid out as init_kernel.
+template <class P>
+__global__ void settle_kernel(P program, std::uint64_t* current, vid_t n, std::uint32_t iteration) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
+  for (std::uint64_t w = global_warp(); w < words; w += warp_count()) {
+    std::uint64_t bits = 0;
+    for (unsigned half = 0; half < 2; ++half) {
+      const std::uint64_t at = (w << 6) + 32 * half + lane;
+      const bool active = at < n && program.settle(static_cast<vid_t>(at), iteration);
+      bits |= std::uint64_t{__ballot_sync(kFullMask, active)} << (32 * half);
+    }
+    if (lane == 0 && bits != 0) current[w] |= bits;
+  }
+}
+
 }  // namespace ooc::cuda

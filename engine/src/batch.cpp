@@ -1,0 +1,377 @@
+// Batched traversals (batch_programs.hpp): betweenness centrality, harmonic closeness and BFS
+// from many sources, a batch of sources per pass over the edges. A batch's forward run (and bc's
+// backward run) are ordinary runs over the transfer engines, with arrays of their own that the
+// engine allocates where the backend reads them, so they are out of core for free; the batch is as
+// wide as those arrays fit in memory. Both runs go bulk-synchronous (priority off), so an
+// iteration is one whole level. docs/programs.md, "Batched traversals".
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+#include <unordered_set>
+
+#include "engine_impl.hpp"
+#include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
+#include "ooc/engine/batch_programs.hpp"
+
+namespace ooc {
+namespace {
+
+constexpr std::uint32_t kMaxBatch = 1024;  // a wider batch's rows outgrow a relax's reads
+
+// What a batched run keeps per (vertex, source), beside the three bit sets.
+struct BatchNeeds {
+  bool levels = false;    // each source's levels (bfs from several sources, bc)
+  bool paths = false;     // sigma and T (bc)
+  bool harmonic = false;  // the sums of 1 / level (closeness)
+
+  std::uint64_t bytes_per_vertex(std::uint32_t width) const {
+    const std::uint64_t words = (width + 31) / 32;
+    return 3 * words * 4 + std::uint64_t{width} * ((levels ? 4 : 0) + (paths ? 8 : 0)) +
+           (harmonic ? 8 : 0);
+  }
+};
+
+// The sources in internal ids; refused when one is listed twice.
+std::vector<vid_t> distinct_internal(const OocEngine& engine, std::span<const vid_t> sources,
+                                     const char* algorithm) {
+  std::vector<vid_t> internal;
+  for (const vid_t s : sources)
+    internal.push_back(engine.internal_id(s));
+  std::vector<vid_t> sorted = internal;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw InvalidInput(std::string(algorithm) +
+                       "'s sources must be distinct (a vertex is listed twice)");
+  return internal;
+}
+
+std::uint64_t host_available_bytes() {
+  return static_cast<std::uint64_t>(::sysconf(_SC_AVPHYS_PAGES)) *
+         static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// The batch: `asked` sources (0: the widest whose arrays fit in 70% of `available`, whole words of
+// 32 from 32 on, at most kMaxBatch), never more than there are sources.
+std::uint32_t choose_batch(std::uint32_t asked, std::size_t sources, vid_t n, BatchNeeds needs,
+                           std::uint64_t available, const char* where) {
+  const std::uint64_t room = available / 10 * 7;
+  const auto fits = [&](std::uint32_t width) { return n * needs.bytes_per_vertex(width) <= room; };
+  const auto most = static_cast<std::uint32_t>(std::min<std::size_t>(sources, kMaxBatch));
+  if (asked > 0) {
+    const std::uint32_t width = std::min<std::uint32_t>(asked, most);
+    if (!fits(width)) {
+      throw OutOfMemory("a batch of " + std::to_string(width) + " sources needs " +
+                        format_bytes(n * needs.bytes_per_vertex(width)) + " of " + where +
+                        " memory, more than 70% of the " + format_bytes(available) +
+                        " available: ask for a smaller --batch, or 0 to choose");
+    }
+    return width;
+  }
+  std::uint32_t width = most;
+  while (width > 0 && !fits(width))
+    width = width > 32 ? (width - 1) / 32 * 32 : width - 1;
+  if (width == 0) {
+    throw OutOfMemory("one source's arrays need " + format_bytes(n * needs.bytes_per_vertex(1)) +
+                      " of " + where + " memory, more than 70% of the " + format_bytes(available) +
+                      " available");
+  }
+  return width;
+}
+
+// A batch's arrays, where the backend reads them: device memory on the GPU, host memory on the
+// CPU. The per-vertex harmonic sums add up over every batch.
+class BatchArrays {
+ public:
+  BatchArrays(const detail::DeviceGraph* device, vid_t n, std::uint32_t width, BatchNeeds needs)
+      : device_(device), n_(n) {
+    state_.width = width;
+    state_.words = (width + 31) / 32;
+    const std::uint64_t row = std::uint64_t{n} * state_.words;
+    const std::uint64_t per_source = std::uint64_t{n} * width;
+    state_.seen = allocate<std::uint32_t>(row, "the batch's reached sources");
+    state_.frontier = allocate<std::uint32_t>(row, "the batch's frontier");
+    state_.next = allocate<std::uint32_t>(row, "the batch's next frontier");
+    if (needs.levels) state_.level = allocate<std::uint32_t>(per_source, "the batch's levels");
+    if (needs.paths) {
+      state_.sigma = allocate<float>(per_source, "the batch's path counts");
+      state_.t = allocate<float>(per_source, "the batch's dependencies");
+    }
+    if (needs.harmonic) {
+      state_.harmonic = allocate<double>(n, "the harmonic sums");
+      fill(state_.harmonic, 0, std::uint64_t{n} * sizeof(double));
+    }
+  }
+
+  const BatchState& state() const { return state_; }
+  // Empties the arrays (the harmonic sums apart) and places the batch's sources (internal ids).
+  void reset(std::span<const vid_t> sources) {
+    if (device_ != nullptr) {
+      detail::batch_reset(*device_, state_, n_, sources);
+      return;
+    }
+    const std::uint64_t row = std::uint64_t{n_} * state_.words * sizeof(std::uint32_t);
+    const std::uint64_t per_source = std::uint64_t{n_} * state_.width * sizeof(std::uint32_t);
+    fill(state_.seen, 0, row);
+    fill(state_.frontier, 0, row);
+    fill(state_.next, 0, row);
+    if (state_.level != nullptr) fill(state_.level, 0xff, per_source);
+    if (state_.sigma != nullptr) fill(state_.sigma, 0, per_source);
+    if (state_.t != nullptr) fill(state_.t, 0, per_source);
+    for (std::uint32_t i = 0; i < sources.size(); ++i)
+      state_.place_source(i, sources[i]);
+  }
+  // total[v] += the batch's dependencies of v (host memory).
+  void add_dependencies(std::vector<double>& total) {
+    if (device_ != nullptr) {
+      if (!device_total_) {
+        device_total_ = detail::device_allocate(*device_, n_ * sizeof(double), "bc's totals");
+        fill(device_total_.get(), 0, n_ * sizeof(double));
+      }
+      detail::batch_add_dependencies(*device_, state_, n_,
+                                     static_cast<double*>(device_total_.get()));
+      detail::copy_to_host(*device_, total.data(), device_total_.get(), n_ * sizeof(double));
+      return;
+    }
+    tbb::parallel_for(vid_t{0}, n_, [&](vid_t v) {
+      double sum = 0;
+      for (std::uint32_t i = 0; i < state_.width; ++i)
+        sum += state_.dependency(v, i);
+      total[v] += sum;
+    });
+  }
+  // Source i's levels (internal ids) into `out`, n entries.
+  void read_levels(std::uint32_t i, std::uint32_t* out) {
+    if (host_levels_.empty())
+      host_levels_ = Buffer<std::uint32_t>::allocate(std::uint64_t{n_} * state_.width);
+    if (i == 0 && device_ != nullptr) {
+      detail::copy_to_host(*device_, host_levels_.data(), state_.level, host_levels_.size_bytes());
+    }
+    const std::uint32_t* levels = device_ != nullptr ? host_levels_.data() : state_.level;
+    tbb::parallel_for(vid_t{0}, n_, [&](vid_t v) { out[v] = levels[state_.at(v, i)]; });
+  }
+  std::vector<double> harmonic() {
+    std::vector<double> out(n_);
+    if (device_ != nullptr) {
+      detail::copy_to_host(*device_, out.data(), state_.harmonic, n_ * sizeof(double));
+    } else {
+      std::memcpy(out.data(), state_.harmonic, n_ * sizeof(double));
+    }
+    return out;
+  }
+
+ private:
+  template <class T>
+  T* allocate(std::uint64_t count, const char* what) {
+    const std::uint64_t bytes = std::max<std::uint64_t>(count, 1) * sizeof(T);
+    if (device_ != nullptr) {
+      owned_.push_back(detail::device_allocate(*device_, bytes, what));
+      return static_cast<T*>(owned_.back().get());
+    }
+    host_owned_.push_back(Buffer<std::byte>::allocate(bytes));
+    return reinterpret_cast<T*>(host_owned_.back().data());
+  }
+  void fill(void* to, int byte, std::uint64_t bytes) {
+    if (device_ != nullptr) {
+      detail::device_fill(*device_, to, byte, bytes);
+    } else {
+      std::memset(to, byte, bytes);
+    }
+  }
+
+  const detail::DeviceGraph* device_;
+  vid_t n_;
+  BatchState state_;
+  std::vector<std::shared_ptr<void>> owned_;  // device memory
+  std::vector<Buffer<std::byte>> host_owned_;
+  std::shared_ptr<void> device_total_;
+  Buffer<std::uint32_t> host_levels_;
+};
+
+// One pass's runs, apart and added to the total.
+void add_pass(BatchResult& result, RunStats forward, std::optional<RunStats> backward,
+              const char* algorithm) {
+  forward.algorithm = std::string(algorithm) + " forward";
+  if (result.forward.empty()) {
+    result.stats = forward;
+  } else {
+    result.stats.add(forward);
+  }
+  result.forward.push_back(std::move(forward));
+  if (!backward) return;
+  backward->algorithm = std::string(algorithm) + " backward";
+  result.stats.add(*backward);
+  result.backward.push_back(std::move(*backward));
+}
+
+// The settings of a batched program's runs: planned once for every batch, bulk-synchronous.
+detail::RunSetup batch_setup(detail::RunSetup setup) {
+  setup.drive.tasks.priority = false;
+  setup.stats.priority = false;
+  return setup;
+}
+
+// The batches of `sources` in order, `width` at a time.
+template <class Pass>
+void for_each_batch(std::span<const vid_t> sources, std::uint32_t width, Pass&& pass) {
+  for (std::size_t first = 0; first < sources.size(); first += width)
+    pass(sources.subspan(first, std::min<std::size_t>(width, sources.size() - first)));
+}
+
+}  // namespace
+
+void OocEngine::refuse_batches_on_ranks(const char* algorithm) const {
+  if (grouped() || impl_->communicator) {
+    throw Unsupported(std::string(algorithm) +
+                      " runs on one GPU or on the CPU, not across ranks yet (its batch's arrays "
+                      "are the GPU's own)");
+  }
+}
+
+std::uint32_t OocEngine::batch_width(std::uint32_t asked, std::size_t sources, bool levels,
+                                     bool paths, bool harmonic) const {
+  const BatchNeeds needs{levels, paths, harmonic};
+  const detail::DeviceGraph* device = impl_->device.get();
+  return device != nullptr ? choose_batch(asked, sources, graph().num_vertices(), needs,
+                                          detail::device_free_bytes(*device), "GPU")
+                           : choose_batch(asked, sources, graph().num_vertices(), needs,
+                                          host_available_bytes(), "host");
+}
+
+BatchResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run,
+                          std::uint32_t batch) {
+  if (sources.empty()) throw InvalidInput("bc needs at least one source");
+  refuse_batches_on_ranks("bc");
+  const std::vector<vid_t> internal = distinct_internal(*this, sources, "bc");
+  const vid_t n = graph().num_vertices();
+  const BatchNeeds needs{.levels = true, .paths = true};
+  const std::uint32_t width = batch_width(batch, internal.size(), true, true, false);
+  // The arrays come off the device budget: allocated before the runs are planned, they are no
+  // longer in the free memory an automatic budget is taken from.
+  BatchArrays arrays(impl_->device.get(), n, width, needs);
+  detail::ProgramInfo forward_info = detail::info_of<BatchForward>("bc");
+  detail::ProgramInfo backward_info = detail::info_of<BatchBackward>("bc");
+  forward_info.own_vertex_bytes = backward_info.own_vertex_bytes = needs.bytes_per_vertex(width);
+  const detail::RunSetup backward_setup = batch_setup(begin_run(backward_info, run));
+  const detail::RunSetup forward_setup = batch_setup(begin_run(forward_info, run));
+  BatchResult result;
+  result.batch = width;
+  std::vector<double> total(n, 0.0);
+  for_each_batch(internal, width, [&](std::span<const vid_t> batch_sources) {
+    arrays.reset(batch_sources);
+    auto levels = run_builtin(BatchForward{arrays.state()}, forward_setup);
+    const auto depth = static_cast<std::uint32_t>(levels.stats.iterations.size()) - 1;
+    auto dependencies = run_builtin(BatchBackward{arrays.state(), depth}, backward_setup);
+    result.converged = result.converged && levels.converged && dependencies.converged;
+    arrays.add_dependencies(total);
+    add_pass(result, std::move(levels.stats), std::move(dependencies.stats), "bc");
+  });
+  result.stats.algorithm = "bc";
+  result.stats.batch = width;
+  result.values = to_user_ids(total.data());
+  return result;
+}
+
+BatchResult OocEngine::closeness(std::span<const vid_t> sources, const RunOptions& run,
+                                 std::uint32_t batch) {
+  if (sources.empty()) throw InvalidInput("closeness needs at least one source");
+  refuse_batches_on_ranks("closeness");
+  const std::vector<vid_t> internal = distinct_internal(*this, sources, "closeness");
+  const BatchNeeds needs{.harmonic = true};
+  const std::uint32_t width = batch_width(batch, internal.size(), false, false, true);
+  BatchArrays arrays(impl_->device.get(), graph().num_vertices(), width, needs);
+  detail::ProgramInfo info = detail::info_of<BatchForward>("closeness");
+  info.own_vertex_bytes = needs.bytes_per_vertex(width);
+  const detail::RunSetup setup = batch_setup(begin_run(info, run));
+  BatchResult result;
+  result.batch = width;
+  for_each_batch(internal, width, [&](std::span<const vid_t> batch_sources) {
+    arrays.reset(batch_sources);
+    auto levels = run_builtin(BatchForward{arrays.state()}, setup);
+    result.converged = result.converged && levels.converged;
+    add_pass(result, std::move(levels.stats), std::nullopt, "closeness");
+  });
+  result.stats.algorithm = "closeness";
+  result.stats.batch = width;
+  result.values = to_user_ids(arrays.harmonic().data());
+  return result;
+}
+
+LevelsResult OocEngine::bfs(std::span<const vid_t> sources, const RunOptions& run,
+                            std::uint32_t batch) {
+  if (sources.empty()) throw InvalidInput("bfs needs at least one source");
+  refuse_batches_on_ranks("bfs from several sources");
+  const std::vector<vid_t> internal = distinct_internal(*this, sources, "bfs");
+  const vid_t n = graph().num_vertices();
+  const BatchNeeds needs{.levels = true};
+  const std::uint32_t width = batch_width(batch, internal.size(), true, false, false);
+  BatchArrays arrays(impl_->device.get(), n, width, needs);
+  detail::ProgramInfo info = detail::info_of<BatchForward>("bfs");
+  info.own_vertex_bytes = needs.bytes_per_vertex(width);
+  const detail::RunSetup setup = batch_setup(begin_run(info, run));
+  LevelsResult result;
+  result.batch = width;
+  BatchResult passes;
+  Buffer<std::uint32_t> levels = Buffer<std::uint32_t>::allocate(n);
+  for_each_batch(internal, width, [&](std::span<const vid_t> batch_sources) {
+    arrays.reset(batch_sources);
+    auto run_levels = run_builtin(BatchForward{arrays.state()}, setup);
+    result.converged = result.converged && run_levels.converged;
+    add_pass(passes, std::move(run_levels.stats), std::nullopt, "bfs");
+    for (std::uint32_t i = 0; i < batch_sources.size(); ++i) {
+      arrays.read_levels(i, levels.data());
+      result.levels.push_back(to_user_ids(levels.data()));
+    }
+  });
+  result.stats = std::move(passes.stats);
+  result.stats.algorithm = "bfs";
+  result.stats.batch = width;
+  return result;
+}
+std::vector<vid_t> OocEngine::sample_sources(std::uint32_t count, std::uint64_t seed) const {
+  const Graph& g = lead().graph();
+  const vid_t n = g.num_vertices();
+  const auto with_edges = tbb::parallel_reduce(
+      tbb::blocked_range<vid_t>(0, n), vid_t{0},
+      [&](const tbb::blocked_range<vid_t>& r, vid_t c) {
+        for (vid_t v = r.begin(); v < r.end(); ++v)
+          c += g.degree(v) > 0 ? 1 : 0;
+        return c;
+      },
+      std::plus<>());
+  if (count == 0) throw InvalidInput("bc needs at least one source (got 0 sources to sample)");
+  if (count > with_edges) {
+    throw InvalidInput("cannot sample " + std::to_string(count) + " sources: the graph has " +
+                       std::to_string(with_edges) + " vertices with out-edges");
+  }
+  std::mt19937_64 random(seed);
+  std::vector<vid_t> chosen;
+  if (std::uint64_t{count} * 2 <= with_edges) {  // draws until enough distinct ones
+    std::uniform_int_distribution<vid_t> any(0, n - 1);
+    std::unordered_set<vid_t> seen;
+    while (chosen.size() < count) {
+      const vid_t v = any(random);
+      if (g.degree(v) > 0 && seen.insert(v).second) chosen.push_back(v);
+    }
+  } else {  // most of them: a partial shuffle of all
+    std::vector<vid_t> all;
+    all.reserve(with_edges);
+    for (vid_t v = 0; v < n; ++v)
+      if (g.degree(v) > 0) all.push_back(v);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      std::uniform_int_distribution<std::size_t> rest(i, all.size() - 1);
+      std::swap(all[i], all[rest(random)]);
+    }
+    chosen.assign(all.begin(), all.begin() + count);
+  }
+  for (vid_t& v : chosen)
+    v = g.original_id(v);
+  return chosen;
+}
+
+}  // namespace ooc
