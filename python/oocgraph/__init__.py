@@ -6,6 +6,8 @@ Load or build a graph, then run programs on it::
     g = oocgraph.generate("kron", scale=20, undirected=True, weights="random:1-64")
     levels = g.bfs(0)              # a numpy array, indexed by vertex id
     print(levels.stats["seconds"], levels.stats["iterations"])
+    rows = g.bfs([0, 5, 9])        # one row of levels per source, shape (3, num_vertices)
+    harmonic = g.closeness(k=64)   # sampled sources, a batch of them per pass over the edges
 
 Graphs come from a ``.oocg`` file (:func:`load`), a generator (:func:`generate`), numpy edge
 arrays (:func:`from_edges`), a scipy sparse matrix (:func:`from_scipy`) or a networkx graph
@@ -44,6 +46,7 @@ engine runs, and Ctrl-C stops a run at its next iteration with ``KeyboardInterru
 
 from __future__ import annotations
 
+import collections.abc
 import json
 import numbers
 from typing import Any, Iterable, Optional, Sequence, Union
@@ -70,7 +73,8 @@ _UINT32_MAX = 0xFFFFFFFF
 
 
 class Result(np.ndarray):
-    """A run's values, one per vertex in the user's ids, as a numpy array.
+    """A run's values, one per vertex in the user's ids, as a numpy array (BFS from several
+    sources: a 2-D array, a row per source).
 
     ``stats`` is a dict holding what ``ooc-run --json`` reports for the run (time in seconds,
     iterations, bytes moved per transfer engine, ...); ``converged`` is False when
@@ -111,6 +115,18 @@ def _vertex(value: Any, name: str) -> int:
     if value < 0:
         raise ValueError(f"{name} must not be negative (got {value})")
     return int(value)
+
+
+def _is_source_list(value: Any) -> bool:
+    """True for a list (or other iterable) of vertex ids; False for one id, None, or what
+    :func:`_vertex` refuses with its own message (a str, a float)."""
+    if value is None or isinstance(value, (numbers.Integral, str, bytes)):
+        return False
+    return isinstance(value, collections.abc.Iterable)
+
+
+def _source_list(values: Iterable[Any]) -> list[int]:
+    return [_vertex(v, "each source") for v in values]
 
 
 def _settings(max_iterations: int, transfer: Optional[str], priority: Optional[bool],
@@ -200,14 +216,27 @@ class Graph:
     def _source(self, source: Optional[int]) -> int:
         return self.highest_degree_vertex() if source is None else _vertex(source, "source")
 
-    def bfs(self, source: Optional[int] = None, *, max_iterations: int = 0,
-            transfer: Optional[str] = None, priority: Optional[bool] = None,
-            load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
+    def bfs(self, source: Union[None, int, Iterable[int]] = None, *, batch: int = 0,
+            max_iterations: int = 0, transfer: Optional[str] = None,
+            priority: Optional[bool] = None, load_balance: Optional[str] = None,
+            direction: Optional[str] = None) -> Result:
         """Breadth-first search levels from ``source`` (default: the highest-degree vertex),
-        uint32; unreached vertices hold 4294967295."""
-        return _result(self._core.bfs(self._source(source),
-                                      _settings(max_iterations, transfer, priority, load_balance,
-                                                direction)))
+        uint32; unreached vertices hold 4294967295.
+
+        ``source`` may also be a list (or any iterable) of distinct vertex ids: the result is
+        then 2-D, shape ``(len(sources), num_vertices)``, row i the levels from ``sources[i]``.
+        The engine runs ``batch`` sources per pass over the edges (0, the default: the widest
+        batch whose arrays fit in memory, at most 1024), bulk-synchronously; ``stats`` adds up
+        every batch's run and ``stats["batch"]`` is the width it ran. Not across several GPUs
+        (``devices``)."""
+        settings = _settings(max_iterations, transfer, priority, load_balance, direction)
+        if not _is_source_list(source):
+            if _vertex(batch, "batch") != 0:
+                raise TypeError("batch is for bfs from several sources (a list of them)")
+            return _result(self._core.bfs(self._source(source), settings))
+        chosen = _source_list(source)
+        levels = _result(self._core.bfs_sources(chosen, _vertex(batch, "batch"), settings))
+        return levels.reshape(len(chosen), self.num_vertices)
 
     def sssp(self, source: Optional[int] = None, *, max_iterations: int = 0,
              transfer: Optional[str] = None, priority: Optional[bool] = None,
@@ -244,26 +273,59 @@ class Graph:
                                            _settings(max_iterations, transfer, priority,
                                                      load_balance, direction)))
 
+    def _chosen_sources(self, algorithm: str, sources: Optional[Iterable[int]],
+                        samples: Optional[int], k: Optional[int], seed: int) -> list[int]:
+        """bc's and closeness's sources: the ids given, ``samples`` (or ``k``) drawn with
+        ``seed`` among the vertices with out-edges, or the highest-degree vertex."""
+        if samples is not None and k is not None:
+            raise TypeError("give samples or k, not both (k is another name for samples)")
+        name = "samples" if k is None else "k"
+        count = samples if k is None else k
+        if sources is not None and count is not None:
+            raise TypeError("give sources or samples, not both")
+        if count is not None:
+            if _vertex(count, name) == 0:
+                raise ValueError(f"{algorithm} needs at least one source (got 0 sources to "
+                                 "sample)")
+            return self._core.sample_sources(_vertex(count, name), _vertex(seed, "seed"))
+        if sources is not None:
+            return _source_list(sources)
+        return [self._core.highest_degree_vertex()]
+
     def bc(self, sources: Optional[Iterable[int]] = None, *, samples: Optional[int] = None,
-           seed: int = 1, max_iterations: int = 0, transfer: Optional[str] = None,
-           priority: Optional[bool] = None, load_balance: Optional[str] = None,
-           direction: Optional[str] = None) -> Result:
+           k: Optional[int] = None, seed: int = 1, batch: int = 0, max_iterations: int = 0,
+           transfer: Optional[str] = None, priority: Optional[bool] = None,
+           load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
         """Betweenness centrality (Brandes, unweighted), float64: for each vertex the sum over
         the sources s of its dependency on s, the share of shortest paths from s through it.
-        ``sources``: vertex ids; or ``samples=k`` distinct vertices with out-edges drawn with
-        ``seed`` (scale by ``num_vertices / k`` for an estimate of the whole); default: the
-        highest-degree vertex. Every vertex as a source gives twice networkx's
-        ``betweenness_centrality(G, normalized=False)`` on an undirected graph. Needs a
-        symmetric graph (``undirected=True``)."""
-        if sources is not None and samples is not None:
-            raise TypeError("give sources or samples, not both")
-        if samples is not None:
-            chosen = self._core.sample_sources(_vertex(samples, "samples"), _vertex(seed, "seed"))
-        elif sources is not None:
-            chosen = [_vertex(v, "each source") for v in sources]
-        else:
-            chosen = [self._core.highest_degree_vertex()]
-        return _result(self._core.bc(chosen, _settings(max_iterations, transfer, priority,
+        ``sources``: distinct vertex ids; or ``samples=k`` (``k=`` is the same) distinct
+        vertices with out-edges drawn with ``seed`` (scale by ``num_vertices / k`` for an
+        estimate of the whole); default: the highest-degree vertex. Every vertex as a source
+        gives twice networkx's ``betweenness_centrality(G, normalized=False)`` on an undirected
+        graph. Needs a symmetric graph (``undirected=True``). ``batch``: sources per pass over
+        the edges (0: the widest batch that fits in memory, at most 1024; ``stats["batch"]``
+        says which ran)."""
+        chosen = self._chosen_sources("bc", sources, samples, k, seed)
+        return _result(self._core.bc(chosen, _vertex(batch, "batch"),
+                                     _settings(max_iterations, transfer, priority, load_balance,
+                                               direction)))
+
+    def closeness(self, sources: Optional[Iterable[int]] = None, *,
+                  samples: Optional[int] = None, k: Optional[int] = None, seed: int = 1,
+                  batch: int = 0, max_iterations: int = 0, transfer: Optional[str] = None,
+                  priority: Optional[bool] = None, load_balance: Optional[str] = None,
+                  direction: Optional[str] = None) -> Result:
+        """Harmonic closeness (unweighted), float64: for each vertex v the sum over the sources
+        s other than v that reach it of ``1 / d(s, v)``, d the number of edges on a shortest
+        path from s (along the edges' direction). Sources as for :meth:`bc`: distinct vertex
+        ids; or ``samples=k`` (``k=`` is the same) distinct vertices with out-edges drawn with
+        ``seed`` (scale by ``(num_vertices - 1) / k`` for an estimate); default: the
+        highest-degree vertex. Every vertex as a source (``sources=range(g.num_vertices)``)
+        gives the exact harmonic centrality, networkx's ``harmonic_centrality`` on an undirected
+        graph. ``batch`` as for :meth:`bc`."""
+        chosen = self._chosen_sources("closeness", sources, samples, k, seed)
+        return _result(self._core.closeness(chosen, _vertex(batch, "batch"),
+                                            _settings(max_iterations, transfer, priority,
                                                       load_balance, direction)))
 
     def __repr__(self) -> str:

@@ -3,8 +3,9 @@
 // only crosses the language boundary:
 //   - graphs in: load a .oocg, generate one, build one from numpy edge arrays (read in place when
 //     they are uint32 and contiguous), convert a text file to .oocg;
-//   - runs out: the values in a numpy array that owns the engine's vector (no second copy), the
-//     run's statistics as ooc-run's --json holds them, and whether it converged;
+//   - runs out: the values in a numpy array that owns the engine's vector (no second copy; BFS
+//     from several sources gives its rows in one vector, copied once), the run's statistics as
+//     ooc-run's --json holds them, and whether it converged;
 //   - the GIL is released while the engine works, and SIGINT (Ctrl-C) during a run stops it at
 //     the next iteration and raises KeyboardInterrupt;
 //   - the library's errors become ValueError, OSError, MemoryError or RuntimeError with the
@@ -190,6 +191,23 @@ struct Stats {
   std::string json() const { return tools::to_json(stats).dump(); }
 };
 
+// BFS from several sources: the levels one source after another in one vector (a row per
+// source, which oocgraph/__init__.py reshapes), each row freed once copied.
+Result<std::uint32_t> flattened(LevelsResult&& r) {
+  Result<std::uint32_t> out;
+  std::size_t size = 0;
+  for (const auto& row : r.levels)
+    size += row.size();
+  out.values.reserve(size);
+  for (auto& row : r.levels) {
+    out.values.insert(out.values.end(), row.begin(), row.end());
+    std::vector<std::uint32_t>().swap(row);
+  }
+  out.stats = std::move(r.stats);
+  out.converged = r.converged;
+  return out;
+}
+
 // (values, Stats, converged, seconds the engine's call took in all).
 template <class T>
 py::tuple to_python(Result<T>&& r, double call_seconds) {
@@ -353,6 +371,13 @@ void bind_engine(py::module_& m) {
            [](PyEngine& e, vid_t source, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.bfs(source, r); });
            })
+      .def("bfs_sources",
+           [](PyEngine& e, const std::vector<vid_t>& sources, std::uint32_t batch,
+              const RunOverrides& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) {
+               return flattened(g.bfs(sources, r, batch));
+             });
+           })
       .def("sssp",
            [](PyEngine& e, vid_t source, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.sssp(source, r); });
@@ -372,9 +397,17 @@ void bind_engine(py::module_& m) {
              });
            })
       .def("bc",
-           [](PyEngine& e, const std::vector<vid_t>& sources, const RunOverrides& s) {
+           [](PyEngine& e, const std::vector<vid_t>& sources, std::uint32_t batch,
+              const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) {
-               return static_cast<Result<double>>(g.bc(sources, r));
+               return static_cast<Result<double>>(g.bc(sources, r, batch));
+             });
+           })
+      .def("closeness",
+           [](PyEngine& e, const std::vector<vid_t>& sources, std::uint32_t batch,
+              const RunOverrides& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) {
+               return static_cast<Result<double>>(g.closeness(sources, r, batch));
              });
            })
       .def("sample_sources", &PyEngine::sample_sources);

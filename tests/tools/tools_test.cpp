@@ -622,7 +622,9 @@ TEST_F(Tools, CountsOutOfRangeAreRefused) {
 TEST_F(Tools, AnUnknownAlgorithmIsRefusedWithTheTablesNames) {
   const Ran r = ooc_run({"bfs,dfs", "--generate", "grid:3x3", "--backend", "cpu"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank or bc)\n");
+  EXPECT_EQ(
+      r.err,
+      "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank, bc or closeness)\n");
   EXPECT_EQ(r.out, "");
 }
 
@@ -652,6 +654,51 @@ TEST_F(Tools, OutputDashWritesTheValuesToStandardOutput) {
   EXPECT_EQ(nlohmann::json::parse(json.out)["runs"].size(), 1u) << json.out;
   EXPECT_NE(json.err.find("bfs on CPU "), std::string::npos) << json.err;
   EXPECT_FALSE(slurp(path("trace.csv")).empty());
+}
+
+// bfs --sources LIST: a line per vertex, its level from each source in the list's order.
+TEST_F(Tools, BfsFromSeveralSourcesWritesAColumnPerSource) {
+  const Ran r = ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--sources", "0,8",
+                         "--batch", "1", "--output", "-", "--verify"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "0\t0\t4\n1\t1\t3\n2\t2\t2\n3\t1\t3\n4\t2\t2\n5\t3\t1\n6\t2\t2\n7\t3\t1\n"
+            "8\t4\t0\n");
+  EXPECT_NE(r.err.find("bfs sources: 2 listed (0, 8)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; batches of 1 sources"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("source: "), std::string::npos) << r.err;  // no single source to describe
+}
+
+// bc and closeness from sampled sources and from all of them, in batches, checked by --verify;
+// a --sources that is neither a count, all nor a list gets one line.
+TEST_F(Tools, BcAndClosenessRunInBatchesFromSampledOrAllSources) {
+  const Ran sampled = ooc_run({"bc,closeness", "--generate", "kron:9", "--backend", "cpu",
+                               "--sources", "12", "--batch", "5", "--verify", "--json", "-"});
+  ASSERT_EQ(sampled.exit_code, 0) << sampled.err;
+  EXPECT_NE(sampled.err.find("verify bc hybrid, priority on: ok"), std::string::npos)
+      << sampled.err;
+  EXPECT_NE(sampled.err.find("verify closeness hybrid, priority on: ok"), std::string::npos)
+      << sampled.err;
+  const nlohmann::json runs = nlohmann::json::parse(sampled.out)["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0]["batch"], 5);
+  EXPECT_EQ(runs[0]["phases"]["forward"].size(), 3u);  // 12 sources in batches of 5, 5 and 2
+  EXPECT_EQ(runs[0]["phases"]["backward"].size(), 3u);
+  EXPECT_EQ(runs[1]["phases"]["forward"].size(), 3u);
+  EXPECT_FALSE(runs[1]["phases"].contains("backward"));
+
+  const Ran all =
+      ooc_run({"bc", "--generate", "grid:4x5", "--backend", "cpu", "--sources", "all", "--verify"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("bc sources: all 20 vertices"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("; batches of 20 sources"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("verify bc hybrid, priority on: ok"), std::string::npos) << all.out;
+
+  const Ran bad = ooc_run({"bc", "--generate", "grid:3x3", "--backend", "cpu", "--sources", "3x"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.err,
+            "ooc-run: --sources takes a count K, all, or ids separated by commas (got '3x')\n");
 }
 
 // A CSV as rows of named cells: the header's names, each row's values.

@@ -35,35 +35,74 @@ reference::Comparison exactly(const std::vector<double>& values,
   return reference::compare_exact(values, expected);
 }
 
-// Integers as integers, inf for unreached, anything else to float precision and more.
-void write_number(std::FILE* out, std::size_t vertex, double x) {
-  if (std::isinf(x)) {
-    std::fprintf(out, "%zu\tinf\n", vertex);
-  } else if (x == std::floor(x) && x < 1e15) {
-    std::fprintf(out, "%zu\t%.0f\n", vertex, x);
-  } else {
-    std::fprintf(out, "%zu\t%.9g\n", vertex, x);
+// Integers as integers, inf for unreached, anything else to float precision and more; tabs apart.
+void write_numbers(std::FILE* out, std::size_t vertex, std::span<const double> values) {
+  std::fprintf(out, "%zu", vertex);
+  for (const double x : values) {
+    if (std::isinf(x)) {
+      std::fprintf(out, "\tinf");
+    } else if (x == std::floor(x) && x < 1e15) {
+      std::fprintf(out, "\t%.0f", x);
+    } else {
+      std::fprintf(out, "\t%.9g", x);
+    }
   }
+  std::fputc('\n', out);
 }
 
 // bc's values against the serial reference: the engine counts paths and dependencies in float.
 constexpr double kBcRelative = 1e-4;
+// closeness's: sums of 1 / level, added in another order.
+constexpr double kClosenessRelative = 1e-9;
+
+// Levels from each source, vertex-major (Outcome::columns); `level_of(i)` gives source i's.
+template <class LevelsOf>
+std::vector<double> interleaved(std::size_t sources, LevelsOf&& level_of) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < sources; ++i) {
+    const std::vector<std::uint32_t> levels = level_of(i);
+    if (out.empty()) out.resize(levels.size() * sources);
+    for (std::size_t v = 0; v < levels.size(); ++v) {
+      out[v * sources + i] = levels[v] == kUnreachedLevel ? std::numeric_limits<double>::infinity()
+                                                          : static_cast<double>(levels[v]);
+    }
+  }
+  return out;
+}
+
+// A batched traversal's result as an Outcome, each batch's runs under its phases.
+Outcome batched(BatchResult& r) {
+  Outcome o = outcome_of(std::move(r.values), r);
+  o.phases = {{"forward", std::move(r.forward)}};
+  if (!r.backward.empty()) o.phases.emplace_back("backward", std::move(r.backward));
+  return o;
+}
 
 const std::array kAlgorithms{
     Algorithm{
         .name = "bfs",
-        .needs = {.source = true},
+        .needs = {.source = true, .many_sources = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
-              auto r = engine.bfs(in.source, in.run);
-              return outcome_of(as_doubles(r.values, std::optional(kUnreachedLevel)), r);
+              if (in.sources.empty()) {
+                auto r = engine.bfs(in.source, in.run);
+                return outcome_of(as_doubles(r.values, std::optional(kUnreachedLevel)), r);
+              }
+              LevelsResult r = engine.bfs(in.sources, in.run, in.batch);
+              Outcome o = outcome_of(
+                  interleaved(r.levels.size(), [&](std::size_t i) { return r.levels[i]; }), r);
+              o.columns = in.sources.size();
+              return o;
             },
         .reference =
             [](const Graph& g, const RunInput& in) {
-              return as_doubles(reference::bfs(g, in.source), std::optional(kUnreachedLevel));
+              if (in.sources.empty())
+                return as_doubles(reference::bfs(g, in.source), std::optional(kUnreachedLevel));
+              return interleaved(in.sources.size(),
+                                 [&](std::size_t i) { return reference::bfs(g, in.sources[i]); });
             },
         .verify = exactly,
-        .write_value = write_number,
+        .write_value = write_numbers,
     },
     Algorithm{
         .name = "sssp",
@@ -76,7 +115,7 @@ const std::array kAlgorithms{
         .reference = [](const Graph& g,
                         const RunInput& in) { return reference::sssp(g, in.source); },
         .verify = exactly,
-        .write_value = write_number,
+        .write_value = write_numbers,
     },
     Algorithm{
         .name = "cc",
@@ -88,7 +127,7 @@ const std::array kAlgorithms{
             },
         .reference = [](const Graph& g, const RunInput&) { return as_doubles(reference::cc(g)); },
         .verify = exactly,
-        .write_value = write_number,
+        .write_value = write_numbers,
     },
     Algorithm{
         .name = "pagerank",
@@ -108,17 +147,15 @@ const std::array kAlgorithms{
               return reference::compare_l1(ranks, expected,
                                            reference::pagerank_l1_bound(in.damping, in.tolerance));
             },
-        .write_value = write_number,
+        .write_value = write_numbers,
     },
     Algorithm{
         .name = "bc",
         .needs = {.source_set = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
-              auto r = engine.bc(in.sources, in.run);
-              Outcome o = outcome_of(std::move(r.values), r);
-              o.phases = {{"forward", std::move(r.forward)}, {"backward", std::move(r.backward)}};
-              return o;
+              BatchResult r = engine.bc(in.sources, in.run, in.batch);
+              return batched(r);
             },
         .reference =
             [](const Graph& g, const RunInput& in) {
@@ -129,11 +166,30 @@ const std::array kAlgorithms{
                const RunInput&) {
               return reference::compare_relative(values, expected, kBcRelative);
             },
-        .write_value = write_number,
+        .write_value = write_numbers,
+    },
+    Algorithm{
+        .name = "closeness",
+        .needs = {.source_set = true},
+        .run =
+            [](OocEngine& engine, const RunInput& in) {
+              BatchResult r = engine.closeness(in.sources, in.run, in.batch);
+              return batched(r);
+            },
+        .reference =
+            [](const Graph& g, const RunInput& in) {
+              return reference::closeness(g, {in.sources.begin(), in.sources.end()});
+            },
+        .verify =
+            [](const std::vector<double>& values, const std::vector<double>& expected,
+               const RunInput&) {
+              return reference::compare_relative(values, expected, kClosenessRelative);
+            },
+        .write_value = write_numbers,
     },
 };
 
-// "bfs, sssp, cc, pagerank or bc"
+// "bfs, sssp, cc, pagerank, bc or closeness"
 std::string names() {
   std::string out;
   for (std::size_t i = 0; i < kAlgorithms.size(); ++i) {

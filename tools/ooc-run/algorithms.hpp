@@ -18,28 +18,32 @@ namespace ooc::tools {
 // What one run of an algorithm is given.
 struct RunInput {
   vid_t source = 0;                // Needs::source
-  std::span<const vid_t> sources;  // Needs::source_set
+  std::span<const vid_t> sources;  // Needs::source_set, and Needs::many_sources when given
+  std::uint32_t batch = 0;         // the batched traversals' sources per pass (0: chosen)
   float damping = 0.85f;           // Needs::damping
   float tolerance = 1e-6f;         // Needs::tolerance
   RunOptions run;
 };
 
 // A run's values as doubles (exact for 32-bit integers and floats), +inf where a vertex was not
-// reached, indexed by the user's ids; its statistics, and those of the runs it is made of.
+// reached, indexed by the user's ids (`columns` per vertex: bfs from several sources keeps one per
+// source, vertex v's at v * columns + i); its statistics, and those of the runs it is made of.
 struct Outcome {
   std::vector<double> values;
+  std::size_t columns = 1;
   RunStats stats;
   bool converged = true;
   std::vector<std::pair<std::string, std::vector<RunStats>>> phases;  // per phase, per source
 };
 
 struct Needs {
-  bool source = false;      // one source vertex (--source); --json counts the reached edges
-  bool source_set = false;  // a set of sources (--sources, --source-list, --source)
-  bool weights = false;     // --generate draws weights for it
-  bool damping = false;     // it runs once per --damping; other algorithms take the first
-  bool tolerance = false;   // it runs once per --tolerance; other algorithms take the first
-  bool ranks = false;       // its values are ranks: --pagerank-reference measures them
+  bool source = false;        // one source vertex (--source); --json counts the reached edges
+  bool source_set = false;    // a set of sources (--sources, --source-list, --source)
+  bool many_sources = false;  // with --sources or --source-list, it runs from each of them at once
+  bool weights = false;       // --generate draws weights for it
+  bool damping = false;       // it runs once per --damping; other algorithms take the first
+  bool tolerance = false;     // it runs once per --tolerance; other algorithms take the first
+  bool ranks = false;         // its values are ranks: --pagerank-reference measures them
 };
 
 struct Algorithm {
@@ -49,7 +53,8 @@ struct Algorithm {
   std::vector<double> (*reference)(const Graph& g, const RunInput& in);
   reference::Comparison (*verify)(const std::vector<double>& values,
                                   const std::vector<double>& expected, const RunInput& in);
-  void (*write_value)(std::FILE* out, std::size_t vertex, double value);
+  // A line of the --output file: the vertex and its values (one per column).
+  void (*write_value)(std::FILE* out, std::size_t vertex, std::span<const double> values);
 };
 
 std::span<const Algorithm> algorithms();

@@ -37,20 +37,26 @@ void add_input_options(CLI::App& app, Args& a) {
       "(undirected, hub sorted; sssp gets weights random:1-64)");
   graph->excludes(generate);
   app.add_option("--weights", a.weights, "With --generate: file | none | random:LO-HI");
-  app.add_option("--seed", a.seed, "Seed of --generate and of bc's --sources")
-      ->capture_default_str();
+  app.add_option("--seed", a.seed, "Seed of --generate and of --sources K")->capture_default_str();
   app.add_option("-s,--source", a.source,
                  "Source vertex for bfs/sssp, and bc's one source (default: the highest "
                  "out-degree)")
       ->type_name("VERTEX");
-  auto* sources = app.add_option("--sources", a.sources,
-                                 "bc: sample K distinct sources among the vertices with out-edges "
-                                 "(--seed); the values are sums over them (scale by V/K)")
-                      ->type_name("K");
-  auto* source_list =
-      app.add_option("--source-list", a.source_list, "bc: the sources, ids separated by commas")
-          ->type_name("LIST");
+  auto* sources =
+      app.add_option("--sources", a.sources,
+                     "bc, closeness (and bfs, from each at once): K (sample K distinct sources "
+                     "among the vertices with out-edges, --seed; the values are sums over them) | "
+                     "all (every vertex: exact) | LIST (ids separated by commas)")
+          ->type_name("K|all|LIST");
+  auto* source_list = app.add_option("--source-list", a.source_list,
+                                     "The same as --sources LIST: ids separated by commas")
+                          ->type_name("LIST");
   sources->excludes(source_list);
+  app.add_option("--batch", a.batch,
+                 "bc, closeness, bfs from several sources: the sources per pass over the edges "
+                 "(0: the most whose arrays fit in 70% of the GPU's free memory, or the host's, "
+                 "at most 1024)")
+      ->capture_default_str();
 }
 
 // Where the engine runs and what it keeps where: fixed while a graph is loaded.

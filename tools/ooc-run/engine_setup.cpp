@@ -67,21 +67,55 @@ OocEngine make_engine(const Args& a, const EngineOptions& options,
                          : OocEngine::load(a.graph, options, ranks);
 }
 
+namespace {
+
+// The ids of a list, as `flag` gives them.
+std::vector<vid_t> listed_sources(const std::string& list, const char* flag) {
+  std::vector<vid_t> out;
+  for (const std::string& item : split_list(list)) {
+    vid_t v = 0;
+    const char* const end = item.data() + item.size();
+    const auto [stop, error] = std::from_chars(item.data(), end, v);
+    if (error != std::errc{} || stop != end || item.empty()) {
+      throw InvalidInput(std::string(flag) + " takes vertex ids separated by commas (got '" + item +
+                         "')");
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+// --sources K: the count.
+std::uint32_t source_count(const std::string& text) {
+  std::uint32_t k = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, k);
+  if (error != std::errc{} || stop != end) {
+    throw InvalidInput("--sources takes a count K, all, or ids separated by commas (got '" + text +
+                       "')");
+  }
+  return k;
+}
+
+}  // namespace
+
+bool sources_given(const Args& a) {
+  return !a.sources.empty() || !a.source_list.empty();
+}
+
 std::vector<vid_t> source_set_of(const Args& a, const OocEngine& engine) {
   std::vector<vid_t> out;
   if (!a.source_list.empty()) {
-    for (const std::string& item : split_list(a.source_list)) {
-      vid_t v = 0;
-      const char* const end = item.data() + item.size();
-      const auto [stop, error] = std::from_chars(item.data(), end, v);
-      if (error != std::errc{} || stop != end || item.empty()) {
-        throw InvalidInput("--source-list takes vertex ids separated by commas (got '" + item +
-                           "')");
-      }
-      out.push_back(v);
-    }
-  } else if (a.sources) {
-    out = engine.sample_sources(*a.sources, a.seed);
+    out = listed_sources(a.source_list, "--source-list");
+  } else if (a.sources == "all") {
+    const Graph& g = engine.graph();
+    out.resize(g.num_vertices());
+    for (vid_t v = 0; v < g.num_vertices(); ++v)
+      out[v] = g.original_id(v);
+  } else if (a.sources.find(',') != std::string::npos) {
+    out = listed_sources(a.sources, "--sources");
+  } else if (!a.sources.empty()) {
+    out = engine.sample_sources(source_count(a.sources), a.seed);
   } else {
     out = {a.source ? *a.source : engine.highest_degree_vertex()};
   }
@@ -95,8 +129,10 @@ std::string describe_sources(const Args& a, const std::vector<vid_t>& sources) {
   for (std::size_t i = 0; i < sources.size() && i < 8; ++i)
     ids += (i > 0 ? ", " : "") + std::to_string(sources[i]);
   if (sources.size() > 8) ids += ", ...";
-  if (!a.source_list.empty()) return std::to_string(sources.size()) + " listed (" + ids + ")";
-  if (a.sources) {
+  if (!a.source_list.empty() || a.sources.find(',') != std::string::npos)
+    return std::to_string(sources.size()) + " listed (" + ids + ")";
+  if (a.sources == "all") return "all " + std::to_string(sources.size()) + " vertices";
+  if (!a.sources.empty()) {
     return std::to_string(sources.size()) + " sampled with seed " + std::to_string(a.seed) +
            " from the vertices with out-edges (" + ids + ")";
   }

@@ -15,10 +15,13 @@ namespace ooc::tools {
 OocEngine make_engine(const Args& a, const EngineOptions& options,
                       const std::shared_ptr<Communicator>& ranks, bool weighted);
 
-// The sources (user ids) of an algorithm that takes a set: --source-list, or --sources K drawn
-// with --seed, or --source, or the highest out-degree vertex. Checked against the graph here,
+// The sources (user ids) of an algorithm that takes a set: --sources LIST or --source-list, every
+// vertex for --sources all, --sources K drawn with --seed, or --source, or the highest out-degree
+// vertex. Checked against the graph here,
 // before any run.
 std::vector<vid_t> source_set_of(const Args& a, const OocEngine& engine);
+// Whether --sources or --source-list was given (bfs then runs from each of them at once).
+bool sources_given(const Args& a);
 // What the summary says of them: "4 sampled with seed 1 from the vertices with out-edges (...)".
 std::string describe_sources(const Args& a, const std::vector<vid_t>& sources);
 

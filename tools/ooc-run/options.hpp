@@ -22,8 +22,9 @@ struct Args {
   std::string graph, generate, weights;
   std::uint64_t seed = 1;
   std::optional<vid_t> source;
-  std::optional<std::uint32_t> sources;  // bc: how many to sample
-  std::string source_list;               // bc: the sources named
+  std::string sources;      // bc, closeness, bfs: K to sample, all, or a list
+  std::string source_list;  // the same as a list (--source-list)
+  std::uint32_t batch = 0;  // the batched traversals' sources per pass (0: chosen)
   std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
   std::string priority = "on";
   std::string load_balance = "tiled";

@@ -42,12 +42,12 @@ void OutputStream::finish() {
 }
 
 void write_values(const std::string& path, const Algorithm& algorithm,
-                  const std::vector<double>& values) {
+                  const std::vector<double>& values, std::size_t columns) {
   const bool standard = path == kStandardOutput;
   std::FILE* out = standard ? stdout : std::fopen(path.c_str(), "w");
   if (out == nullptr) throw IoError("cannot write '" + path + "': " + std::strerror(errno));
-  for (std::size_t v = 0; v < values.size(); ++v)
-    algorithm.write_value(out, v, values[v]);
+  for (std::size_t v = 0; v * columns < values.size(); ++v)
+    algorithm.write_value(out, v, std::span(values).subspan(v * columns, columns));
   if ((standard ? std::fflush(out) : std::fclose(out)) != 0)
     throw IoError("cannot write '" + path + "': " + std::strerror(errno));
 }

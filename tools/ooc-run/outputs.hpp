@@ -36,9 +36,10 @@ class OutputStream {
   std::ostream* out_;
 };
 
-// "vertex<TAB>value" per vertex in the user's ids, each written as `algorithm` writes its values.
+// "vertex<TAB>value" per vertex in the user's ids, each written as `algorithm` writes its values;
+// `columns` values per vertex (bfs from several sources: a tab before each, in the sources' order).
 void write_values(const std::string& path, const Algorithm& algorithm,
-                  const std::vector<double>& values);
+                  const std::vector<double>& values, std::size_t columns);
 
 // A PageRank --output to measure runs against: "vertex<TAB>value" for every vertex, in order.
 std::vector<double> read_ranks(const std::string& path, std::size_t vertices);

@@ -38,8 +38,8 @@ std::uint64_t reached_edges(const OocEngine& engine, const std::vector<double>& 
   return edges;
 }
 
-// One phase of a run (bc's forward or backward), its runs for every source summed, as a summary
-// line.
+// One phase of a run (a batched traversal's forward or backward), its runs for every batch summed,
+// as a summary line.
 std::string phase_line(const std::vector<RunStats>& runs) {
   RunStats sum = runs.front();
   for (std::size_t i = 1; i < runs.size(); ++i)
@@ -90,6 +90,10 @@ class Runner {
   bool any(Need need) const {
     return std::any_of(algorithms_.begin(), algorithms_.end(),
                        [&](const Algorithm* x) { return need(x->needs); });
+  }
+  // Whether an algorithm runs from the set of sources: it takes one, or it can and one was given.
+  bool takes_sources(const Needs& n) const {
+    return n.source_set || (n.many_sources && sources_given(a_));
   }
   void describe(const OocEngine& engine) const;
   std::vector<RunInput> inputs(const Algorithm& algorithm) const;
@@ -146,8 +150,8 @@ void Runner::start(OocEngine& engine, const std::string& calibration) {
     std::fprintf(report_, "%s\n", calibration.c_str());
   if (lead_ && engine.ranks() > 1) warn_if_idle_ranks(engine, a_.partition_bytes);
   if (lead_) warn_if_ranks_lack_huge_pages(engine);
-  if (any([](const Needs& n) { return n.source_set; })) sources_ = source_set_of(a_, engine);
-  needs_source_ = any([](const Needs& n) { return n.source; });
+  if (any([&](const Needs& n) { return takes_sources(n); })) sources_ = source_set_of(a_, engine);
+  needs_source_ = any([&](const Needs& n) { return n.source && !takes_sources(n); });
   source_ = a_.source ? *a_.source : needs_source_ ? engine.highest_degree_vertex() : 0;
   if (needs_source_) engine.internal_id(source_);  // range check before any output
   if (!a_.quiet && lead_) describe(engine);
@@ -184,7 +188,7 @@ void Runner::describe(const OocEngine& engine) const {
                  with_commas(g.degree(engine.internal_id(source_))).c_str());
   }
   for (const Algorithm* algorithm : algorithms_) {
-    if (!algorithm->needs.source_set) continue;
+    if (!takes_sources(algorithm->needs)) continue;
     std::fprintf(report_, "%s sources: %s\n", std::string(algorithm->name).c_str(),
                  describe_sources(a_, sources_).c_str());
   }
@@ -197,7 +201,8 @@ std::vector<RunInput> Runner::inputs(const Algorithm& algorithm) const {
     for (const float tolerance : taken(tolerances_, algorithm.needs.tolerance)) {
       RunInput in;
       in.source = source_;
-      in.sources = sources_;
+      if (takes_sources(algorithm.needs)) in.sources = sources_;
+      in.batch = a_.batch;
       in.damping = damping;
       in.tolerance = tolerance;
       in.run.max_iterations = a_.max_iterations;
@@ -285,7 +290,8 @@ nlohmann::json Runner::record(const OocEngine& engine, const Algorithm& algorith
   }
   if (ranks_) j["ranks"] = per_rank(*ranks_, last_.stats);
   j["values_digest"] = digest(last_.values);
-  if (algorithm.needs.source) j["reached_edges"] = reached_edges(engine, last_.values);
+  if (algorithm.needs.source && last_.columns == 1)
+    j["reached_edges"] = reached_edges(engine, last_.values);
   return j;
 }
 
@@ -341,7 +347,8 @@ int Runner::finish(const EngineOptions& options) {
     json.get() << doc.dump(2) << '\n';
     json.finish();
   }
-  if (!a_.output.empty() && lead_) write_values(a_.output, *last_algorithm_, last_.values);
+  if (!a_.output.empty() && lead_)
+    write_values(a_.output, *last_algorithm_, last_.values, last_.columns);
   return status_;
 }
 
