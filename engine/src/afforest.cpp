@@ -179,6 +179,7 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
   const detail::DeviceGraph* device = impl_->device.get();
   Forest forest(device, n);
   detail::RunSetup setup = begin_run(info, run);
+  setup.read_values = false;  // the answer is the forest
   // The heads: on the GPU gathered once and kept pinned for later runs, in this run's setup; on
   // the CPU read from the lists in the run, as GAP does.
   auto start = Clock::now();

@@ -126,25 +126,25 @@ class BatchArrays {
     for (std::uint32_t i = 0; i < sources.size(); ++i)
       state_.place_source(i, sources[i]);
   }
-  // total[v] += the batch's dependencies of v (host memory).
-  void add_dependencies(std::vector<double>& total) {
+  // Adds the batch's dependencies of every vertex to its total (dependencies()).
+  void add_dependencies() {
+    if (total_ == nullptr) {
+      total_ = allocate<double>(n_, "bc's totals");
+      fill(total_, 0, n_ * sizeof(double));
+    }
     if (device_ != nullptr) {
-      if (!device_total_) {
-        device_total_ = detail::device_allocate(*device_, n_ * sizeof(double), "bc's totals");
-        fill(device_total_.get(), 0, n_ * sizeof(double));
-      }
-      detail::batch_add_dependencies(*device_, state_, n_,
-                                     static_cast<double*>(device_total_.get()));
-      detail::copy_to_host(*device_, total.data(), device_total_.get(), n_ * sizeof(double));
+      detail::batch_add_dependencies(*device_, state_, n_, total_);
       return;
     }
     tbb::parallel_for(vid_t{0}, n_, [&](vid_t v) {
       double sum = 0;
       for (std::uint32_t i = 0; i < state_.width; ++i)
         sum += state_.dependency(v, i);
-      total[v] += sum;
+      total_[v] += sum;
     });
   }
+  // Every batch's dependencies so far, per vertex (internal ids).
+  std::vector<double> dependencies() const { return host_copy(total_); }
   // Source i's levels (internal ids) into `out`, n entries.
   void read_levels(std::uint32_t i, std::uint32_t* out) {
     if (host_levels_.empty())
@@ -155,15 +155,7 @@ class BatchArrays {
     const std::uint32_t* levels = device_ != nullptr ? host_levels_.data() : state_.level;
     tbb::parallel_for(vid_t{0}, n_, [&](vid_t v) { out[v] = levels[state_.at(v, i)]; });
   }
-  std::vector<double> harmonic() {
-    std::vector<double> out(n_);
-    if (device_ != nullptr) {
-      detail::copy_to_host(*device_, out.data(), state_.harmonic, n_ * sizeof(double));
-    } else {
-      std::memcpy(out.data(), state_.harmonic, n_ * sizeof(double));
-    }
-    return out;
-  }
+  std::vector<double> harmonic() const { return host_copy(state_.harmonic); }
 
  private:
   template <class T>
@@ -175,6 +167,15 @@ class BatchArrays {
     }
     host_owned_.push_back(Buffer<std::byte>::allocate(bytes));
     return reinterpret_cast<T*>(host_owned_.back().data());
+  }
+  std::vector<double> host_copy(const double* per_vertex) const {
+    std::vector<double> out(n_);
+    if (device_ != nullptr) {
+      detail::copy_to_host(*device_, out.data(), per_vertex, n_ * sizeof(double));
+    } else {
+      std::memcpy(out.data(), per_vertex, n_ * sizeof(double));
+    }
+    return out;
   }
   void fill(void* to, int byte, std::uint64_t bytes) {
     if (device_ != nullptr) {
@@ -189,7 +190,7 @@ class BatchArrays {
   BatchState state_;
   std::vector<std::shared_ptr<void>> owned_;  // device memory
   std::vector<Buffer<std::byte>> host_owned_;
-  std::shared_ptr<void> device_total_;
+  double* total_ = nullptr;  // bc's dependencies, added up over the batches
   Buffer<std::uint32_t> host_levels_;
 };
 
@@ -213,6 +214,7 @@ void add_pass(BatchResult& result, RunStats forward, std::optional<RunStats> bac
 detail::RunSetup batch_setup(detail::RunSetup setup) {
   setup.drive.tasks.priority = false;
   setup.stats.priority = false;
+  setup.read_values = false;  // the answers are in the batch's arrays
   return setup;
 }
 
@@ -261,19 +263,18 @@ BatchResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run,
   const detail::RunSetup forward_setup = batch_setup(begin_run(forward_info, run));
   BatchResult result;
   result.batch = width;
-  std::vector<double> total(n, 0.0);
   for_each_batch(internal, width, [&](std::span<const vid_t> batch_sources) {
     arrays.reset(batch_sources);
     auto levels = run_builtin(BatchForward{arrays.state()}, forward_setup);
     const auto depth = static_cast<std::uint32_t>(levels.stats.iterations.size()) - 1;
     auto dependencies = run_builtin(BatchBackward{arrays.state(), depth}, backward_setup);
     result.converged = result.converged && levels.converged && dependencies.converged;
-    arrays.add_dependencies(total);
+    arrays.add_dependencies();
     add_pass(result, std::move(levels.stats), std::move(dependencies.stats), "bc");
   });
   result.stats.algorithm = "bc";
   result.stats.batch = width;
-  result.values = to_user_ids(total.data());
+  result.values = to_user_ids(arrays.dependencies().data());
   return result;
 }
 

@@ -123,6 +123,9 @@ struct RunSetup {
   MemoryPlan memory;
   DriveOptions drive;
   RunStats stats;
+  // Whether the run reads its values back; not for programs whose answer is in arrays of their
+  // own (Afforest's forest, a batch's arrays), whose values would cost a copy of V of them.
+  bool read_values = true;
 };
 // A run's vertex arrays as the executor left them (internal ids), and what it did.
 template <class P>
@@ -301,10 +304,13 @@ detail::RawRun<P> OocEngine::execute(Make&& make, detail::RunSetup setup) {
   setup.stats.seconds = seconds_since(start);
   if (setup.drive.communicator != nullptr) executor->finish(*setup.drive.communicator);
   start = Clock::now();
-  const vid_t n = graph().num_vertices();
-  raw.values = Buffer<typename P::Value>::allocate(n);
-  raw.deltas = Buffer<typename P::Value>::allocate(P::kind == ProgramKind::accumulative ? n : 0);
-  executor->read_values(raw.values.data(), raw.deltas.data());
+  if (setup.read_values) {
+    const vid_t n = graph().num_vertices();
+    raw.values = Buffer<typename P::Value>::allocate(n);
+    raw.deltas =
+        Buffer<typename P::Value>::allocate(P::kind == ProgramKind::accumulative ? n : 0);
+    executor->read_values(raw.values.data(), raw.deltas.data());
+  }
   setup.stats.readback_seconds = seconds_since(start);
   raw.stats = std::move(setup.stats);
   return raw;
