@@ -27,13 +27,13 @@ constexpr std::uint32_t kMaxBatch = 1024;  // a wider batch's rows outgrow a rel
 // What a batched run keeps per (vertex, source), beside the three bit sets.
 struct BatchNeeds {
   bool levels = false;    // each source's levels (bfs from several sources, bc)
-  bool paths = false;     // sigma and T (bc)
+  bool paths = false;     // sigma and T, and a fourth bit set (bc)
   bool harmonic = false;  // the sums of 1 / level (closeness)
 
   std::uint64_t bytes_per_vertex(std::uint32_t width) const {
     const std::uint64_t words = (width + 31) / 32;
-    return 3 * words * 4 + std::uint64_t{width} * ((levels ? 4 : 0) + (paths ? 8 : 0)) +
-           (harmonic ? 8 : 0);
+    return (paths ? 4 : 3) * words * 4 +
+           std::uint64_t{width} * ((levels ? 4 : 0) + (paths ? 8 : 0)) + (harmonic ? 8 : 0);
   }
 };
 
@@ -99,6 +99,7 @@ class BatchArrays {
     state_.next = allocate<std::uint32_t>(row, "the batch's next frontier");
     if (needs.levels) state_.level = allocate<std::uint32_t>(per_source, "the batch's levels");
     if (needs.paths) {
+      state_.upper = allocate<std::uint32_t>(row, "the batch's predecessor marks");
       state_.sigma = allocate<float>(per_source, "the batch's path counts");
       state_.t = allocate<float>(per_source, "the batch's dependencies");
     }

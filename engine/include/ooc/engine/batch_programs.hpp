@@ -52,6 +52,8 @@ struct BatchState {
   std::uint32_t* seen = nullptr;      // the sources that reached v in an earlier iteration
   std::uint32_t* frontier = nullptr;  // the sources for which v is in this iteration's frontier
   std::uint32_t* next = nullptr;      // the sources that reached v in this iteration
+  std::uint32_t* upper = nullptr;     // the backward run: the sources for which v is one level
+                                      // above this iteration's frontier (a predecessor's level)
   std::uint32_t* level = nullptr;     // per (v, i): v's level from source i (kUnreached)
   float* sigma = nullptr;             // per (v, i): shortest paths from source i to v
   float* t = nullptr;                 // per (v, i): T(v) of source i (the backward run)
@@ -144,8 +146,10 @@ struct BatchForward {
 
 // The backward run of a batch whose forward run reached level `depth` at most: iteration j takes
 // the vertices of level depth - j (per source), which add their T to their predecessors' (the
-// neighbours one level up, on a symmetric graph). Level 0 (the sources) sends nothing. The value
-// is unused.
+// neighbours one level up, on a symmetric graph). Levels 1 and 0 send nothing: a source's own
+// dependency does not count. Between iterations each vertex marks, in two rows, the sources for
+// which it is in the next frontier and those for which it is one level above it, so that an edge
+// finds the sources it serves with one AND per word. The value is unused.
 struct BatchBackward {
   using Value = std::uint32_t;
   static constexpr ProgramKind kind = ProgramKind::monotone;
@@ -159,10 +163,10 @@ struct BatchBackward {
   OOC_HD bool active_at_start(vid_t v) const { return take_level(v, depth); }
   OOC_HD bool relax(Value, std::uint32_t, Value*, vid_t from, vid_t to) const {
     for (std::uint32_t k = 0; k < s.words; ++k) {
-      for (std::uint32_t b = s.frontier[s.row(from) + k]; b != 0; b &= b - 1) {
+      for (std::uint32_t b = s.frontier[s.row(from) + k] & s.upper[s.row(to) + k]; b != 0;
+           b &= b - 1) {
         const std::uint32_t i = 32 * k + lowest_bit(b);
-        if (s.level[s.at(to, i)] + 1 == s.level[s.at(from, i)])
-          atomic_add(s.t + s.at(to, i), s.t[s.at(from, i)]);
+        atomic_add(s.t + s.at(to, i), s.t[s.at(from, i)]);
       }
     }
     return false;
@@ -172,16 +176,21 @@ struct BatchBackward {
   }
 
  private:
-  // v's frontier: the sources from which it is at level l (l > 0).
+  // v's rows for the iteration that takes level l (l > 1): the sources from which it is at
+  // level l (its frontier; true when there are any) and at level l - 1.
   OOC_HD bool take_level(vid_t v, std::uint32_t l) const {
-    if (l == 0) return false;
+    if (l < 2) return false;
     bool any = false;
     for (std::uint32_t k = 0; k < s.words; ++k) {
-      std::uint32_t bits = 0;
-      for (std::uint32_t b = 0; b < 32 && 32 * k + b < s.width; ++b)
-        if (s.level[s.at(v, 32 * k + b)] == l) bits |= 1u << b;
-      s.frontier[s.row(v) + k] = bits;
-      any = any || bits != 0;
+      std::uint32_t at_l = 0, above = 0;
+      for (std::uint32_t b = 0; b < 32 && 32 * k + b < s.width; ++b) {
+        const std::uint32_t level = s.level[s.at(v, 32 * k + b)];
+        if (level == l) at_l |= 1u << b;
+        if (level + 1 == l) above |= 1u << b;
+      }
+      s.frontier[s.row(v) + k] = at_l;
+      s.upper[s.row(v) + k] = above;
+      any = any || at_l != 0;
     }
     return any;
   }
