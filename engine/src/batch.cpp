@@ -211,11 +211,10 @@ void add_pass(BatchResult& result, RunStats forward, std::optional<RunStats> bac
   result.backward.push_back(std::move(*backward));
 }
 
-// The settings of a batched program's runs: planned once for every batch, bulk-synchronous.
+// The settings of a batched program's runs, planned once for every batch (bulk-synchronous, as
+// every settling program's): the answers are in the batch's arrays, not the values.
 detail::RunSetup batch_setup(detail::RunSetup setup) {
-  setup.drive.tasks.priority = false;
-  setup.stats.priority = false;
-  setup.read_values = false;  // the answers are in the batch's arrays
+  setup.read_values = false;
   return setup;
 }
 
@@ -231,8 +230,8 @@ void for_each_batch(std::span<const vid_t> sources, std::uint32_t width, Pass&& 
 void OocEngine::refuse_batches_on_ranks(const char* algorithm) const {
   if (grouped() || impl_->communicator) {
     throw Unsupported(std::string(algorithm) +
-                      " runs on one GPU or on the CPU, not across ranks yet (its batch's arrays "
-                      "are the GPU's own)");
+                      " runs on one GPU or on the CPU, not across ranks yet (a batch's arrays "
+                      "are one engine's own)");
   }
 }
 

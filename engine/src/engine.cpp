@@ -377,6 +377,11 @@ detail::CudaRun OocEngine::cuda_run(const MemoryPlan& plan) const {
 detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
                                       const RunOptions& run) const {
   check_graph(info, graph());
+  if (info.settles && impl_->communicator) {
+    throw Unsupported(std::string(info.name) +
+                      " settles its vertices between iterations (a level-synchronous program), "
+                      "which runs on one GPU or the CPU, not across ranks yet");
+  }
   // configure() may have changed the transfer policy since the engine was made.
   check_compressed_only(graph(), options());
   if (impl_->communicator) check_rank_transfer(options());
@@ -441,6 +446,9 @@ EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) cons
   EngineOptions o = options;
   if (o.direction == Direction::pull && !info.pushes_only) check_pull(info, graph);
   if (!info.pulls || !has_in_lists(graph)) o.direction = Direction::push;
+  // A settling program is level-synchronous: no deferral, no second pass over a loaded
+  // partition, so that an iteration is one level.
+  if (info.settles) o.priority = false;
   return o;
 }
 

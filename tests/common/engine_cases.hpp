@@ -20,6 +20,17 @@
 
 namespace ooc::test {
 
+// What f throws, as its message ("no error" when it returns).
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 // 512-byte partitions: 128 edges, 64 with weights, so even small graphs have many partitions
 // and the stars' hubs have more edges than a partition. The big star's hub has more edges than
 // the CUDA advance walks in one block (kHeavyDegree), so the grid-wide split runs too.

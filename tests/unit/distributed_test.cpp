@@ -213,6 +213,27 @@ TEST(DistributedRuns, ABadRequestToSeveralDevicesLeavesTheEngineUsable) {
   test::expect_matches_reference("bfs", engine);
 }
 
+// The batched traversals, and any program that settles its vertices between iterations, keep
+// arrays of their own that the ranks do not exchange: refused across ranks, with the reason.
+TEST(DistributedRuns, LevelSynchronousProgramsAreRefusedAcrossRanks) {
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.devices = {0, 1};
+  OocEngine engine(test::make_shape("kron"), o);
+  const std::vector<vid_t> sources{0, 1};
+  const auto refusal = [](const char* what) {
+    return std::string(what) +
+           " runs on one GPU or on the CPU, not across ranks yet (a batch's arrays are one "
+           "engine's own)";
+  };
+  EXPECT_EQ(test::error_of([&] { engine.bc(sources); }), refusal("bc"));
+  EXPECT_EQ(test::error_of([&] { engine.closeness(sources); }), refusal("closeness"));
+  EXPECT_EQ(test::error_of([&] { engine.bfs(sources); }), refusal("bfs from several sources"));
+  EXPECT_EQ(test::error_of([&] { engine.run(BatchForward{}); }),
+            "user program settles its vertices between iterations (a level-synchronous "
+            "program), which runs on one GPU or the CPU, not across ranks yet");
+  test::expect_matches_reference("bfs", engine);
+}
+
 // RunOptions::cancelled: a rank asked to stop stops every rank at the same iteration, and the
 // engine runs again afterwards.
 TEST(DistributedRuns, ACancelledRunStopsEveryRankAndLeavesTheEngineUsable) {

@@ -17,15 +17,7 @@
 namespace ooc {
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::error_of;
 
 EngineOptions cpu() {
   EngineOptions o;

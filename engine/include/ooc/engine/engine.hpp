@@ -104,6 +104,8 @@ struct ProgramInfo {
   // Values are weighted path lengths (SSSP): the automatic priority_delta is a multiple of the
   // mean weight (OocEngine::Impl::distance_delta).
   bool weighted_distances = false;
+  // Level-synchronous (SettlingProgram): bulk-synchronous runs on one GPU or the CPU.
+  bool settles = false;
 };
 template <class P>
 ProgramInfo info_of(const char* name) {
@@ -116,7 +118,8 @@ ProgramInfo info_of(const char* name) {
           sizeof(typename P::Value),
           0,
           false,
-          false};
+          false,
+          SettlingProgram<P>};
 }
 // What a run of one program needs from the engine, checked and planned.
 struct RunSetup {
@@ -307,8 +310,7 @@ detail::RawRun<P> OocEngine::execute(Make&& make, detail::RunSetup setup) {
   if (setup.read_values) {
     const vid_t n = graph().num_vertices();
     raw.values = Buffer<typename P::Value>::allocate(n);
-    raw.deltas =
-        Buffer<typename P::Value>::allocate(P::kind == ProgramKind::accumulative ? n : 0);
+    raw.deltas = Buffer<typename P::Value>::allocate(P::kind == ProgramKind::accumulative ? n : 0);
     executor->read_values(raw.values.data(), raw.deltas.data());
   }
   setup.stats.readback_seconds = seconds_since(start);
