@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #if defined(OOC_CONTRACT_CONCEPTS_ONLY)
+#include "ooc/engine/batch_programs.hpp"
 #include "ooc/engine/programs.hpp"
 #else
 #include "ooc/engine/engine.hpp"
