@@ -698,7 +698,39 @@ TEST_F(Tools, BcAndClosenessRunInBatchesFromSampledOrAllSources) {
   const Ran bad = ooc_run({"bc", "--generate", "grid:3x3", "--backend", "cpu", "--sources", "3x"});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(bad.err,
-            "ooc-run: --sources takes a count K, all, or ids separated by commas (got '3x')\n");
+            "ooc-run: --sources takes a count K, all, or ids and ranges A-B separated by commas "
+            "(got '3x')\n");
+}
+
+// --sources takes ranges A-B (both ends in) beside ids: how a user splits exact bc over runs,
+// whose values then add up to the whole run's. A range backwards gets one line.
+TEST_F(Tools, SourceRangesSplitBcIntoRunsThatAddUp) {
+  const auto bc = [&](const char* sources) {
+    const Ran r = ooc_run({"bc", "--generate", "grid:4x5", "--backend", "cpu", "--sources", sources,
+                           "--output", "-", "-q"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<double> values;
+    std::istringstream lines(r.out);
+    std::size_t vertex = 0;
+    double value = 0;
+    while (lines >> vertex >> value)
+      values.push_back(value);
+    return values;
+  };
+  const std::vector<double> all = bc("all"), low = bc("0-9"), high = bc("10-18,19");
+  ASSERT_EQ(all.size(), 20u);
+  ASSERT_EQ(low.size(), 20u);
+  ASSERT_EQ(high.size(), 20u);
+  for (std::size_t v = 0; v < all.size(); ++v)
+    EXPECT_NEAR(low[v] + high[v], all[v], 1e-4 * std::max(1.0, all[v])) << "vertex " << v;
+  const Ran r = ooc_run({"bc", "--generate", "grid:3x3", "--backend", "cpu", "--sources", "0-3,7"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("bc sources: 5 listed (0, 1, 2, 3, 7)"), std::string::npos) << r.out;
+  const Ran backwards =
+      ooc_run({"bc", "--generate", "grid:3x3", "--backend", "cpu", "--sources", "5-2"});
+  EXPECT_EQ(backwards.exit_code, 1);
+  EXPECT_EQ(backwards.err,
+            "ooc-run: --sources takes vertex ids and ranges A-B separated by commas (got '5-2')\n");
 }
 
 // A CSV as rows of named cells: the header's names, each row's values.

@@ -46,10 +46,10 @@ void add_input_options(CLI::App& app, Args& a) {
       app.add_option("--sources", a.sources,
                      "bc, closeness (and bfs, from each at once): K (sample K distinct sources "
                      "among the vertices with out-edges, --seed; the values are sums over them) | "
-                     "all (every vertex: exact) | LIST (ids separated by commas)")
+                     "all (every vertex: exact) | LIST (ids and ranges A-B separated by commas, "
+                     "e.g. 0-999,5000)")
           ->type_name("K|all|LIST");
-  auto* source_list = app.add_option("--source-list", a.source_list,
-                                     "The same as --sources LIST: ids separated by commas")
+  auto* source_list = app.add_option("--source-list", a.source_list, "The same as --sources LIST")
                           ->type_name("LIST");
   sources->excludes(source_list);
   app.add_option("--batch", a.batch,

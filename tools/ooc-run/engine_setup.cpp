@@ -69,18 +69,28 @@ OocEngine make_engine(const Args& a, const EngineOptions& options,
 
 namespace {
 
-// The ids of a list, as `flag` gives them.
+// The ids of a list of ids and ranges A-B (both ends in), as `flag` gives them.
 std::vector<vid_t> listed_sources(const std::string& list, const char* flag) {
   std::vector<vid_t> out;
   for (const std::string& item : split_list(list)) {
-    vid_t v = 0;
-    const char* const end = item.data() + item.size();
-    const auto [stop, error] = std::from_chars(item.data(), end, v);
-    if (error != std::errc{} || stop != end || item.empty()) {
-      throw InvalidInput(std::string(flag) + " takes vertex ids separated by commas (got '" + item +
-                         "')");
-    }
-    out.push_back(v);
+    const auto bad = [&] {
+      return InvalidInput(std::string(flag) +
+                          " takes vertex ids and ranges A-B separated by commas (got '" + item +
+                          "')");
+    };
+    const std::size_t dash = item.find('-');
+    const auto id = [&](std::string_view text) {
+      vid_t v = 0;
+      const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (error != std::errc{} || stop != text.data() + text.size() || text.empty()) throw bad();
+      return v;
+    };
+    const vid_t first = id(std::string_view(item).substr(0, dash));
+    const vid_t last =
+        dash == std::string::npos ? first : id(std::string_view(item).substr(dash + 1));
+    if (last < first) throw bad();
+    for (std::uint64_t v = first; v <= last; ++v)
+      out.push_back(static_cast<vid_t>(v));
   }
   return out;
 }
@@ -91,8 +101,10 @@ std::uint32_t source_count(const std::string& text) {
   const char* const end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, k);
   if (error != std::errc{} || stop != end) {
-    throw InvalidInput("--sources takes a count K, all, or ids separated by commas (got '" + text +
-                       "')");
+    throw InvalidInput(
+        "--sources takes a count K, all, or ids and ranges A-B separated by commas "
+        "(got '" +
+        text + "')");
   }
   return k;
 }
@@ -112,7 +124,7 @@ std::vector<vid_t> source_set_of(const Args& a, const OocEngine& engine) {
     out.resize(g.num_vertices());
     for (vid_t v = 0; v < g.num_vertices(); ++v)
       out[v] = g.original_id(v);
-  } else if (a.sources.find(',') != std::string::npos) {
+  } else if (a.sources.find_first_of(",-") != std::string::npos) {
     out = listed_sources(a.sources, "--sources");
   } else if (!a.sources.empty()) {
     out = engine.sample_sources(source_count(a.sources), a.seed);
@@ -129,7 +141,7 @@ std::string describe_sources(const Args& a, const std::vector<vid_t>& sources) {
   for (std::size_t i = 0; i < sources.size() && i < 8; ++i)
     ids += (i > 0 ? ", " : "") + std::to_string(sources[i]);
   if (sources.size() > 8) ids += ", ...";
-  if (!a.source_list.empty() || a.sources.find(',') != std::string::npos)
+  if (!a.source_list.empty() || a.sources.find_first_of(",-") != std::string::npos)
     return std::to_string(sources.size()) + " listed (" + ids + ")";
   if (a.sources == "all") return "all " + std::to_string(sources.size()) + " vertices";
   if (!a.sources.empty()) {
