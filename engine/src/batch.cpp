@@ -29,10 +29,12 @@ struct BatchNeeds {
   bool levels = false;    // each source's levels (bfs from several sources, bc)
   bool paths = false;     // sigma and T, and a fourth bit set (bc)
   bool harmonic = false;  // the sums of 1 / level (closeness)
+  // GPU ranks: the exchange gathers every rank's `next` rows (RankExchange::share_slots).
+  std::uint32_t gathered_rows = 0;
 
   std::uint64_t bytes_per_vertex(std::uint32_t width) const {
     const std::uint64_t words = (width + 31) / 32;
-    return (paths ? 4 : 3) * words * 4 +
+    return (paths ? 4 : 3) * words * 4 + std::uint64_t{gathered_rows} * words * 4 +
            std::uint64_t{width} * ((levels ? 4 : 0) + (paths ? 8 : 0)) + (harmonic ? 8 : 0);
   }
 };
@@ -218,6 +220,21 @@ detail::RunSetup batch_setup(detail::RunSetup setup) {
   return setup;
 }
 
+// The sources of bc or closeness worth a slot of a batch: a source without out-edges reaches no
+// other vertex, so it adds nothing to either (and `all` on kron-20 lists a third of them).
+std::vector<vid_t> reaching(const Graph& g, std::vector<vid_t> internal) {
+  std::erase_if(internal, [&](vid_t v) { return g.degree(v) == 0; });
+  return internal;
+}
+
+// bc or closeness from sources none of which reaches another vertex: 0 everywhere, no run.
+BatchResult nothing_reached(vid_t n, const char* algorithm) {
+  BatchResult result;
+  result.values.assign(n, 0.0);
+  result.stats.algorithm = algorithm;
+  return result;
+}
+
 // The batches of `sources` in order, `width` at a time.
 template <class Pass>
 void for_each_batch(std::span<const vid_t> sources, std::uint32_t width, Pass&& pass) {
@@ -227,32 +244,38 @@ void for_each_batch(std::span<const vid_t> sources, std::uint32_t width, Pass&& 
 
 }  // namespace
 
-void OocEngine::refuse_batches_on_ranks(const char* algorithm) const {
-  if (grouped() || impl_->communicator) {
-    throw Unsupported(std::string(algorithm) +
-                      " runs on one GPU or on the CPU, not across ranks yet (a batch's arrays "
-                      "are one engine's own)");
-  }
-}
-
+// Every rank of a distributed run chooses from its own free memory, then all take the narrowest.
 std::uint32_t OocEngine::batch_width(std::uint32_t asked, std::size_t sources, bool levels,
                                      bool paths, bool harmonic) const {
-  const BatchNeeds needs{levels, paths, harmonic};
+  Communicator* const ranks = impl_->communicator.get();
   const detail::DeviceGraph* device = impl_->device.get();
-  return device != nullptr ? choose_batch(asked, sources, graph().num_vertices(), needs,
-                                          detail::device_free_bytes(*device), "GPU")
-                           : choose_batch(asked, sources, graph().num_vertices(), needs,
-                                          host_available_bytes(), "host");
+  const BatchNeeds needs{
+      levels, paths, harmonic,
+      ranks != nullptr && device != nullptr ? static_cast<std::uint32_t>(ranks->size()) : 0};
+  std::uint32_t width = device != nullptr
+                            ? choose_batch(asked, sources, graph().num_vertices(), needs,
+                                           detail::device_free_bytes(*device), "GPU")
+                            : choose_batch(asked, sources, graph().num_vertices(), needs,
+                                           host_available_bytes(), "host");
+  if (ranks != nullptr) ranks->all_reduce(std::span<std::uint32_t>(&width, 1), Reduction::min);
+  return width;
 }
 
 BatchResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run,
                           std::uint32_t batch) {
   if (sources.empty()) throw InvalidInput("bc needs at least one source");
-  refuse_batches_on_ranks("bc");
-  const std::vector<vid_t> internal = distinct_internal(*this, sources, "bc");
+  if (grouped()) {
+    distinct_internal(lead(), sources, "bc");
+    return on_group([&](OocEngine& e) { return e.bc(sources, run, batch); });
+  }
+  const std::vector<vid_t> internal = reaching(graph(), distinct_internal(*this, sources, "bc"));
   const vid_t n = graph().num_vertices();
-  const BatchNeeds needs{.levels = true, .paths = true};
+  if (internal.empty()) {  // checked as a run would be
+    begin_run(detail::info_of<BatchBackward>("bc"), run);
+    return nothing_reached(n, "bc");
+  }
   const std::uint32_t width = batch_width(batch, internal.size(), true, true, false);
+  const BatchNeeds needs{.levels = true, .paths = true};
   // The arrays come off the device budget: allocated before the runs are planned, they are no
   // longer in the free memory an automatic budget is taken from.
   BatchArrays arrays(impl_->device.get(), n, width, needs);
@@ -261,13 +284,16 @@ BatchResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run,
   forward_info.own_vertex_bytes = backward_info.own_vertex_bytes = needs.bytes_per_vertex(width);
   const detail::RunSetup backward_setup = batch_setup(begin_run(backward_info, run));
   const detail::RunSetup forward_setup = batch_setup(begin_run(forward_info, run));
+  // On one rank the backward run marks nothing (`next` is for the ranks' exchange).
+  BatchState backward_state = arrays.state();
+  if (!impl_->communicator) backward_state.next = nullptr;
   BatchResult result;
   result.batch = width;
   for_each_batch(internal, width, [&](std::span<const vid_t> batch_sources) {
     arrays.reset(batch_sources);
     auto levels = run_builtin(BatchForward{arrays.state()}, forward_setup);
     const auto depth = static_cast<std::uint32_t>(levels.stats.iterations.size()) - 1;
-    auto dependencies = run_builtin(BatchBackward{arrays.state(), depth}, backward_setup);
+    auto dependencies = run_builtin(BatchBackward{backward_state, depth}, backward_setup);
     result.converged = result.converged && levels.converged && dependencies.converged;
     arrays.add_dependencies();
     add_pass(result, std::move(levels.stats), std::move(dependencies.stats), "bc");
@@ -281,10 +307,18 @@ BatchResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run,
 BatchResult OocEngine::closeness(std::span<const vid_t> sources, const RunOptions& run,
                                  std::uint32_t batch) {
   if (sources.empty()) throw InvalidInput("closeness needs at least one source");
-  refuse_batches_on_ranks("closeness");
-  const std::vector<vid_t> internal = distinct_internal(*this, sources, "closeness");
-  const BatchNeeds needs{.harmonic = true};
+  if (grouped()) {
+    distinct_internal(lead(), sources, "closeness");
+    return on_group([&](OocEngine& e) { return e.closeness(sources, run, batch); });
+  }
+  const std::vector<vid_t> internal =
+      reaching(graph(), distinct_internal(*this, sources, "closeness"));
+  if (internal.empty()) {
+    begin_run(detail::info_of<BatchForward>("closeness"), run);
+    return nothing_reached(graph().num_vertices(), "closeness");
+  }
   const std::uint32_t width = batch_width(batch, internal.size(), false, false, true);
+  const BatchNeeds needs{.harmonic = true};
   BatchArrays arrays(impl_->device.get(), graph().num_vertices(), width, needs);
   detail::ProgramInfo info = detail::info_of<BatchForward>("closeness");
   info.own_vertex_bytes = needs.bytes_per_vertex(width);
@@ -306,7 +340,10 @@ BatchResult OocEngine::closeness(std::span<const vid_t> sources, const RunOption
 LevelsResult OocEngine::bfs(std::span<const vid_t> sources, const RunOptions& run,
                             std::uint32_t batch) {
   if (sources.empty()) throw InvalidInput("bfs needs at least one source");
-  refuse_batches_on_ranks("bfs from several sources");
+  if (grouped()) {
+    distinct_internal(lead(), sources, "bfs");
+    return on_group([&](OocEngine& e) { return e.bfs(sources, run, batch); });
+  }
   const std::vector<vid_t> internal = distinct_internal(*this, sources, "bfs");
   const vid_t n = graph().num_vertices();
   const BatchNeeds needs{.levels = true};
@@ -345,7 +382,7 @@ std::vector<vid_t> OocEngine::sample_sources(std::uint32_t count, std::uint64_t 
         return c;
       },
       std::plus<>());
-  if (count == 0) throw InvalidInput("bc needs at least one source (got 0 sources to sample)");
+  if (count == 0) throw InvalidInput("sampling needs at least one source (asked for 0)");
   if (count > with_edges) {
     throw InvalidInput("cannot sample " + std::to_string(count) + " sources: the graph has " +
                        std::to_string(with_edges) + " vertices with out-edges");

@@ -377,10 +377,11 @@ detail::CudaRun OocEngine::cuda_run(const MemoryPlan& plan) const {
 detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
                                       const RunOptions& run) const {
   check_graph(info, graph());
-  if (info.settles && impl_->communicator) {
+  if (info.settles && !info.shares && impl_->communicator) {
     throw Unsupported(std::string(info.name) +
-                      " settles its vertices between iterations (a level-synchronous program), "
-                      "which runs on one GPU or the CPU, not across ranks yet");
+                      " settles its vertices from arrays of its own, which the ranks cannot "
+                      "combine: it runs on one GPU or the CPU, or across ranks once it hands "
+                      "them over with shared() (program_contract.hpp)");
   }
   // configure() may have changed the transfer policy since the engine was made.
   check_compressed_only(graph(), options());
@@ -477,7 +478,9 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
   drive.max_iterations = run.max_iterations;
   drive.cancelled = run.cancelled;
   drive.communicator = communicator.get();
-  drive.exchange_rounds = o.exchange_rounds;
+  // A settling program's iteration is one level: an exchange before its end finds nothing the
+  // next level could use, and its slots combine once per iteration (SharedSlots).
+  drive.exchange_rounds = info.settles ? 1 : o.exchange_rounds;
   drive.priority_delta = std::max(0.0, o.priority_delta);
   return drive;
 }
@@ -498,7 +501,7 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.direction = std::string(to_string(options.direction));  // as asked
   if (communicator) {
     s.exchange = backend == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
-    s.exchange_rounds = o.exchange_rounds;
+    s.exchange_rounds = setup.drive.exchange_rounds;
     if (device) s.exchange_calibration = detail::exchange_calibration(*device);
   }
   s.in_memory = setup.memory.in_memory;

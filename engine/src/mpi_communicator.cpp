@@ -54,26 +54,29 @@ class MpiCommunicator final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void all_reduce(std::span<std::uint32_t> data, Reduction op) override {
-    reduce(data.data(), data.size(), MPI_UINT32_T, op);
+    reduce(data.data(), data.size(), MPI_UINT32_T, mpi_op(op));
   }
   void all_reduce(std::span<float> data, Reduction op) override {
-    reduce(data.data(), data.size(), MPI_FLOAT, op);
+    reduce(data.data(), data.size(), MPI_FLOAT, mpi_op(op));
   }
   void all_reduce(std::span<std::uint64_t> data, Reduction op) override {
-    reduce(data.data(), data.size(), MPI_UINT64_T, op);
+    reduce(data.data(), data.size(), MPI_UINT64_T, mpi_op(op));
   }
   void all_reduce(std::span<double> data, Reduction op) override {
-    reduce(data.data(), data.size(), MPI_DOUBLE, op);
+    reduce(data.data(), data.size(), MPI_DOUBLE, mpi_op(op));
+  }
+  void all_or(std::span<std::uint32_t> data) override {
+    reduce(data.data(), data.size(), MPI_UINT32_T, MPI_BOR);
   }
   void abort(std::string_view) noexcept override { MPI_Abort(MPI_COMM_WORLD, 1); }
 
  private:
   template <class T>
-  void reduce(T* data, std::size_t count, MPI_Datatype type, Reduction op) {
+  void reduce(T* data, std::size_t count, MPI_Datatype type, MPI_Op op) {
     constexpr std::size_t kChunk = std::size_t{1} << 30;  // below INT_MAX elements
     for (std::size_t at = 0; at < count; at += kChunk) {
       const auto n = static_cast<int>(std::min(kChunk, count - at));
-      check(MPI_Allreduce(MPI_IN_PLACE, data + at, n, type, mpi_op(op), MPI_COMM_WORLD),
+      check(MPI_Allreduce(MPI_IN_PLACE, data + at, n, type, op, MPI_COMM_WORLD),
             "combining the ranks' vertex arrays");
     }
   }

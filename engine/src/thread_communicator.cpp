@@ -61,23 +61,39 @@ T combine(T a, T b, Reduction op) {
   }
 }
 
+template <class T>
+auto combining(Reduction op) {
+  return [op](T a, T b) { return combine(a, b, op); };
+}
+
 class ThreadCommunicator final : public Communicator {
  public:
   ThreadCommunicator(std::shared_ptr<Shared> shared, int rank)
       : shared_(std::move(shared)), rank_(rank) {}
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(shared_->buffers.size()); }
-  void all_reduce(std::span<std::uint32_t> data, Reduction op) override { reduce(data, op); }
-  void all_reduce(std::span<float> data, Reduction op) override { reduce(data, op); }
-  void all_reduce(std::span<std::uint64_t> data, Reduction op) override { reduce(data, op); }
-  void all_reduce(std::span<double> data, Reduction op) override { reduce(data, op); }
+  void all_reduce(std::span<std::uint32_t> data, Reduction op) override {
+    reduce(data, combining<std::uint32_t>(op));
+  }
+  void all_reduce(std::span<float> data, Reduction op) override {
+    reduce(data, combining<float>(op));
+  }
+  void all_reduce(std::span<std::uint64_t> data, Reduction op) override {
+    reduce(data, combining<std::uint64_t>(op));
+  }
+  void all_reduce(std::span<double> data, Reduction op) override {
+    reduce(data, combining<double>(op));
+  }
+  void all_or(std::span<std::uint32_t> data) override {
+    reduce(data, [](std::uint32_t a, std::uint32_t b) { return a | b; });
+  }
   void abort(std::string_view why) noexcept override {
     shared_->barrier.break_with("rank " + std::to_string(rank_) + " failed: " + std::string(why));
   }
 
  private:
-  template <class T>
-  void reduce(std::span<T> data, Reduction op) {
+  template <class T, class Combine>
+  void reduce(std::span<T> data, Combine combine) {
     shared_->buffers[static_cast<std::size_t>(rank_)] = data.data();
     shared_->barrier.arrive_and_wait();  // every buffer is published
     const auto ranks = static_cast<std::size_t>(size());
@@ -87,7 +103,7 @@ class ThreadCommunicator final : public Communicator {
     for (std::size_t i = first; i < last; ++i) {
       T acc = static_cast<T*>(shared_->buffers[0])[i];
       for (std::size_t r = 1; r < ranks; ++r)
-        acc = combine(acc, static_cast<T*>(shared_->buffers[r])[i], op);
+        acc = combine(acc, static_cast<T*>(shared_->buffers[r])[i]);
       for (std::size_t r = 0; r < ranks; ++r)
         static_cast<T*>(shared_->buffers[r])[i] = acc;
     }

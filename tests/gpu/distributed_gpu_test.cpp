@@ -4,7 +4,7 @@
 // every rank the serial reference's answer on every graph shape, with 1 rank (NCCL of one) and 2
 // ranks (two GPUs; SKIPPED where there are fewer); so does the pull direction, forced and auto.
 // A rank that cannot start stops the others with its reason. NCCL is warmed up and timed when a
-// rank is made, and auto chooses by those times.
+// rank is made, and auto chooses by those times. The batched traversals run on GPU ranks too.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -68,6 +68,52 @@ TEST_P(CudaRanks, EveryRankMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaRanks,
                          ::testing::Combine(::testing::ValuesIn(test::shape_names()),
+                                            ::testing::Values(1, 2)),
+                         [](const ::testing::TestParamInfo<RankShape>& param) {
+                           return std::get<0>(param.param) + "_" +
+                                  std::to_string(std::get<1>(param.param)) + "_ranks";
+                         });
+
+// The batched traversals across GPU ranks (their slots combined over NCCL after each level): bc,
+// closeness and bfs from many sources give every rank the serial references on every shape,
+// under every policy a rank runs, the dense and the sparse exchange of the values, in batches of
+// 1, 5 and the chosen width; compressed lists too.
+class CudaRankBatches : public ::testing::TestWithParam<RankShape> {};
+
+TEST_P(CudaRankBatches, EveryRankMatchesTheReferences) {
+  OOC_REQUIRE_GPU();
+  const auto& [shape, ranks] = GetParam();
+  if (list_devices().size() < static_cast<std::size_t>(ranks))
+    GTEST_SKIP() << "needs " << ranks << " GPUs: " << describe_devices();
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    for (const bool compressed : {false, true}) {
+      Graph g = test::make_symmetric_shape(shape);
+      if (compressed) compress(g);
+      EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+      o.device = r;
+      OocEngine engine(std::move(g), o, communicator);
+      ASSERT_EQ(engine.backend(), Backend::cuda);
+      RunSettings s = engine.settings();
+      for (const char* policy : {"hybrid", "filter", "compaction", "zerocopy"}) {
+        s.transfer = parse_transfer_policy(policy);
+        for (const char* exchange : {"dense", "sparse"}) {
+          s.exchange = parse_exchange(exchange);
+          engine.configure(s);
+          for (const std::uint32_t batch : {1u, 5u, 0u}) {
+            if (compressed && batch != 5) continue;
+            SCOPED_TRACE("rank " + std::to_string(r) + ", " + policy + ", " + exchange +
+                         (compressed ? ", compressed" : ", raw") + ", batch " +
+                         std::to_string(batch));
+            test::expect_batches_match_references(engine, batch);
+          }
+        }
+      }
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaRankBatches,
+                         ::testing::Combine(::testing::ValuesIn(test::bc_shape_names()),
                                             ::testing::Values(1, 2)),
                          [](const ::testing::TestParamInfo<RankShape>& param) {
                            return std::get<0>(param.param) + "_" +

@@ -7,6 +7,9 @@
 #                 (directed), from files with and without the raw lists (--compress-only), pushing,
 #                 pulling and choosing, give the values of 1 rank and the serial reference's; they
 #                 read compressed lists and pull, and --json gives each rank's pinned host bytes
+#   batches       2 ranks run bc and closeness from 40 sampled sources in batches of 16, and bfs
+#                 from three sources at once, on raw and compressed lists: verified against the
+#                 serial references, and bfs's columns equal to one rank's
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
@@ -99,6 +102,31 @@ for a, b in zip(one["runs"], two["runs"]):
         assert b["pull_iterations"] > 0, name
         assert a["pull_iterations"] > 0 or a["method"] == "afforest", name
 print(sys.argv[1], "same values on 1 and 2 ranks, compressed, pulling:", len(one["runs"]), "runs")
+PY
+    done
+    ;;
+  batches)
+    "$partition_tool" generate kron --scale 11 --edge-factor 8 --undirected --compress \
+      -o "$tmp/g.oocg" -q
+    for compressed in off on; do
+      common=(--backend cpu --threads 1 --partition-bytes 4KiB --compressed "$compressed"
+              --graph "$tmp/g.oocg" -q)
+      "${mpirun[@]}" "$ooc_run" bc,closeness "${common[@]}" --sources 40 --batch 16 --verify \
+        --json "$tmp/two.json" >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
+      [ "$(grep -c 'ok, matches the serial reference' "$tmp/two.log")" -eq 2 ] ||
+        fail "compressed $compressed: not every run verified: $(cat "$tmp/two.log")"
+      "$ooc_run" bfs "${common[@]}" --sources 3,17,400 --output "$tmp/one.tsv" >/dev/null
+      "${mpirun[@]}" "$ooc_run" bfs "${common[@]}" --sources 3,17,400 --output "$tmp/two.tsv" \
+        >"$tmp/bfs.log" || fail "2 ranks, bfs: $(cat "$tmp/bfs.log")"
+      cmp -s "$tmp/one.tsv" "$tmp/two.tsv" || fail "compressed $compressed: bfs columns differ"
+      python3 - "$tmp/two.json" <<'PY'
+import json, sys
+two = json.load(open(sys.argv[1]))
+assert two["ranks"] == 2, two["ranks"]
+for run in two["runs"]:
+    assert run["batch"] == 16, (run["algorithm"], run["batch"])
+    assert all(r["exchange_bytes"] > 0 for r in run["ranks"]), run["ranks"]
+print("bc and closeness on 2 ranks:", [r["algorithm"] for r in two["runs"]])
 PY
     done
     ;;

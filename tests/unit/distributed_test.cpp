@@ -213,25 +213,65 @@ TEST(DistributedRuns, ABadRequestToSeveralDevicesLeavesTheEngineUsable) {
   test::expect_matches_reference("bfs", engine);
 }
 
-// The batched traversals, and any program that settles its vertices between iterations, keep
-// arrays of their own that the ranks do not exchange: refused across ranks, with the reason.
-TEST(DistributedRuns, LevelSynchronousProgramsAreRefusedAcrossRanks) {
+// A program that settles its vertices from arrays of its own without handing them over
+// (shared()) is refused across ranks, with the reason; the engine runs on afterwards.
+struct SettlesAlone {
+  using Value = std::uint32_t;
+  static constexpr ProgramKind kind = ProgramKind::monotone;
+  static constexpr Reduction combine = Reduction::min;
+  static constexpr bool needs_weights = false;
+  static constexpr bool needs_symmetric = false;
+  Value init(vid_t) const { return 0; }
+  bool active_at_start(vid_t) const { return false; }
+  bool relax(Value, std::uint32_t, Value*, vid_t, vid_t) const { return false; }
+  bool settle(vid_t, std::uint32_t) const { return false; }
+};
+
+TEST(DistributedRuns, SettlingProgramsWithoutSharedSlotsAreRefusedAcrossRanks) {
   EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
   o.devices = {0, 1};
   OocEngine engine(test::make_shape("kron"), o);
-  const std::vector<vid_t> sources{0, 1};
-  const auto refusal = [](const char* what) {
-    return std::string(what) +
-           " runs on one GPU or on the CPU, not across ranks yet (a batch's arrays are one "
-           "engine's own)";
-  };
-  EXPECT_EQ(test::error_of([&] { engine.bc(sources); }), refusal("bc"));
-  EXPECT_EQ(test::error_of([&] { engine.closeness(sources); }), refusal("closeness"));
-  EXPECT_EQ(test::error_of([&] { engine.bfs(sources); }), refusal("bfs from several sources"));
-  EXPECT_EQ(test::error_of([&] { engine.run(BatchForward{}); }),
-            "user program settles its vertices between iterations (a level-synchronous "
-            "program), which runs on one GPU or the CPU, not across ranks yet");
+  EXPECT_EQ(test::error_of([&] { engine.run(SettlesAlone{}); }),
+            "user program settles its vertices from arrays of its own, which the ranks cannot "
+            "combine: it runs on one GPU or the CPU, or across ranks once it hands them over "
+            "with shared() (program_contract.hpp)");
   test::expect_matches_reference("bfs", engine);
+}
+
+// The batched traversals across ranks (their slots, SharedSlots, combined after each level):
+// bc, closeness and bfs from many sources give every rank the serial references, on every shape
+// and policy, in batches of 1, 5 and the chosen width.
+using RankBatchCase = std::tuple<test::BatchCase, int>;
+
+class DistributedBatches : public ::testing::TestWithParam<RankBatchCase> {};
+
+TEST_P(DistributedBatches, EveryRankMatchesTheReferences) {
+  const auto& [shape, policy, batch] = std::get<0>(GetParam());
+  const int ranks = std::get<1>(GetParam());
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    OocEngine engine(test::make_symmetric_shape(shape),
+                     test::options_for(policy, true, Backend::cpu), communicator);
+    test::expect_batches_match_references(engine, batch);
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, DistributedBatches,
+                         ::testing::Combine(test::batch_cases(), ::testing::Values(2, 3)),
+                         [](const ::testing::TestParamInfo<RankBatchCase>& param) {
+                           return test::batch_case_name({std::get<0>(param.param), param.index}) +
+                                  "_" + std::to_string(std::get<1>(param.param)) + "_ranks";
+                         });
+
+// Several devices of one engine (a group of thread ranks) run the batches too, on compressed
+// lists.
+TEST(DistributedRuns, SeveralDevicesRunBatchesOnCompressedLists) {
+  Graph g = test::make_symmetric_shape("kron");
+  compress(g);
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.devices = {0, 1};
+  OocEngine engine(std::move(g), o);
+  test::expect_batches_match_references(engine, 7);
 }
 
 // RunOptions::cancelled: a rank asked to stop stops every rank at the same iteration, and the

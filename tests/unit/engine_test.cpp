@@ -224,7 +224,7 @@ TEST(Engine, BadBcRequestsGetOneClearLine) {
             }),
             "bc's sources must be distinct (a vertex is listed twice)");
   EXPECT_EQ(error_of([&] { engine.sample_sources(0, 1); }),
-            "bc needs at least one source (got 0 sources to sample)");
+            "sampling needs at least one source (asked for 0)");
   const std::string too_many = error_of([&] { engine.sample_sources(2049, 1); });
   EXPECT_EQ(too_many.rfind("cannot sample 2049 sources: the graph has ", 0), 0u) << too_many;
   EXPECT_NE(too_many.find(" vertices with out-edges"), std::string::npos) << too_many;

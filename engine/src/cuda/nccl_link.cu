@@ -74,8 +74,17 @@ void NcclLink::reduce(void* data, std::size_t n, ncclDataType_t type, Reduction 
 
 void NcclLink::all_gather(const std::uint64_t* send, std::uint64_t* receive, std::size_t count,
                           cudaStream_t stream) {
+  gather(send, receive, count, ncclUint64, stream);
+}
+void NcclLink::all_gather(const std::uint32_t* send, std::uint32_t* receive, std::size_t count,
+                          cudaStream_t stream) {
+  gather(send, receive, count, ncclUint32, stream);
+}
+
+void NcclLink::gather(const void* send, void* receive, std::size_t count, ncclDataType_t type,
+                      cudaStream_t stream) {
   const char* doing = "exchanging changed vertices over NCCL";
-  check(ncclAllGather(send, receive, count, ncclUint64, comm_, stream), doing);
+  check(ncclAllGather(send, receive, count, type, comm_, stream), doing);
   wait(stream, doing);
 }
 

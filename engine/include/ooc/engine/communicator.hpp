@@ -28,6 +28,8 @@ class Communicator {
   virtual void all_reduce(std::span<float> data, Reduction op) = 0;
   virtual void all_reduce(std::span<std::uint64_t> data, Reduction op) = 0;
   virtual void all_reduce(std::span<double> data, Reduction op) = 0;
+  // Bitwise OR over all ranks, in place (bit sets), with all_reduce's rules.
+  virtual void all_or(std::span<std::uint32_t> data) = 0;
   // This rank failed: stop every rank, naming it and `why` (MPI: MPI_Abort; threads: the
   // others' next all_reduce throws). Does not return under MPI.
   virtual void abort(std::string_view why) noexcept = 0;

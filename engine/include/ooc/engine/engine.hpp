@@ -104,8 +104,11 @@ struct ProgramInfo {
   // Values are weighted path lengths (SSSP): the automatic priority_delta is a multiple of the
   // mean weight (OocEngine::Impl::distance_delta).
   bool weighted_distances = false;
-  // Level-synchronous (SettlingProgram): bulk-synchronous runs on one GPU or the CPU.
+  // Level-synchronous (SettlingProgram): bulk-synchronous runs, one exchange per iteration.
   bool settles = false;
+  // Its slots (SharingProgram) are combined across ranks; a settling program without them runs on
+  // one rank only.
+  bool shares = false;
 };
 template <class P>
 ProgramInfo info_of(const char* name) {
@@ -119,7 +122,8 @@ ProgramInfo info_of(const char* name) {
           0,
           false,
           false,
-          SettlingProgram<P>};
+          SettlingProgram<P>,
+          SharingProgram<P>};
 }
 // What a run of one program needs from the engine, checked and planned.
 struct RunSetup {
@@ -204,7 +208,8 @@ class OocEngine {
   Result<float> pagerank(const PageRankOptions& options = {});  // sums to 1
   // The batched traversals (batch_programs.hpp) run `batch` sources per pass over the edges (0:
   // the most whose arrays fit in 70% of the GPU's free memory, or the host's on the CPU, at most
-  // 1024); one GPU or the CPU, not across ranks. docs/programs.md, "Batched traversals".
+  // 1024; across ranks, the narrowest any rank can hold). Sources without out-edges take no slot
+  // in bc and closeness (they add nothing). docs/programs.md, "Batched traversals".
   //
   // Betweenness centrality (Brandes, unweighted) from `sources` (user ids, distinct): for each
   // vertex v, the sum over the sources s of its dependency delta_s(v), the share of shortest
@@ -238,9 +243,8 @@ class OocEngine {
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
   detail::RankView rank_view() const;  // empty without a communicator
-  // The batched traversals (batch.cpp): refused across ranks, and the batch's width for what
-  // their arrays hold.
-  void refuse_batches_on_ranks(const char* algorithm) const;
+  // The batched traversals (batch.cpp): the batch's width for what their arrays hold, the same
+  // on every rank.
   std::uint32_t batch_width(std::uint32_t asked, std::size_t sources, bool levels, bool paths,
                             bool harmonic) const;
   // Several GPUs from this process (options.devices): the ranks, and running on all of them.

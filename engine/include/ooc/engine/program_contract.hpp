@@ -45,8 +45,13 @@
 //       batched traversals, batch_programs.hpp): after iteration `iteration` (from 0) every
 //       vertex is asked, after the iteration's last relax, and those it returns true for join the
 //       next frontier besides the ones relax() activated. A settling program runs bulk-synchronous
-//       (the engine turns priority scheduling off for it), takes the edge's ids, and runs on one
-//       GPU or the CPU, not across ranks (the arrays it settles are its own).
+//       (the engine turns priority scheduling off for it) and takes the edge's ids. Across ranks
+//       it needs shared():
+//   SharedSlots shared() const;                  with settle: the slots per vertex that relax()
+//       changes beside the target's value (message.hpp). relax() marks a slot (an atomic OR of its
+//       bit) when it adds to the slot's sum; a slot is marked in one iteration only, and its sum
+//       is 0 on every rank before that iteration. After each iteration the ranks OR their marks
+//       and add up the marked slots' sums; then settle() runs, and clears the marks.
 //
 // The pull direction (EngineOptions::direction) runs a program whose relax() is a pure combine of
 // offer(): what relax() would combine into the target along the edge, with no other effect.
@@ -189,6 +194,18 @@ template <class P>
 concept SettlesWithIds = !NamesSettle<P> || EdgeAwareProgram<P>;
 
 template <class P>
+concept NamesShared = requires {
+  &P::shared;
+};
+template <class P>
+concept SharedIsRight = !NamesShared<P> || requires {
+  static_cast<SharedSlots (P::*)() const>(&P::shared);
+};
+// The slots are combined before settle(), which clears their marks.
+template <class P>
+concept SharesWithSettle = !NamesShared<P> || NamesSettle<P>;
+
+template <class P>
 concept NamesPullFloor = requires {
   &P::pull_floor;
 };
@@ -323,6 +340,11 @@ struct ProgramCheck {
   static_assert(!kValue || contract::SettlesWithIds<P>,
                 "OocGraph program: 'settle' needs the relax() that takes the edge's ids (a "
                 "settling program keeps its frontier in arrays of its own)");
+  static_assert(contract::SharedIsRight<P>,
+                "OocGraph program: wrong 'ooc::SharedSlots shared() const'");
+  static_assert(contract::SharesWithSettle<P>,
+                "OocGraph program: 'shared' needs 'bool settle(vid_t, std::uint32_t iteration) "
+                "const' (it clears the marks between iterations)");
   static_assert(!kAccumulative || !kValue || contract::HasInitDelta<P>,
                 "OocGraph program: accumulative, so needs 'Value init_delta(vid_t) const'");
   static_assert(!kAccumulative || !kValue || contract::HasMessage<P>,

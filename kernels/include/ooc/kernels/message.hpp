@@ -28,6 +28,23 @@ concept SettlingProgram = requires(const P& p, vid_t v, std::uint32_t iteration)
   { p.settle(v, iteration) } -> std::same_as<bool>;
 };
 
+// The slots a settling program keeps per vertex beside its value (a batch's sources,
+// batch_programs.hpp), as shared() hands them to the engine. relax() marks the slots it reaches in
+// an iteration and adds to their sums; a slot is marked in one iteration only, and its sum is 0
+// before it. Across ranks the engine combines them after each iteration, before settle(): the marks
+// with OR, the marked slots' sums added up over the ranks (program_contract.hpp).
+struct SharedSlots {
+  std::uint32_t slots = 0;         // per vertex
+  std::uint32_t* marks = nullptr;  // per vertex, (slots + 31) / 32 words: bit i marks slot i
+  float* sums = nullptr;           // per (vertex, slot), at v * slots + i; null: marks only
+};
+
+// A settling program whose relax() changes slots of its own (SharedSlots): it can run across ranks.
+template <class P>
+concept SharingProgram = SettlingProgram<P> && requires(const P& p) {
+  { p.shared() } -> std::same_as<SharedSlots>;
+};
+
 template <class Value>
 struct SourcedMessage {
   Value value;

@@ -224,6 +224,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   // The exchange's last step (executor_exchange.cuh): the owned vertices that changed join the
   // next frontier.
   void mark_changed(bool sparse, const char* doing);
+  // The values' (or deltas') half of exchange(); a sharing program's slots follow.
+  void exchange_values(Communicator& host, IterationStats& stats);
 
   P program_;
   DeviceArray<Value> values_, deltas_;
@@ -496,6 +498,10 @@ void CudaExecutor<P>::advance_frontier() {
   if constexpr (SettlingProgram<P>) {
     OOC_LAUNCH(cuda::settle_kernel, warp_grid_for(words_), kBlockThreads, stream(kDirect),
                "settling the vertices", program_, current_.data(), g_.num_vertices(), iterations_);
+    if (ranked_) {
+      launch_mask_owned(current_.data(), device_.owned.data(), words_, grid_for(words_),
+                        stream(kDirect));
+    }
   }
   ++iterations_;
   ws_.streams[kDirect].synchronize(doing);

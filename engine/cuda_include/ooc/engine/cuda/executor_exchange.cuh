@@ -24,6 +24,15 @@ namespace ooc::detail {
 // next frontier.
 template <class P>
 void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
+  exchange_values(host, stats);
+  if constexpr (SharingProgram<P>) {
+    exchange_.share_slots(*device_.nccl, program_.shared(), g_.num_vertices(), ws_.streams[kDirect],
+                          stats, "combining the ranks' slots");
+  }
+}
+
+template <class P>
+void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats) {
   const char* doing = "exchanging with the other ranks";
   const cudaStream_t s = stream(kDirect);
   const Stream& direct = ws_.streams[kDirect];

@@ -29,11 +29,15 @@ class NcclLink {
   // `count` words from every rank into `receive`, rank r's at r * count; waits the same way.
   void all_gather(const std::uint64_t* send, std::uint64_t* receive, std::size_t count,
                   cudaStream_t stream);
+  void all_gather(const std::uint32_t* send, std::uint32_t* receive, std::size_t count,
+                  cudaStream_t stream);
   int rank() const { return rank_; }
   int size() const { return size_; }
 
  private:
   void reduce(void* data, std::size_t n, ncclDataType_t type, Reduction op, cudaStream_t stream);
+  void gather(const void* send, void* receive, std::size_t count, ncclDataType_t type,
+              cudaStream_t stream);
   void wait(cudaStream_t stream, const char* doing);
   void check(ncclResult_t status, const char* doing);
 

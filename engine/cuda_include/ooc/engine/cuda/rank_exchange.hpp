@@ -15,6 +15,7 @@
 #include "ooc/engine/detail/executor.hpp"
 #include "ooc/engine/exchange_cost.hpp"
 #include "ooc/engine/options.hpp"
+#include "ooc/kernels/message.hpp"
 #include "ooc/transfer/device_array.hpp"
 
 namespace ooc::detail {
@@ -44,6 +45,12 @@ class RankExchange {
   // Every rank's c pairs into all_pairs(), this rank's `mine` padded with kNoPair.
   void gather(NcclLink& nccl, unsigned long long mine, std::uint64_t c, const Stream& stream,
               IterationStats& stats, const char* doing);
+  // A sharing program's slots over n vertices (SharedSlots), after its values: one all-reduce of
+  // the sums, to which every rank but the first gives only its marked slots' (the first's others
+  // are the agreed sums, or 0 where another rank marked them), then the marks ORed (every rank's
+  // gathered, then folded).
+  void share_slots(NcclLink& nccl, const SharedSlots& slots, vid_t n, const Stream& stream,
+                   IterationStats& stats, const char* doing);
   // The collective alone, timed into stats (the kernels queued before it on the stream finish
   // first).
   template <class Collective>
@@ -61,6 +68,7 @@ class RankExchange {
   std::uint64_t pair_capacity_ = 0;
   DeviceArray<std::uint64_t> own_pairs_, all_pairs_;
   DeviceArray<unsigned long long> pair_count_;
+  DeviceArray<std::uint32_t> gathered_marks_;  // share_slots(): every rank's marks
 };
 
 // Collective: warms `nccl` up with the collectives a run over `vertices` makes and measures them

@@ -92,6 +92,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   }
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
   void exchange(Communicator& communicator, IterationStats& stats) override;
+  void exchange_slots(Communicator& communicator, IterationStats& stats) requires SharingProgram<P>;
   void advance_frontier() override;
   void finish(Communicator& communicator) override;
 
@@ -224,7 +225,8 @@ void CpuExecutor<P>::advance_frontier() {
                             if (program_.settle(static_cast<vid_t>((w << 6) + b), iterations_))
                               word |= std::uint64_t{1} << b;
                           }
-                          current_.words()[w] |= word;
+                          current_.words()[w] |=
+                              owned_ != nullptr ? word & owned_->words()[w] : word;
                         }
                       });
   }
@@ -569,6 +571,32 @@ void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats)
     });
   }
   stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+  if constexpr (SharingProgram<P>) exchange_slots(communicator, stats);
+}
+
+// A sharing program's slots (SharedSlots): the other ranks' sums of the slots they marked are
+// added to this rank's, in one all-reduce where every rank but the first gives only the sums of
+// the slots it marked (the first's others are the agreed ones, or 0 where another rank marked
+// them); then the marks are ORed.
+template <class P>
+void CpuExecutor<P>::exchange_slots(Communicator& communicator,
+                                    IterationStats& stats) requires SharingProgram<P> {
+  const SharedSlots slots = program_.shared();
+  const std::uint64_t words = (slots.slots + 31) / 32;
+  const std::uint64_t marks = std::uint64_t{g_.num_vertices()} * words;
+  if (slots.sums != nullptr) {
+    const std::uint64_t count = std::uint64_t{g_.num_vertices()} * slots.slots;
+    if (communicator.rank() != 0) {
+      tbb::parallel_for(std::uint64_t{0}, count, [&](std::uint64_t at) {
+        const std::uint64_t v = at / slots.slots, i = at % slots.slots;
+        if ((slots.marks[v * words + i / 32] >> (i % 32) & 1u) == 0) slots.sums[at] = 0;
+      });
+    }
+    communicator.all_reduce(std::span<float>(slots.sums, count), Reduction::sum);
+    stats.exchange_bytes += count * sizeof(float);
+  }
+  communicator.all_or(std::span<std::uint32_t>(slots.marks, marks));
+  stats.exchange_bytes += marks * sizeof(std::uint32_t);
 }
 
 // Accumulative programs keep each vertex's value on its owner alone: collect them.
