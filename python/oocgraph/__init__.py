@@ -227,8 +227,8 @@ class Graph:
         then 2-D, shape ``(len(sources), num_vertices)``, row i the levels from ``sources[i]``.
         The engine runs ``batch`` sources per pass over the edges (0, the default: the widest
         batch whose arrays fit in memory, at most 1024), bulk-synchronously; ``stats`` adds up
-        every batch's run and ``stats["batch"]`` is the width it ran. Not across several GPUs
-        (``devices``)."""
+        every batch's run and ``stats["batch"]`` is the width it ran; across several GPUs
+        (``devices``) too."""
         settings = _settings(max_iterations, transfer, priority, load_balance, direction)
         if not _is_source_list(source):
             if _vertex(batch, "batch") != 0:

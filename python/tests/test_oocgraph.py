@@ -221,13 +221,30 @@ def test_bc_in_batches_gives_the_unbatched_values(backend):
     sources = list(range(0, 400, 20))  # 20 sources
     whole = g.bc(sources)
     assert whole.stats["algorithm"] == "bc"
-    assert whole.stats["batch"] == len(sources)
+    # A source without out-edges (none of its row's levels is 1) takes no slot.
+    reaching = int((g.bfs(sources) == 1).any(axis=1).sum())
+    assert 0 < reaching < len(sources)
+    assert whole.stats["batch"] == reaching
     for batch in (1, 3, 7):
         batched = g.bc(sources, batch=batch)
         assert batched.stats["batch"] == batch
         np.testing.assert_allclose(batched, whole, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(g.bc(k=6, seed=2, batch=4), g.bc(samples=6, seed=2), rtol=1e-4,
                                atol=1e-6)
+
+
+def test_batched_traversals_across_devices_give_one_engines_values():
+    # Two ranks as threads of one engine (the CPU backend's devices): every rank runs every batch
+    # over its own partitions, and their slots are combined after each level.
+    def make(**kw):
+        return oocgraph.generate("kron", scale=9, undirected=True, backend="cpu",
+                                 partition_bytes=4096, in_memory=False, **kw)
+    one, two = make(), make(devices=[0, 1])
+    sources = list(range(0, 400, 20))
+    np.testing.assert_allclose(two.bc(sources, batch=7), one.bc(sources, batch=7), rtol=1e-4,
+                               atol=1e-6)
+    np.testing.assert_allclose(two.closeness(sources), one.closeness(sources), rtol=1e-9)
+    np.testing.assert_array_equal(two.bfs(sources[:5]), one.bfs(sources[:5]))
 
 
 def test_batched_traversals_refuse_bad_sources(backend):
