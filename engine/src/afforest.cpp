@@ -9,6 +9,11 @@
 // (AfforestLink). On a graph with a giant component nearly every list is never read: the run's
 // survey finds most partitions without an active edge. The forest's roots are each component's
 // smallest internal id. docs/programs.md, "Connected components".
+//
+// Across ranks each rank links its own vertices' lists into a forest of its own, and after the
+// sampling and after the last pass the ranks merge their forests (Forest::merge): each vertex's
+// least root over the ranks, then every rank links each vertex to it, until no rank's forest
+// points anywhere else. The merged forests are the same on every rank.
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
@@ -33,10 +38,10 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// The first kSampleRounds targets of every list, round r's of v at heads[r * n + v], kNoVertex
-// past a list's end; raw lists read in place, a compressed-only graph's decoded from the head of
-// its first block. Returns how many there are.
-std::uint64_t gather_heads(const Graph& g, vid_t* heads) {
+// The first kSampleRounds targets of every list (a rank's: of its own vertices, `owned`), round
+// r's of v at heads[r * n + v], kNoVertex past a list's end; raw lists read in place, a
+// compressed-only graph's decoded from the head of its first block. Returns how many there are.
+std::uint64_t gather_heads(const Graph& g, const Bitmap* owned, vid_t* heads) {
   const vid_t n = g.num_vertices();
   return tbb::parallel_reduce(
       tbb::blocked_range<vid_t>(0, n), std::uint64_t{0},
@@ -44,7 +49,7 @@ std::uint64_t gather_heads(const Graph& g, vid_t* heads) {
         for (vid_t v = range.begin(); v < range.end(); ++v) {
           std::array<vid_t, kSampleRounds> head;
           head.fill(kNoVertex);
-          const eid_t degree = g.degree(v);
+          const eid_t degree = owned == nullptr || owned->test(v) ? g.degree(v) : 0;
           if (g.has_raw_lists()) {
             std::copy_n(g.targets.data() + g.offsets[v], std::min<eid_t>(degree, kSampleRounds),
                         head.begin());
@@ -130,6 +135,47 @@ class Forest {
     }
     return best;
   }
+  // Merges this rank's forest with the other ranks' (each compressed): rounds of taking each
+  // vertex's least root over the ranks and linking it there, until no forest points elsewhere.
+  // Adds the rounds' all-reduced bytes to `bytes`.
+  void merge(Communicator& ranks, std::uint64_t& bytes) {
+    if (device_ != nullptr && labels_memory_ == nullptr) {
+      labels_memory_ =
+          detail::device_allocate(*device_, std::uint64_t{n_} * sizeof(vid_t), "cc's ranks' roots");
+    } else if (device_ == nullptr && labels_.size() < n_) {
+      labels_ = Buffer<vid_t>::allocate(n_);
+    }
+    vid_t* const labels =
+        device_ != nullptr ? static_cast<vid_t*>(labels_memory_.get()) : labels_.data();
+    for (;;) {
+      std::uint64_t moved = 0;
+      if (device_ != nullptr) {
+        moved = detail::afforest_labels(*device_, parent_, labels, n_);
+      } else {
+        std::copy_n(parent_, n_, labels);
+        ranks.all_reduce(std::span<vid_t>(labels, n_), Reduction::min);
+        moved = tbb::parallel_reduce(
+            tbb::blocked_range<vid_t>(0, n_), std::uint64_t{0},
+            [&](const tbb::blocked_range<vid_t>& r, std::uint64_t c) {
+              for (vid_t v = r.begin(); v < r.end(); ++v)
+                c += parent_[v] != labels[v] ? 1 : 0;
+              return c;
+            },
+            std::plus<>());
+      }
+      bytes += std::uint64_t{n_} * sizeof(vid_t);
+      ranks.all_reduce(std::span<std::uint64_t>(&moved, 1), Reduction::sum);
+      if (moved == 0) return;
+      if (device_ != nullptr) {
+        detail::afforest_link_labels(*device_, parent_, labels, n_);
+      } else {
+        tbb::parallel_for(vid_t{0}, n_, [&](vid_t v) {
+          if (labels[v] != v) union_link(parent_, v, labels[v]);
+        });
+        compress();
+      }
+    }
+  }
   Buffer<vid_t> to_host() {
     if (device_ == nullptr) return std::move(host_);
     Buffer<vid_t> out = Buffer<vid_t>::allocate(n_);
@@ -143,6 +189,8 @@ class Forest {
   Buffer<vid_t> host_;
   std::shared_ptr<void> memory_;
   vid_t* parent_ = nullptr;
+  Buffer<vid_t> labels_;                 // merge(), on the CPU
+  std::shared_ptr<void> labels_memory_;  // merge(), on the GPU
 };
 
 }  // namespace
@@ -153,7 +201,7 @@ Result<vid_t> OocEngine::cc(const RunOptions& run) {
     lead().begin_run(detail::info_of<Cc>("cc"), run);
     return on_group([&](OocEngine& e) { return e.cc(run); });
   }
-  const bool afforest = options().cc == CcAlgorithm::afforest && ranks() == 1;
+  const bool afforest = options().cc == CcAlgorithm::afforest;
   detail::RawRun<Cc> raw = afforest ? cc_afforest(run) : cc_labels(run);
   raw.stats.method = afforest ? "afforest" : "labels";
   // Labels are the smallest internal id of each component; users want the smallest user id.
@@ -190,7 +238,7 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
     if (impl_->list_heads.empty()) {
       impl_->list_heads = Buffer<vid_t>::allocate(std::uint64_t{kSampleRounds} * n,
                                                   pinned_memory(options().device));
-      impl_->list_head_count = gather_heads(g, impl_->list_heads.data());
+      impl_->list_head_count = gather_heads(g, rank_view().owned, impl_->list_heads.data());
     }
     heads = impl_->list_heads.data();
     links = impl_->list_head_count;
@@ -199,7 +247,7 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
   start = Clock::now();
   if (device == nullptr) {
     local_heads = Buffer<vid_t>::allocate(std::uint64_t{kSampleRounds} * n);
-    links = gather_heads(g, local_heads.data());
+    links = gather_heads(g, rank_view().owned, local_heads.data());
     heads = local_heads.data();
   }
   IterationStats sampling;
@@ -210,12 +258,24 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
         std::uint64_t{kSampleRounds} * n * sizeof(vid_t);
   }
   forest.sample(heads);
+  Communicator* const ranks = impl_->communicator.get();
+  if (ranks != nullptr) {
+    const auto merging = Clock::now();
+    forest.merge(*ranks, sampling.exchange_bytes);
+    sampling.exchange_seconds = seconds_since(merging);
+  }
   const vid_t giant = n == 0 ? kNoVertex : forest.giant();
   sampling.seconds = sampling.compute_seconds = seconds_since(start);
 
   detail::RawRun<AfforestLink> last = run_builtin(AfforestLink{forest.parent(), giant}, setup);
   start = Clock::now();
   forest.compress();
+  if (ranks != nullptr && !last.stats.iterations.empty()) {
+    IterationStats& pass = last.stats.iterations.back();
+    const auto merging = Clock::now();
+    forest.merge(*ranks, pass.exchange_bytes);
+    pass.exchange_seconds += seconds_since(merging);
+  }
   const double compress_seconds = seconds_since(start);
 
   detail::RawRun<Cc> raw;

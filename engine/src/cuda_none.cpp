@@ -77,6 +77,12 @@ void afforest_compress(const DeviceGraph&, vid_t*, vid_t) {
 void afforest_gather(const DeviceGraph&, const vid_t*, std::span<const vid_t>, vid_t*) {
   no_cuda();
 }
+std::uint64_t afforest_labels(const DeviceGraph&, const vid_t*, vid_t*, vid_t) {
+  no_cuda();
+}
+void afforest_link_labels(const DeviceGraph&, vid_t*, const vid_t*, vid_t) {
+  no_cuda();
+}
 
 std::shared_ptr<void> device_allocate(const DeviceGraph&, std::size_t, const char*) {
   no_cuda();

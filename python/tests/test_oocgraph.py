@@ -233,7 +233,7 @@ def test_bc_in_batches_gives_the_unbatched_values(backend):
                                atol=1e-6)
 
 
-def test_batched_traversals_across_devices_give_one_engines_values():
+def test_batched_traversals_and_cc_across_devices_give_one_engines_values():
     # Two ranks as threads of one engine (the CPU backend's devices): every rank runs every batch
     # over its own partitions, and their slots are combined after each level.
     def make(**kw):
@@ -245,6 +245,10 @@ def test_batched_traversals_across_devices_give_one_engines_values():
                                atol=1e-6)
     np.testing.assert_allclose(two.closeness(sources), one.closeness(sources), rtol=1e-9)
     np.testing.assert_array_equal(two.bfs(sources[:5]), one.bfs(sources[:5]))
+    # cc's Afforest too: the ranks merge their forests.
+    cc = two.cc()
+    assert cc.stats["method"] == "afforest"
+    np.testing.assert_array_equal(cc, one.cc())
 
 
 def test_batched_traversals_refuse_bad_sources(backend):

@@ -197,8 +197,8 @@ inline RunStats expect_matches_reference(const std::string& program, OocEngine& 
       return stats;
     }
     c = reference::compare_exact(take(engine.cc()), reference::cc(g));
-    // Ranks propagate labels whatever was asked.
-    const bool afforest = program == "cc" && engine.ranks() == 1;
+    // Afforest unless labels were asked for, on one rank or several.
+    const bool afforest = program == "cc";
     EXPECT_EQ(stats.method, afforest ? "afforest" : "labels");
   } else {
     PageRankOptions pr;

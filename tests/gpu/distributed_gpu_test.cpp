@@ -288,7 +288,7 @@ TEST(CudaRankRuns, ARankPinsNoRawListsOfACompressedOnlyFile) {
 TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
   OOC_REQUIRE_GPU();
   if (list_devices().size() < 2) GTEST_SKIP() << "needs 2 GPUs: " << describe_devices();
-  const auto single = [] {  // label propagation, as the ranks run it
+  const auto single = [] {  // label propagation, as the ranks below run it
     EngineOptions o = test::options_for("filter", false, Backend::cuda);
     o.cc = CcAlgorithm::labels;
     OocEngine engine(test::make_shape("kron"), o);
@@ -299,6 +299,7 @@ TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
     EngineOptions o = test::options_for("filter", false, Backend::cuda);
     o.device = r;
     o.exchange = Exchange::dense;
+    o.cc = CcAlgorithm::labels;
     OocEngine engine(test::make_shape("kron"), o, communicator);
     const auto result = engine.cc();
     bytes[static_cast<std::size_t>(r)] = result.stats.bytes(TransferEngine::filter);
@@ -369,6 +370,7 @@ TEST(CudaRankRuns, NcclIsWarmedUpAndCalibratedWhenTheEngineIsMade) {
     EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
     o.device = r;
     o.exchange = Exchange::dense;
+    o.cc = CcAlgorithm::labels;  // every iteration exchanges through NCCL
     OocEngine engine(test::build(generate_kronecker(16, 8, 3), true, 1), o, communicator);
     const std::optional<ExchangeCalibration> c = engine.exchange_calibration();
     ASSERT_TRUE(c.has_value());
@@ -408,6 +410,7 @@ TEST(CudaRankRuns, AutoExchangeTakesTheFormTheCalibrationPricesLower) {
     o.device = r;
     o.exchange = Exchange::automatic;
     o.exchange_rounds = 1;
+    o.cc = CcAlgorithm::labels;  // an exchange per iteration (Afforest merges its forests)
     OocEngine engine(test::build(generate_kronecker(16, 8, 3), true, 1), o, communicator);
     const std::uint64_t n = engine.graph().num_vertices();
     const auto expect_priced = [&](const RunStats& s, bool accumulative) {

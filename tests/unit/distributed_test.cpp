@@ -63,8 +63,8 @@ TEST_P(DistributedDirection, EveryRankMatchesTheReference) {
       SCOPED_TRACE("rank " + std::to_string(r) + ", " + program);
       const RunStats stats = test::expect_matches_reference(program, engine);
       pulls[static_cast<std::size_t>(r)].push_back(stats.pull_iterations());
-      if (direction == "pull" && shape == "kron") {
-        EXPECT_GT(stats.pull_iterations(), 0u);
+      if (direction == "pull" && shape == "kron" && stats.method != "afforest") {
+        EXPECT_GT(stats.pull_iterations(), 0u);  // Afforest's one pass pushes
       }
     }
   });
@@ -143,6 +143,7 @@ TEST(DistributedRuns, ExchangeRoundsCutTheRereadsOfConnectedComponents) {
     test::on_ranks(2, [&](int, const std::shared_ptr<Communicator>& communicator) {
       EngineOptions o = test::options_for("filter", true, Backend::cpu);
       o.exchange_rounds = rounds;
+      o.cc = CcAlgorithm::labels;  // label propagation, whose iterations reread partitions
       OocEngine engine(test::make_shape("kron"), o, communicator);
       const std::uint64_t b = engine.cc().stats.bytes(TransferEngine::filter);
       const std::lock_guard lock(m);

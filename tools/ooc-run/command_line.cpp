@@ -141,9 +141,9 @@ void add_transfer_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--cc", a.cc,
                  "how cc finds components: afforest (union-find from two sampled neighbours per "
-                 "vertex, then only the lists outside the largest component; one GPU or the CPU, "
-                 "ranks propagate labels) | labels (min-label propagation over every list), or a "
-                 "list (each in turn)")
+                 "vertex, then only the lists outside the largest component; ranks merge their "
+                 "forests) | labels (min-label propagation over every list), or a list (each in "
+                 "turn)")
       ->check(list_check(parse_cc_algorithm, "LIST"))
       ->capture_default_str();
 }

@@ -136,7 +136,6 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
   if (ranks == 1) rounds.resize(1);
   if (backend != Backend::cuda) blocks.resize(1);
   if (backend != Backend::cuda) slices.resize(1);
-  if (ranks > 1) ccs.resize(1);  // ranks propagate labels either way
   std::vector<RunSettings> out;
   for (const TransferPolicy policy : policies)
     for (const bool priority : priorities)

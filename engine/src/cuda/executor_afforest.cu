@@ -34,6 +34,19 @@ __global__ void gather(const vid_t* parent, const vid_t* at, vid_t* out, std::ui
   if (i < count) out[i] = parent[at[i]];
 }
 
+__global__ void link_labels(vid_t* parent, const vid_t* labels, vid_t n) {
+  const vid_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n && labels[v] != v) union_link(parent, v, labels[v]);
+}
+
+__global__ void count_moved(const vid_t* parent, const vid_t* labels, vid_t n,
+                            unsigned long long* moved) {
+  const vid_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool differs = v < n && parent[v] != labels[v];
+  const unsigned votes = __ballot_sync(0xffffffffu, differs);
+  if ((threadIdx.x & 31u) == 0 && votes != 0) atomicAdd(moved, __popc(votes));
+}
+
 void finish(const char* doing) {
   OOC_CUDA(cudaGetLastError(), doing);
   OOC_CUDA(cudaDeviceSynchronize(), doing);
@@ -78,6 +91,31 @@ void afforest_gather(const DeviceGraph& device, const vid_t* parent, std::span<c
   finish("reading cc's sampled roots");
   OOC_CUDA(cudaMemcpy(out, found.data(), count * sizeof(vid_t), cudaMemcpyDeviceToHost),
            "copying cc's sampled roots back");
+}
+
+std::uint64_t afforest_labels(const DeviceGraph& device, const vid_t* parent, vid_t* labels,
+                              vid_t n) {
+  const char* doing = "merging the ranks' cc forests";
+  OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
+  if (n == 0) return 0;
+  OOC_CUDA(cudaMemcpy(labels, parent, std::uint64_t{n} * sizeof(vid_t), cudaMemcpyDeviceToDevice),
+           doing);
+  device.nccl->all_reduce(labels, n, Reduction::min, nullptr);
+  DeviceArray<unsigned long long> moved(1, "cc's moved roots");
+  OOC_CUDA(cudaMemset(moved.data(), 0, sizeof(unsigned long long)), doing);
+  count_moved<<<blocks_for(n), kThreads>>>(parent, labels, n, moved.data());
+  finish(doing);
+  unsigned long long count = 0;
+  OOC_CUDA(cudaMemcpy(&count, moved.data(), sizeof count, cudaMemcpyDeviceToHost), doing);
+  return count;
+}
+
+void afforest_link_labels(const DeviceGraph& device, vid_t* parent, const vid_t* labels, vid_t n) {
+  OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
+  if (n == 0) return;
+  link_labels<<<blocks_for(n), kThreads>>>(parent, labels, n);
+  compress<<<blocks_for(n), kThreads>>>(parent, n);
+  finish("linking cc's forest to the ranks' roots");
 }
 
 }  // namespace ooc::detail

@@ -203,7 +203,7 @@ class OocEngine {
   Result<std::uint32_t> bfs(vid_t source, const RunOptions& run = {});  // levels
   Result<double> sssp(vid_t source, const RunOptions& run = {});        // +inf: unreached
   // The smallest user id in each vertex's component, by EngineOptions::cc: Afforest on one GPU
-  // or the CPU, label propagation across ranks or when asked.
+  // or the CPU and across ranks (their forests merged), label propagation when asked.
   Result<vid_t> cc(const RunOptions& run = {});
   Result<float> pagerank(const PageRankOptions& options = {});  // sums to 1
   // The batched traversals (batch_programs.hpp) run `batch` sources per pass over the edges (0:

@@ -57,8 +57,8 @@ enum class Direction { push, pull, automatic };
 // How OocEngine::cc finds the components (docs/programs.md, "Connected components").
 //   afforest  Afforest (Sutton et al., IPDPS 2018): a union-find forest on the processor, linked
 //             from the first two neighbours of every list, then one pass over the lists of the
-//             vertices outside the largest tree; most lists are never read. One GPU or the CPU;
-//             ranks propagate labels
+//             vertices outside the largest tree; most lists are never read. Ranks each link
+//             their own vertices' lists and merge their forests after the sampling and the pass
 //   labels    min-label propagation (the Cc program): every list, each iteration that it is
 //             active
 enum class CcAlgorithm { afforest, labels };

@@ -110,6 +110,13 @@ void afforest_sample(const DeviceGraph& device, vid_t* parent, const vid_t* head
 void afforest_compress(const DeviceGraph& device, vid_t* parent, vid_t n);
 void afforest_gather(const DeviceGraph& device, const vid_t* parent, std::span<const vid_t> at,
                      vid_t* out);
+// A GPU rank's step of merging the ranks' forests (both compressed): `labels` = the least root
+// any rank's forest gives each vertex (an all-reduce over NCCL); returns how many vertices this
+// rank's forest points elsewhere. afforest_link_labels then links each vertex to its label and
+// points every vertex at its root.
+std::uint64_t afforest_labels(const DeviceGraph& device, const vid_t* parent, vid_t* labels,
+                              vid_t n);
+void afforest_link_labels(const DeviceGraph& device, vid_t* parent, const vid_t* labels, vid_t n);
 
 // Device memory that a built-in program reads and writes through pointers of its own (the
 // batched traversals' arrays), freed with the last copy of the pointer; filling it, copies to and
