@@ -160,8 +160,17 @@ std::vector<double> pagerank(const Graph& g, double damping) {
   return to_user(g, rank);
 }
 
-double pagerank_l1_bound(double damping, double tolerance) {
-  return 2.0 * tolerance / ((1.0 - damping) * (1.0 - damping)) + 1e-5;
+double pagerank_l1_bound(double damping, double tolerance, std::uint64_t max_in_degree) {
+  constexpr double kFloatRoundoff = 0x1p-24;  // half of FLT_EPSILON
+  return 2.0 * tolerance / ((1.0 - damping) * (1.0 - damping)) + 1e-5 +
+         static_cast<double>(max_in_degree) * kFloatRoundoff;
+}
+
+std::uint64_t max_in_degree(const Graph& g) {
+  std::vector<std::uint64_t> in(g.num_vertices(), 0);
+  for (const vid_t v : g.targets.span())
+    ++in[v];
+  return in.empty() ? 0 : *std::max_element(in.begin(), in.end());
 }
 
 Comparison compare_l1(const std::vector<float>& engine, const std::vector<double>& expected,

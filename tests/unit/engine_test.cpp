@@ -249,6 +249,16 @@ TEST(Engine, SampledBcSourcesAreDistinctVerticesWithEdgesAndFollowTheSeed) {
     EXPECT_GT(engine.graph().degree(engine.internal_id(s)), 0u) << s;
 }
 
+// PageRank's L1 bound allows, beside the tolerance's residue, float rounding in the sum of a
+// vertex's incoming messages: a star's hub sums one per leaf.
+TEST(Engine, ThePageRankBoundAllowsForTheRoundingOfAHubsSum) {
+  const Graph star = test::make_shape("big_star");  // generate_star(10000): a hub, 9,999 leaves
+  EXPECT_EQ(reference::max_in_degree(star), 9999u);
+  const double plain = reference::pagerank_l1_bound(0.85, 1e-6);
+  EXPECT_DOUBLE_EQ(plain, 2e-6 / (0.15 * 0.15) + 1e-5);
+  EXPECT_DOUBLE_EQ(reference::pagerank_l1_bound(0.85, 1e-6, 10000), plain + 10000 * 0x1p-24);
+}
+
 TEST(Engine, AskingForCudaWithoutAGpuIsOneClearLine) {
   if (!list_devices().empty()) GTEST_SKIP() << "this machine has a GPU";
   EngineOptions o = cpu();

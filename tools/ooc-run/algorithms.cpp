@@ -144,8 +144,9 @@ const std::array kAlgorithms{
             [](const std::vector<double>& values, const std::vector<double>& expected,
                const RunInput& in) {
               const std::vector<float> ranks(values.begin(), values.end());
-              return reference::compare_l1(ranks, expected,
-                                           reference::pagerank_l1_bound(in.damping, in.tolerance));
+              return reference::compare_l1(
+                  ranks, expected,
+                  reference::pagerank_l1_bound(in.damping, in.tolerance, in.max_in_degree));
             },
         .write_value = write_numbers,
     },

@@ -23,6 +23,7 @@ struct RunInput {
   float damping = 0.85f;           // Needs::damping
   float tolerance = 1e-6f;         // Needs::tolerance
   RunOptions run;
+  std::uint64_t max_in_degree = 0;  // --verify: the graph's (pagerank's float rounding bound)
 };
 
 // A run's values as doubles (exact for 32-bit integers and floats), +inf where a vertex was not

@@ -122,6 +122,7 @@ class Runner {
   std::vector<double> reference_ranks_;  // --pagerank-reference, read before any run
   // Per algorithm and damping (pagerank's reference depends on it), the reference, computed once.
   std::map<std::pair<std::size_t, float>, std::vector<double>> expected_;
+  std::optional<std::uint64_t> max_in_degree_;  // the graph's, once pagerank's --verify needs it
   // The serial reference needs every edge, raw: a rank, or a compressed-only file's one rank,
   // reads the file again.
   Graph whole_;
@@ -301,7 +302,12 @@ void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& 
   const Algorithm& algorithm = *algorithms_[which];
   std::vector<double>& expected = expected_[{which, in.damping}];
   if (expected.empty()) expected = algorithm.reference(whole_graph(engine), in);
-  const reference::Comparison c = algorithm.verify(last_.values, expected, in);
+  RunInput checked = in;
+  if (algorithm.needs.ranks) {
+    if (!max_in_degree_) max_in_degree_ = reference::max_in_degree(whole_graph(engine));
+    checked.max_in_degree = *max_in_degree_;
+  }
+  const reference::Comparison c = algorithm.verify(last_.values, expected, checked);
   const bool cuda = engine.backend() == Backend::cuda;
   std::string how =
       std::string(to_string(setting.transfer)) + ", priority " + (setting.priority ? "on" : "off");
