@@ -299,8 +299,8 @@ class Graph:
         """Betweenness centrality (Brandes, unweighted), float64: for each vertex the sum over
         the sources s of its dependency on s, the share of shortest paths from s through it.
         ``sources``: distinct vertex ids; or ``samples=k`` (``k=`` is the same) distinct
-        vertices with out-edges drawn with ``seed`` (scale by ``num_vertices / k`` for an
-        estimate of the whole); default: the highest-degree vertex. Every vertex as a source
+        vertices with out-edges drawn with ``seed`` (scale by the number of vertices with
+        out-edges over k for an estimate of the whole: the others add nothing); default: the highest-degree vertex. Every vertex as a source
         gives twice networkx's ``betweenness_centrality(G, normalized=False)`` on an undirected
         graph. Needs a symmetric graph (``undirected=True``). ``batch``: sources per pass over
         the edges (0: the widest batch that fits in memory, at most 1024; ``stats["batch"]``
@@ -319,7 +319,7 @@ class Graph:
         s other than v that reach it of ``1 / d(s, v)``, d the number of edges on a shortest
         path from s (along the edges' direction). Sources as for :meth:`bc`: distinct vertex
         ids; or ``samples=k`` (``k=`` is the same) distinct vertices with out-edges drawn with
-        ``seed`` (scale by ``(num_vertices - 1) / k`` for an estimate); default: the
+        ``seed`` (scale by the vertices with out-edges over k, as for :meth:`bc`); default: the
         highest-degree vertex. Every vertex as a source (``sources=range(g.num_vertices)``)
         gives the exact harmonic centrality, networkx's ``harmonic_centrality`` on an undirected
         graph. ``batch`` as for :meth:`bc`."""

@@ -214,15 +214,16 @@ class OocEngine {
   // Betweenness centrality (Brandes, unweighted) from `sources` (user ids, distinct): for each
   // vertex v, the sum over the sources s of its dependency delta_s(v), the share of shortest
   // paths from s that pass through v. Every vertex as a source gives exact BC (twice the
-  // pair-based value on an undirected graph, which networkx halves); k sampled sources give an
-  // estimate once scaled by V / k. Needs a symmetric graph. Path counts and dependencies are
+  // pair-based value on an undirected graph, which networkx halves); k sources sampled among the
+  // V_e vertices with out-edges (sample_sources) give an estimate once scaled by V_e / k (the
+  // others add nothing). Needs a symmetric graph. Path counts and dependencies are
   // single precision per source (docs/programs.md).
   BatchResult bc(std::span<const vid_t> sources, const RunOptions& run = {},
                  std::uint32_t batch = 0);
   // Harmonic closeness from `sources` (user ids, distinct): for each vertex v, the sum over the
   // sources s other than v that reach it of 1 / d(s, v). Every vertex as a source gives the exact
   // harmonic centrality (on a symmetric graph); k sampled ones an estimate once scaled by
-  // (V - 1) / k.
+  // V_e / k, as bc's.
   BatchResult closeness(std::span<const vid_t> sources, const RunOptions& run = {},
                         std::uint32_t batch = 0);
   // BFS levels from each of `sources` (user ids, distinct).
