@@ -47,8 +47,9 @@ void check_ids(const EdgeList& edges) {
   }
 }
 
-// Renumbers the vertices that keep at least one edge to 0..k-1; returns new -> old.
-Buffer<vid_t> compact_ids(EdgeList& edges, const Plan& plan) {
+// Renumbers the vertices that keep at least one edge to 0..k-1, in the order of their ids: those
+// become the graph's ids (the user's), and the others are gone.
+void compact_ids(EdgeList& edges, const Plan& plan) {
   const vid_t n = edges.num_vertices;
   auto new_id = Buffer<vid_t>::allocate(std::size_t{n} + 1);
   detail::parallel_fill(new_id.data(), new_id.size(), vid_t{0});
@@ -63,16 +64,11 @@ Buffer<vid_t> compact_ids(EdgeList& edges, const Plan& plan) {
   });
   // After the scan, v is used exactly when new_id[v + 1] > new_id[v].
   const vid_t used = detail::exclusive_scan(new_id.data(), new_id.size());
-  auto old_id = Buffer<vid_t>::allocate(used);
-  tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
-    if (new_id[v + 1] > new_id[v]) old_id[new_id[v]] = v;
-  });
   tbb::parallel_for(std::uint64_t{0}, edges.size(), [&](std::uint64_t i) {
     edges.sources[i] = new_id[edges.sources[i]];
     edges.targets[i] = new_id[edges.targets[i]];
   });
   edges.num_vertices = used;
-  return old_id;
 }
 
 // Calls visit(from, to) for every edge the plan keeps, in both directions when asked, limited to
@@ -221,7 +217,7 @@ Graph build_graph(EdgeList&& input, const BuildOptions& options) {
 
   Graph g;
   g.symmetric = plan.both_directions;
-  if (options.compact_ids) g.original_ids = compact_ids(edges, plan);
+  if (options.compact_ids) compact_ids(edges, plan);
   g.offsets = count_offsets(edges, plan);
   const eid_t m = g.offsets[edges.num_vertices];
   g.targets = Buffer<vid_t>::allocate(m);

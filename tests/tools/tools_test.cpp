@@ -284,6 +284,30 @@ TEST_F(Tools, GenerateStillDefaultsToNoWeights) {
   EXPECT_EQ(info(graph)["weights"], "none");
 }
 
+// --compact-ids drops the vertices without edges and numbers the others 0..n-1 in their order:
+// the file is valid, every edge survives, and ooc-run runs on it (it used to fail validation).
+TEST_F(Tools, CompactIdsRenumberTheVerticesWithEdges) {
+  const fs::path whole = path("whole.oocg"), compact = path("compact.oocg");
+  for (const auto& [file, extra] : {std::pair{whole, ""}, std::pair{compact, "--compact-ids"}}) {
+    std::vector<std::string> args{"generate",     "kron", "--scale",     "9",
+                                  "--undirected", "-o",   file.string(), "-q"};
+    if (*extra != '\0') args.emplace_back(extra);
+    const Ran r = partition_tool(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const nlohmann::json all = info(whole), kept = info(compact);
+  EXPECT_EQ(kept["edges"], all["edges"]);
+  EXPECT_GT(all["out_degree"]["isolated"], 0);
+  EXPECT_EQ(kept["out_degree"]["isolated"], 0);  // symmetric: every kept vertex has out-edges
+  EXPECT_EQ(
+      kept["vertices"].get<std::uint64_t>(),
+      all["vertices"].get<std::uint64_t>() - all["out_degree"]["isolated"].get<std::uint64_t>());
+  const Ran r = ooc_run({"bfs,cc", "--graph", compact.string(), "--backend", "cpu", "--verify"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify cc hybrid, priority on, afforest: ok"), std::string::npos) << r.out;
+}
+
 // --compress: info gives the bytes per edge, verify decodes every list, and ooc-run's filter
 // tasks move the compressed lists (or the raw ones with --compressed off) to the same distances.
 TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {

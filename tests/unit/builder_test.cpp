@@ -53,8 +53,9 @@ TEST(Builder, KeepsIdsAsGivenUnlessAskedToCompact) {
   BuildOptions compact;
   compact.compact_ids = true;
   Graph g = build_graph(edge_list(11, {{10, 4}, {4, 7}}), compact);
-  EXPECT_EQ(g.num_vertices(), 3u);
-  EXPECT_EQ(edge_set(g), (std::vector<Edge>{{4, 7, 0}, {10, 4, 0}}));
+  EXPECT_EQ(g.num_vertices(), 3u);  // 4, 7 and 10 become 0, 1 and 2, the user's ids from now on
+  EXPECT_TRUE(g.original_ids.empty());
+  EXPECT_EQ(edge_set(g), (std::vector<Edge>{{0, 1, 0}, {2, 0, 0}}));
 }
 
 TEST(Builder, RandomWeightsAreSymmetricInRangeAndReproducible) {

@@ -51,11 +51,13 @@ TEST(HubSort, TiesGoToTheSmallerIdAndZeroFractionChangesNothing) {
 TEST(HubSort, ComposesWithCompactedIds) {
   BuildOptions compact;
   compact.compact_ids = true;
+  // 10, 50 and 90 become 0, 1 and 2; 10 (now 0) still goes first.
   Graph g = build_graph(edge_list(100, {{90, 10}, {10, 50}, {50, 10}, {90, 50}}), compact);
   const auto expected = edge_set(g);
+  EXPECT_EQ(expected, (std::vector<test::Edge>{{0, 1, 0}, {1, 0, 0}, {2, 0, 0}, {2, 1, 0}}));
   Graph sorted = hub_sort(std::move(g), 0.34);
   EXPECT_EQ(edge_set(sorted), expected);
-  EXPECT_EQ(sorted.original_id(0), 10u);
+  EXPECT_EQ(sorted.original_id(0), 0u);
 }
 
 TEST(HubSort, RejectsAFractionOutsideZeroToOne) {

@@ -25,7 +25,8 @@ struct BuildOptions {
   bool undirected = false;  // add (v, u) for every (u, v)
   bool remove_self_loops = true;
   bool remove_duplicates = true;  // of equal (u, v), keep the smallest weight
-  bool compact_ids = false;       // renumber the vertices that have edges to 0..n-1
+  bool compact_ids = false;       // drop the vertices without edges and renumber the others
+                                  // 0..n-1 in their order: the new ids are the user's
   WeightSpec weights;
 };
 
