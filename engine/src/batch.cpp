@@ -264,8 +264,9 @@ std::uint32_t OocEngine::batch_width(std::uint32_t asked, std::size_t sources, b
 BatchResult OocEngine::bc(std::span<const vid_t> sources, const RunOptions& run,
                           std::uint32_t batch) {
   if (sources.empty()) throw InvalidInput("bc needs at least one source");
-  if (grouped()) {
+  if (grouped()) {  // a request checked once, before the ranks run it (engine.cpp says why)
     distinct_internal(lead(), sources, "bc");
+    lead().begin_run(detail::info_of<BatchBackward>("bc"), run);
     return on_group([&](OocEngine& e) { return e.bc(sources, run, batch); });
   }
   const std::vector<vid_t> internal = reaching(graph(), distinct_internal(*this, sources, "bc"));
@@ -309,6 +310,7 @@ BatchResult OocEngine::closeness(std::span<const vid_t> sources, const RunOption
   if (sources.empty()) throw InvalidInput("closeness needs at least one source");
   if (grouped()) {
     distinct_internal(lead(), sources, "closeness");
+    lead().begin_run(detail::info_of<BatchForward>("closeness"), run);
     return on_group([&](OocEngine& e) { return e.closeness(sources, run, batch); });
   }
   const std::vector<vid_t> internal =
@@ -342,6 +344,7 @@ LevelsResult OocEngine::bfs(std::span<const vid_t> sources, const RunOptions& ru
   if (sources.empty()) throw InvalidInput("bfs needs at least one source");
   if (grouped()) {
     distinct_internal(lead(), sources, "bfs");
+    lead().begin_run(detail::info_of<BatchForward>("bfs"), run);
     return on_group([&](OocEngine& e) { return e.bfs(sources, run, batch); });
   }
   const std::vector<vid_t> internal = distinct_internal(*this, sources, "bfs");

@@ -211,6 +211,9 @@ TEST(DistributedRuns, ABadRequestToSeveralDevicesLeavesTheEngineUsable) {
   OocEngine engine(test::make_shape("kron_directed"), o);
   EXPECT_THROW(engine.cc(), InvalidInput);
   EXPECT_THROW(engine.bfs(engine.graph().num_vertices()), InvalidInput);
+  const std::vector<vid_t> sources{engine.highest_degree_vertex(), 1};
+  EXPECT_THROW(engine.bc(sources), InvalidInput);  // bc needs a symmetric graph
+  EXPECT_THROW(engine.bfs(std::vector<vid_t>{1, 1}), InvalidInput);
   test::expect_matches_reference("bfs", engine);
 }
 
