@@ -533,84 +533,8 @@ void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
   stats.compute_seconds += since(start);
 }
 
-// Monotone programs: the values reduce with the program's own direction (min unless it says),
-// and an owned vertex whose value changed anywhere joins the next frontier. Accumulative ones:
-// every rank's change of the deltas is summed onto the agreed deltas, and an owned vertex whose
-// delta now reaches the activation threshold (relax() from zero says so) joins it.
-template <class P>
-void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats) {
-  const vid_t n = g_.num_vertices();
-  const auto each_word = [&](auto&& per_vertex) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, next_.num_words(), 256),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t w = r.begin(); w < r.end(); ++w) {
-                          std::uint64_t bits = 0;
-                          for (std::size_t b = 0; b < 64 && (w << 6) + b < n; ++b) {
-                            if (per_vertex(static_cast<vid_t>((w << 6) + b)))
-                              bits |= std::uint64_t{1} << b;
-                          }
-                          next_.words()[w] |= bits & owned_->words()[w];
-                        }
-                      });
-  };
-  if constexpr (kAccumulative) {
-    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { change_[v] = deltas_[v] - agreed_[v]; });
-    communicator.all_reduce(change_.span(), Reduction::sum);
-    each_word([&](vid_t v) {
-      deltas_[v] = agreed_[v] + change_[v];
-      agreed_[v] = deltas_[v];
-      Value from_zero{};
-      return activated_by(program_, deltas_[v], &from_zero, v);
-    });
-  } else {
-    communicator.all_reduce(values_.span(), reduction_of<P>());
-    each_word([&](vid_t v) {
-      const bool changed = values_[v] != agreed_[v];
-      agreed_[v] = values_[v];
-      return changed;
-    });
-  }
-  stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
-  if constexpr (SharingProgram<P>) exchange_slots(communicator, stats);
-}
-
-// A sharing program's slots (SharedSlots): the other ranks' sums of the slots they marked are
-// added to this rank's, in one all-reduce where every rank but the first gives only the sums of
-// the slots it marked (the first's others are the agreed ones, or 0 where another rank marked
-// them); then the marks are ORed.
-template <class P>
-void CpuExecutor<P>::exchange_slots(Communicator& communicator,
-                                    IterationStats& stats) requires SharingProgram<P> {
-  const SharedSlots slots = program_.shared();
-  const std::uint64_t words = (slots.slots + 31) / 32;
-  const std::uint64_t marks = std::uint64_t{g_.num_vertices()} * words;
-  if (slots.sums != nullptr) {
-    const std::uint64_t count = std::uint64_t{g_.num_vertices()} * slots.slots;
-    if (communicator.rank() != 0) {
-      tbb::parallel_for(std::uint64_t{0}, count, [&](std::uint64_t at) {
-        const std::uint64_t v = at / slots.slots, i = at % slots.slots;
-        if ((slots.marks[v * words + i / 32] >> (i % 32) & 1u) == 0) slots.sums[at] = 0;
-      });
-    }
-    communicator.all_reduce(std::span<float>(slots.sums, count), Reduction::sum);
-    stats.exchange_bytes += count * sizeof(float);
-  }
-  communicator.all_or(std::span<std::uint32_t>(slots.marks, marks));
-  stats.exchange_bytes += marks * sizeof(std::uint32_t);
-}
-
-// Accumulative programs keep each vertex's value on its owner alone: collect them.
-template <class P>
-void CpuExecutor<P>::finish(Communicator& communicator) {
-  if constexpr (kAccumulative) {
-    tbb::parallel_for(vid_t{0}, g_.num_vertices(), [&](vid_t v) {
-      if (!owned_->test(v)) values_[v] = Value{};
-    });
-    communicator.all_reduce(values_.span(), Reduction::sum);
-  }
-}
-
 }  // namespace ooc::detail
 
-// The pull side's member definitions.
-#include "ooc/engine/detail/cpu_pull.hpp"  // IWYU pragma: export
+// The ranks' exchange and the pull side's member definitions.
+#include "ooc/engine/detail/cpu_exchange.hpp"  // IWYU pragma: export
+#include "ooc/engine/detail/cpu_pull.hpp"      // IWYU pragma: export
