@@ -68,12 +68,17 @@ WeightType wider(WeightType a, WeightType b) {
   return a == WeightType::none ? b : a;
 }
 
-// Adds the part's kept edges to each source's count, growing the counts to its vertices; each
-// worker counts its own vertices (parallel.hpp's owners).
-void count_part(const EdgeList& part, const BuildOptions& options, Census& census) {
+// What the census keeps of a part besides the counts.
+void note_part(const EdgeList& part, Census& census) {
   census.weight_type = wider(census.weight_type, part.weight_type);
   census.symmetric_input = part.symmetric_input;
   census.input_edges += part.size();
+}
+
+// Adds the part's kept edges to each source's count, growing the counts to its vertices; each
+// worker counts its own vertices (parallel.hpp's owners).
+void count_part(const EdgeList& part, const BuildOptions& options, Census& census) {
+  note_part(part, census);
   if (std::size_t{part.num_vertices} + 1 > census.degree.size()) {
     census.degree.reserve(std::max(std::size_t{part.num_vertices} + 1,
                                    census.degree.size() + census.degree.size() / 2));
@@ -107,10 +112,11 @@ Census count_edges(const EdgeSource& input, const BuildOptions& options, std::ui
 // Sorts the records of `items` things by range and appends each range's run to its file:
 // visit(begin, end, emit) calls emit(source, target, weight) for the records of things
 // [begin, end), the same ones each time. A counting sort over pieces, so that each piece writes
-// its own slots.
+// its own slots. With `degree`, each source's records are counted there too, range by range.
 template <class Visit>
 void spill(std::uint64_t items, Visit&& visit, const Ranges& ranges, const Records& records,
-           std::vector<TempFile>& files, std::vector<std::uint32_t>& sorted) {
+           std::vector<TempFile>& files, std::vector<std::uint32_t>& sorted,
+           eid_t* degree = nullptr) {
   if (items == 0) return;
   const std::size_t r_count = ranges.count();
   const std::uint64_t piece_items = 1 << 16;
@@ -137,6 +143,10 @@ void spill(std::uint64_t items, Visit&& visit, const Ranges& ranges, const Recor
   tbb::parallel_for(std::size_t{0}, r_count, [&](std::size_t r) {
     const std::uint64_t begin = r == 0 ? 0 : at[r * pieces - 1];
     const std::uint64_t end = at[(r + 1) * pieces - 1];
+    if (degree != nullptr) {
+      for (std::uint64_t i = begin; i < end; ++i)
+        ++degree[sorted[i * records.words]];
+    }
     files[r].append(sorted.data() + begin * records.words, (end - begin) * records.bytes());
   });
 }
@@ -149,7 +159,8 @@ std::vector<TempFile> open_files(std::size_t count, const std::filesystem::path&
   return files;
 }
 
-// Pass 2, or passes 1 and 2 at once with `count`.
+// Pass 2, or passes 1 and 2 at once with `count` (a generator: the counts already span its
+// vertices, and are counted by range as the edges spill).
 std::vector<TempFile> spill_edges(const EdgeSource& input, const BuildOptions& options,
                                   Census& census, const Ranges& ranges, const ListPlan& plan,
                                   std::uint64_t part_edges, bool count,
@@ -162,7 +173,7 @@ std::vector<TempFile> spill_edges(const EdgeSource& input, const BuildOptions& o
   ProgressStep progress("spilling edges", count ? input.max_edges() : census.input_edges);
   std::vector<std::uint32_t> sorted;
   input.read(part_edges, read, [&](EdgeList&& part) {
-    if (count) count_part(part, options, census);
+    if (count) note_part(part, census);
     const EdgePlan edges =
         edge_plan(options, part.symmetric_input, census.weight_type != WeightType::none);
     const auto visit = [&](std::uint64_t begin, std::uint64_t end, auto&& emit) {
@@ -170,7 +181,8 @@ std::vector<TempFile> spill_edges(const EdgeSource& input, const BuildOptions& o
         emit(u, v, plan.records.words == 3 ? part.weights[i] : 0u);
       });
     };
-    spill(part.size(), visit, ranges, plan.records, files, sorted);
+    spill(part.size(), visit, ranges, plan.records, files, sorted,
+          count ? census.degree.data() : nullptr);
     progress.advance(part.size());
   });
   std::uint64_t spilled = 0;
@@ -284,8 +296,9 @@ void build_bounded(const EdgeSource& input, const BuildOptions& options,
                             census.weight_type != WeightType::none;
   const bool random = options.weights.kind == WeightSpec::Kind::random;
   // A range's lists: 4 bytes an edge, 12 more with the input's weights (theirs and the sort's
-  // keys); half the budget for them, a quarter for the records read, an eighth for the built
-  // lists written (8 bytes an edge, random weights drawn there). Compressing, a list is sorted
+  // keys); half the budget for them, a quarter for the records read (an eighth for a block, an
+  // eighth for it sorted by worker), an eighth for the built lists written (8 bytes an edge,
+  // random weights drawn there). Compressing, a list is sorted
   // again with its weights after it is renamed: no list longer than the 16 bytes an edge allow.
   const bool compressing = bounded.lists != StoredLists::raw;
   const ListPlan plan{options,
@@ -293,7 +306,7 @@ void build_bounded(const EdgeSource& input, const BuildOptions& options,
                       keep_weights && census.weight_type == WeightType::f32,
                       keep_weights || compressing ? 16u : 4u,
                       budget / 2,
-                      budget / 4,
+                      budget / 8,
                       std::max<std::uint64_t>(1, budget / 64),
                       bounded.memory,
                       tmp_dir};

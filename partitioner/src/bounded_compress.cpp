@@ -1,19 +1,20 @@
 // Compression in a bounded build (bounded_passes.hpp, pass 5 when the file holds compressed lists):
 // what compress() and drop_raw_lists() do to the whole graph, done a window of lists at a time as
 // they are read back in the new order. Each list is renamed, sorted by target (its weights moving
-// with it) and encoded by compress()'s own functions, so the bytes are the same; the sorted lists,
-// the encodings and the packed weights go to temporary files, which the writer then copies into
-// their sections, whose lengths are known by then. The packing's width and base come from the
-// least and greatest weight, found as pass 3 wrote the weights.
+// with it) and encoded by compress()'s own functions, so the bytes are the same; the sorted lists
+// and the encodings go straight to their sections, which lie before any section whose place
+// depends on the encodings' length, and the packed weights, which lie after them, to a temporary
+// file that the writer copies into its section. The packing's width and base come from the least
+// and greatest weight, found as pass 3 wrote the weights.
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "bounded_passes.hpp"
 #include "list_sort.hpp"
 #include "ooc/core/codec.hpp"
-#include "ooc/core/progress.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "parallel.hpp"
 
@@ -21,33 +22,48 @@ namespace ooc::detail::bounded {
 namespace {
 
 // Packs weights, less `base`, at `width` bits each, least significant first: one run of bits
-// across calls, as compress() packs the whole array.
+// across calls, as compress() packs the whole array. Eight weights take `width` whole bytes, so
+// groups of eight pack in parallel, each into its own bytes; the weights short of a group wait
+// for the next call, or for finish().
 class WeightPacker {
  public:
   WeightPacker(TempFile& out, std::uint32_t width, std::uint32_t base)
       : out_(out), width_(width), base_(base) {}
 
   void append(std::span<const std::uint32_t> weights) {
-    bytes_.resize(codec::packed_bytes(weights.size(), width_) + 1);
-    writer_.to(bytes_.data());
-    for (const std::uint32_t w : weights)
-      writer_.put(w - base_, width_);
-    out_.append(bytes_.data(), static_cast<std::size_t>(writer_.position() - bytes_.data()));
+    const std::size_t held = waiting_.size(), total = held + weights.size();
+    const auto weight = [&](std::size_t i) { return i < held ? waiting_[i] : weights[i - held]; };
+    const std::size_t groups = total / kGroup;
+    bytes_.resize(groups * width_);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups, 1 << 12),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        codec::BitWriter writer(bytes_.data() + r.begin() * width_);
+                        for (std::size_t i = r.begin() * kGroup; i < r.end() * kGroup; ++i)
+                          writer.put(weight(i) - base_, width_);
+                      });
+    out_.append(bytes_.data(), bytes_.size());
+    std::vector<std::uint32_t> rest;
+    for (std::size_t i = groups * kGroup; i < total; ++i)
+      rest.push_back(weight(i));
+    waiting_ = std::move(rest);
   }
-  // The last byte, when the bits end inside one.
+  // The weights short of a group, ending in a byte that the bits may not fill.
   void finish() {
-    if (!writer_.partial()) return;
-    std::uint8_t last = 0;
-    writer_.to(&last);
-    writer_.finish();
-    out_.append(&last, 1);
+    bytes_.assign(codec::packed_bytes(waiting_.size(), width_) + 1, 0);
+    codec::BitWriter writer(bytes_.data());
+    for (const std::uint32_t w : waiting_)
+      writer.put(w - base_, width_);
+    writer.finish();
+    out_.append(bytes_.data(), codec::packed_bytes(waiting_.size(), width_));
+    waiting_.clear();
   }
 
  private:
+  static constexpr std::size_t kGroup = 8;
   TempFile& out_;
   std::uint32_t width_, base_;
   std::vector<std::uint8_t> bytes_;
-  codec::BitWriter writer_{nullptr};
+  std::vector<std::uint32_t> waiting_;
 };
 
 // Renames and sorts the lists of a window (at[i]: where new vertex first + i's list begins in
@@ -90,31 +106,27 @@ void encode_window(const Window& w, const std::vector<eid_t>& at, const vid_t* t
 
 }  // namespace
 
+WeightPacking packing_of(const ListFiles& lists, WeightType weight_type, eid_t edges) {
+  const std::uint32_t width = codec::bit_width(lists.weight_max - lists.weight_min);
+  if (weight_type != WeightType::u32 || edges == 0 || width >= 32) return {};
+  return {true, width, lists.weight_min};
+}
+
 CompressedLists compress_lists(const ListFiles& lists, std::span<const eid_t> offsets,
                                const Buffer<vid_t>& order, const Buffer<vid_t>& new_id,
-                               WeightType weight_type, bool compressed_only, const ListPlan& plan,
+                               WeightType weight_type, const WeightPacking& packing,
+                               const ListSections& out, const ListPlan& plan,
                                const BoundedOptions& bounded) {
   Pass pass(bounded, "compressing lists");
   const auto n = static_cast<vid_t>(offsets.size() - 1);
   const eid_t m = offsets[n];
-  const std::filesystem::path& dir = plan.tmp_dir;
-  CompressedLists c{{TempFile(dir), TempFile(dir)}, TempFile(dir), {}, TempFile(dir)};
-  // As compress() packs: u32 weights whose range takes fewer than 32 bits.
-  const std::uint32_t width = codec::bit_width(lists.weight_max - lists.weight_min);
-  c.packs_weights = weight_type == WeightType::u32 && m > 0 && width < 32;
-  if (c.packs_weights) {
-    c.weight_width = width;
-    c.weight_base = lists.weight_min;
-  }
+  CompressedLists c{std::vector<eid_t>(std::size_t{n} + 1, 0), TempFile(plan.tmp_dir)};
   const bool weighted = weight_type != WeightType::none;
-  const bool raw_weights = weighted && !(compressed_only && c.packs_weights);
-  WeightPacker packer(c.packed, c.weight_width, c.weight_base);
-  c.offsets.assign(std::size_t{n} + 1, 0);
+  WeightPacker packer(c.packed, packing.width, packing.base);
   std::vector<vid_t> targets;
   std::vector<std::uint32_t> weights;
   std::vector<eid_t> at, starts;
   std::vector<std::uint8_t> encoded;
-  ProgressStep progress("compressing the lists", n);
   for_each_window(offsets, order, plan.window_edges, [&](const Window& w) {
     targets.resize(w.edges);
     w.read(lists.targets, targets.data());
@@ -129,11 +141,11 @@ CompressedLists compress_lists(const ListFiles& lists, std::span<const eid_t> of
     }
     sort_window(w, at, new_id, targets.data(), weighted ? weights.data() : nullptr, c.offsets);
     encode_window(w, at, targets.data(), c.offsets, starts, encoded);
-    c.bytes.append(encoded.data(), encoded.size());
-    if (!compressed_only) c.raw.targets.append(targets.data(), w.edges * sizeof(vid_t));
-    if (raw_weights) c.raw.weights.append(weights.data(), w.edges * sizeof(std::uint32_t));
-    if (c.packs_weights) packer.append(weights);
-    progress.advance(w.last - w.first);
+    out.encoded.append(encoded.data(), encoded.size());
+    if (out.targets != nullptr) out.targets->append(targets.data(), w.edges * sizeof(vid_t));
+    if (out.weights != nullptr)
+      out.weights->append(weights.data(), w.edges * sizeof(std::uint32_t));
+    if (packing.packs) packer.append(weights);
   });
   packer.finish();
   exclusive_scan(c.offsets.data(), c.offsets.size());

@@ -5,10 +5,12 @@
 // budget (the ranges of a generated graph are cut before its degrees are known) is split by its
 // degrees into ranges that fit, its records spilled again, from the file.
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <atomic>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bounded_passes.hpp"
@@ -26,8 +28,45 @@ struct RangeLists {
   Buffer<std::uint32_t> weights;
 };
 
-// Gathers a range's spilled records into its lists, reading the file in blocks; each worker
-// places the records of its own vertices (parallel.hpp's owners).
+// Records of a block handed to one task at a time while sorting it by owner.
+constexpr std::uint64_t kPieceRecords = std::uint64_t{1} << 16;
+
+// Copies the `count` records of `block` into `sorted`, grouped by owner in owner order (each
+// group in block order), and returns where each owner's group begins, with the total last: a
+// counting sort over pieces of the block, each piece writing its own slots.
+std::vector<std::uint64_t> sort_by_owner(const std::uint32_t* block, std::uint64_t count,
+                                         const std::vector<vid_t>& bounds, std::size_t words,
+                                         std::uint32_t* sorted) {
+  const std::size_t owners = bounds.size() - 1;
+  const auto pieces = static_cast<std::size_t>((count + kPieceRecords - 1) / kPieceRecords);
+  const auto owner_of = [&](std::uint32_t v) {
+    return static_cast<std::size_t>(std::upper_bound(bounds.begin(), bounds.end(), v) -
+                                    bounds.begin()) -
+           1;
+  };
+  std::vector<std::uint64_t> at(owners * pieces + 1, 0);  // owner-major: [owner][piece]
+  const auto each = [&](std::size_t p, auto&& visit) {
+    const std::uint64_t end = std::min(count, (p + 1) * kPieceRecords);
+    for (std::uint64_t i = p * kPieceRecords; i < end; ++i)
+      visit(block + i * words);
+  };
+  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
+    each(p, [&](const std::uint32_t* record) { ++at[owner_of(record[0]) * pieces + p]; });
+  });
+  exclusive_scan(at.data(), at.size());
+  std::vector<std::uint64_t> starts(owners + 1);
+  for (std::size_t t = 0; t <= owners; ++t)
+    starts[t] = at[t * pieces];
+  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
+    each(p, [&](const std::uint32_t* record) {
+      std::copy_n(record, words, sorted + at[owner_of(record[0]) * pieces + p]++ * words);
+    });
+  });
+  return starts;
+}
+
+// Gathers a range's spilled records into its lists, reading the file in blocks; each block is
+// sorted by owner (parallel.hpp's owners), and each worker then places its own group's records.
 RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census,
                   const ListPlan& plan) {
   const Records& records = plan.records;
@@ -42,15 +81,17 @@ RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census
   if (records.words == 3) lists.weights = Buffer<std::uint32_t>::allocate(edges);
   const std::uint64_t block_records =
       std::max<std::uint64_t>(1, plan.block_bytes / records.bytes());
-  std::vector<std::uint32_t> block(block_records * records.words);
   const std::uint64_t total = file.size() / records.bytes();
+  std::vector<std::uint32_t> block(std::min(block_records, total) * records.words);
+  std::vector<std::uint32_t> sorted(block.size());
   for (std::uint64_t first = 0; first < total; first += block_records) {
     const std::uint64_t count = std::min(block_records, total - first);
     file.read(block.data(), count * records.bytes(), first * records.bytes());
-    for_owners(bounds, [&](vid_t a, vid_t b) {
-      for (std::uint64_t i = 0; i < count; ++i) {
-        const std::uint32_t* record = block.data() + i * records.words;
-        if (record[0] - a >= b - a) continue;
+    const std::vector<std::uint64_t> starts =
+        sort_by_owner(block.data(), count, bounds, records.words, sorted.data());
+    tbb::parallel_for(std::size_t{0}, bounds.size() - 1, [&](std::size_t t) {
+      for (std::uint64_t i = starts[t]; i < starts[t + 1]; ++i) {
+        const std::uint32_t* record = sorted.data() + i * records.words;
         const eid_t at = lists.end[record[0] - lo]++;
         lists.targets[at] = record[1];
         if (records.words == 3) lists.weights[at] = record[2];
@@ -72,6 +113,21 @@ void sort_lists(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Cen
               lists.targets.data() + from, weights == nullptr ? nullptr : weights + from,
               lists.end[v - lo] - from, plan.options.remove_duplicates, plan.is_float, scratch);
         }
+      });
+}
+
+// The least and greatest of `weights`, not empty.
+std::pair<std::uint32_t, std::uint32_t> weight_range(const std::vector<std::uint32_t>& weights) {
+  using Range = std::pair<std::uint32_t, std::uint32_t>;
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 16), Range{UINT32_MAX, 0},
+      [&](const tbb::blocked_range<std::size_t>& r, Range range) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i)
+          range = {std::min(range.first, weights[i]), std::max(range.second, weights[i])};
+        return range;
+      },
+      [](Range a, Range b) {
+        return Range{std::min(a.first, b.first), std::max(a.second, b.second)};
       });
 }
 
@@ -115,9 +171,9 @@ void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, C
     out.targets.append(targets.data(), edges * sizeof(vid_t));
     if (weighted && edges > 0) {
       out.weights.append(weights.data(), edges * sizeof(std::uint32_t));
-      const auto [least, greatest] = std::minmax_element(weights.begin(), weights.end());
-      out.weight_min = std::min(out.weight_min, *least);
-      out.weight_max = std::max(out.weight_max, *greatest);
+      const auto [least, greatest] = weight_range(weights);
+      out.weight_min = std::min(out.weight_min, least);
+      out.weight_max = std::max(out.weight_max, greatest);
     }
     a = b;
   }

@@ -16,6 +16,7 @@
 #include "ooc/core/types.hpp"
 #include "ooc/partitioner/bounded_build.hpp"
 #include "ooc/partitioner/builder.hpp"
+#include "oocg_stream.hpp"
 #include "temp_file.hpp"
 
 namespace ooc::detail::bounded {
@@ -133,22 +134,35 @@ struct Window {
 void for_each_window(std::span<const eid_t> offsets, const Buffer<vid_t>& order,
                      std::uint64_t window_edges, const std::function<void(const Window&)>& visit);
 
-// The lists as compress() (and drop_raw_lists(), compressed only) leaves them, in the new ids and
-// order: the raw lists sorted by target, their encodings, their packed weights.
-struct CompressedLists {
-  ListFiles raw;  // what the file keeps: no targets compressed only, no weights when packed then
-  TempFile bytes;
-  std::vector<eid_t> offsets;  // where each vertex's encoding begins, and their total
-  TempFile packed;             // without padding; empty when the weights are not packed
-  bool packs_weights = false;
-  std::uint32_t weight_width = 0, weight_base = 0;
+// How compress() packs the weights: u32 weights whose range (the list files' least and greatest
+// weight) takes fewer than 32 bits, at that width, less the least.
+struct WeightPacking {
+  bool packs = false;
+  std::uint32_t width = 0, base = 0;
+};
+WeightPacking packing_of(const ListFiles& lists, WeightType weight_type, eid_t edges);
+
+// Where compress_lists() writes the lists in the new ids and order: the raw lists sorted by target
+// (null: the file leaves them out), and their encodings.
+struct ListSections {
+  OocgStream::Section* targets;
+  OocgStream::Section* weights;
+  OocgStream::Section& encoded;
 };
 
-// Pass 5's first half when the file holds compressed lists (bounded_compress.cpp): the lists
-// read back plan.window_edges at a time in the new order, renamed by new_id when given.
+// What compress_lists() leaves for the sections after the lists.
+struct CompressedLists {
+  std::vector<eid_t> offsets;  // where each vertex's encoding begins, and their total
+  TempFile packed;             // the packed weights without padding; empty when not packed
+};
+
+// Pass 5's lists when the file holds compressed lists (bounded_compress.cpp): the lists read back
+// plan.window_edges at a time in the new order, renamed by new_id when given, sorted, encoded and
+// written to their sections.
 CompressedLists compress_lists(const ListFiles& lists, std::span<const eid_t> offsets,
                                const Buffer<vid_t>& order, const Buffer<vid_t>& new_id,
-                               WeightType weight_type, bool compressed_only, const ListPlan& plan,
+                               WeightType weight_type, const WeightPacking& packing,
+                               const ListSections& out, const ListPlan& plan,
                                const BoundedOptions& bounded);
 
 // Pass 5: the file, laid out as write_oocg lays out the graph that the in-memory build makes,

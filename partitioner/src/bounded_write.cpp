@@ -2,7 +2,7 @@
 // the file written section by section. The lists are read back from the list file in the new order:
 // windows of new ids, each gathered with a pread per run of consecutive old ids (the non-hubs, in
 // their old order, make long runs; each hub is a run of its own), renamed, and appended, or, when
-// the file holds compressed lists, compressed first (bounded_compress.cpp) and copied.
+// the file holds compressed lists, sorted and encoded on the way (bounded_compress.cpp).
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bounded_passes.hpp"
+#include "ooc/core/codec.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
 #include "oocg_stream.hpp"
 #include "parallel.hpp"
@@ -24,13 +25,13 @@ namespace {
 constexpr std::uint64_t kMaxRunEdges = std::uint64_t{1} << 18;
 // Copying a list file reads this many times pass 3's window at once (4 bytes an edge, not 8).
 constexpr std::uint64_t kCopyWindows = 8;
-// A temporary file is copied into its section this many bytes at a time.
-constexpr std::uint64_t kCopyBytes = std::uint64_t{4} << 20;
+// A temporary file is copied into its section at least this many bytes at a time.
+constexpr std::uint64_t kMinCopyBytes = std::uint64_t{1} << 20;
 
 // Appends the lists of the new vertices to the current section, their entries renamed by new_id
 // when given.
 void copy_lists(const TempFile& from, std::span<const eid_t> offsets, const Buffer<vid_t>& order,
-                const Buffer<vid_t>& new_id, std::uint64_t window_edges, OocgStream& out) {
+                const Buffer<vid_t>& new_id, std::uint64_t window_edges, OocgStream::Section& out) {
   std::vector<vid_t> window;
   for_each_window(offsets, order, window_edges, [&](const Window& w) {
     window.resize(w.edges);
@@ -46,9 +47,9 @@ void copy_lists(const TempFile& from, std::span<const eid_t> offsets, const Buff
   });
 }
 
-// Appends the whole of `from` to the current section.
-void copy_file(const TempFile& from, OocgStream& out) {
-  std::vector<char> block(std::min(kCopyBytes, from.size()));
+// Appends the whole of `from` to the current section, `bytes` at a time.
+void copy_file(const TempFile& from, std::uint64_t bytes_at_once, OocgStream::Section& out) {
+  std::vector<char> block(std::min(std::max(kMinCopyBytes, bytes_at_once), from.size()));
   for (std::uint64_t at = 0; at < from.size(); at += block.size()) {
     const std::uint64_t bytes = std::min<std::uint64_t>(block.size(), from.size() - at);
     from.read(block.data(), bytes, at);
@@ -59,23 +60,22 @@ void copy_file(const TempFile& from, OocgStream& out) {
 // The header of the file the in-memory build writes: header_for's version and flags for a graph
 // without in-edges, `compressed` when it has a compressed copy.
 oocg::Header header_of(vid_t n, eid_t m, WeightType weight_type, bool symmetric,
-                       const Order& hub_sorted, const CompressedLists* compressed,
+                       const Order& hub_sorted, bool compressed, const WeightPacking& packing,
                        bool compressed_only) {
   using namespace oocg;
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
-  const bool packed = compressed != nullptr && compressed->packs_weights;
-  h.version = compressed_only         ? kCompressedOnlyVersion
-              : packed                ? kPackedVersion
-              : compressed != nullptr ? 2
-                                      : kOldestVersion;
+  h.version = compressed_only ? kCompressedOnlyVersion
+              : packing.packs ? kPackedVersion
+              : compressed    ? 2
+                              : kOldestVersion;
   h.header_bytes = kHeaderBytes;
   h.flags = (symmetric ? kFlagSymmetric : 0) | (hub_sorted.order.empty() ? 0 : kFlagPermuted) |
-            (compressed != nullptr ? kFlagCompressed : 0) | (packed ? kFlagPackedWeights : 0) |
+            (compressed ? kFlagCompressed : 0) | (packing.packs ? kFlagPackedWeights : 0) |
             (compressed_only ? kFlagCompressedOnly : 0);
-  if (packed) {
-    h.weight_width = compressed->weight_width;
-    h.weight_base = compressed->weight_base;
+  if (packing.packs) {
+    h.weight_width = packing.width;
+    h.weight_base = packing.base;
   }
   h.num_vertices = n;
   h.num_edges = m;
@@ -85,7 +85,8 @@ oocg::Header header_of(vid_t n, eid_t m, WeightType weight_type, bool symmetric,
 }
 
 // The offsets section: the built offsets, or those of the lists in the new order.
-void append_offsets(std::span<const eid_t> offsets, const Buffer<vid_t>& order, OocgStream& out) {
+void append_offsets(std::span<const eid_t> offsets, const Buffer<vid_t>& order,
+                    OocgStream::Section& out) {
   if (order.empty()) {
     out.append(offsets.data(), offsets.size_bytes());
     return;
@@ -174,58 +175,60 @@ void write_file(const std::filesystem::path& path, const Census& census, const L
   }
   // As has_raw_lists: a graph without edges keeps its (empty) raw lists.
   const bool compressed_only = bounded.lists == StoredLists::compressed_only && m > 0;
-  std::optional<CompressedLists> compressed;
-  if (bounded.lists != StoredLists::raw) {
-    compressed.emplace(
-        compress_lists(lists, offsets, order, new_id, weight_type, compressed_only, plan, bounded));
-  }
-  const CompressedLists* c = compressed ? &*compressed : nullptr;
+  const bool compressing = bounded.lists != StoredLists::raw;
+  const WeightPacking packing = compressing ? packing_of(lists, weight_type, m) : WeightPacking{};
+  const bool weighted = weight_type != WeightType::none;
   std::array<std::uint64_t, kHeaderSections> bytes{};
   bytes[kOffsets] = (std::uint64_t{n} + 1) * sizeof(eid_t);
-  bytes[kTargets] = c != nullptr ? c->raw.targets.size() : m * sizeof(vid_t);
-  bytes[kWeights] = c != nullptr ? c->raw.weights.size() : lists.weights.size();
+  bytes[kTargets] = compressed_only ? 0 : m * sizeof(vid_t);
+  bytes[kWeights] = weighted && !(compressed_only && packing.packs) ? m * sizeof(std::uint32_t) : 0;
   bytes[kOriginalIds] = order.size_bytes();
-  if (c != nullptr) {
-    bytes[kCompressedOffsets] = c->offsets.size() * sizeof(eid_t);
-    bytes[kCompressedLists] = c->bytes.size();
-    bytes[kPackedWeights] = c->packed.size();
+  if (compressing) {
+    bytes[kCompressedOffsets] = (std::uint64_t{n} + 1) * sizeof(eid_t);
+    bytes[kCompressedLists] = OocgStream::kLater;
+    bytes[kPackedWeights] = packing.packs ? codec::packed_bytes(m, packing.width) : 0;
   }
-  OocgStream out(path, header_of(n, m, weight_type, symmetric, hub_sorted, c, compressed_only),
-                 bytes);
-  out.begin(kOffsets);
-  append_offsets(offsets, order, out);
+  constexpr std::uint64_t kEncodedEdgeBytes = 2;  // about what an encoding takes, for progress
+  OocgStream out(
+      path,
+      header_of(n, m, weight_type, symmetric, hub_sorted, compressing, packing, compressed_only),
+      bytes, m * kEncodedEdgeBytes);
+  const auto write = [&](SectionId id, auto&& fill) {
+    if (bytes[id] == 0) return;
+    OocgStream::Section section = out.open(id);
+    fill(section);
+    out.close(section);
+  };
+  write(kOffsets, [&](auto& section) { append_offsets(offsets, order, section); });
   const std::uint64_t window_edges = plan.window_edges * kCopyWindows;
-  if (bytes[kTargets] != 0) {
-    out.begin(kTargets);
-    if (c != nullptr) {
-      copy_file(c->raw.targets, out);
-    } else {
-      copy_lists(lists.targets, offsets, order, new_id, window_edges, out);
-    }
+  const std::uint64_t copy_bytes = window_edges * sizeof(vid_t);
+  std::optional<CompressedLists> compressed;
+  if (compressing) {
+    std::optional<OocgStream::Section> targets, weights;
+    if (bytes[kTargets] != 0) targets.emplace(out.open(kTargets));
+    if (bytes[kWeights] != 0) weights.emplace(out.open(kWeights));
+    OocgStream::Section encoded = out.open(kCompressedLists);
+    compressed.emplace(compress_lists(
+        lists, offsets, order, new_id, weight_type, packing,
+        {targets ? &*targets : nullptr, weights ? &*weights : nullptr, encoded}, plan, bounded));
+    if (targets) out.close(*targets);
+    if (weights) out.close(*weights);
+    out.close(encoded);
+  } else {
+    write(kTargets, [&](auto& section) {
+      copy_lists(lists.targets, offsets, order, new_id, window_edges, section);
+    });
+    write(kWeights, [&](auto& section) {
+      copy_lists(lists.weights, offsets, order, {}, window_edges, section);
+    });
   }
-  if (bytes[kWeights] != 0) {
-    out.begin(kWeights);
-    if (c != nullptr) {
-      copy_file(c->raw.weights, out);
-    } else {
-      copy_lists(lists.weights, offsets, order, {}, window_edges, out);
-    }
-  }
-  if (!order.empty()) {
-    out.begin(kOriginalIds);
-    out.append(order.data(), order.size_bytes());
-  }
-  if (c != nullptr) {
-    out.begin(kCompressedOffsets);
-    out.append(c->offsets.data(), bytes[kCompressedOffsets]);
-    if (bytes[kCompressedLists] != 0) {
-      out.begin(kCompressedLists);
-      copy_file(c->bytes, out);
-    }
-    if (bytes[kPackedWeights] != 0) {
-      out.begin(kPackedWeights);
-      copy_file(c->packed, out);
-    }
+  write(kOriginalIds, [&](auto& section) { section.append(order.data(), order.size_bytes()); });
+  if (compressed) {
+    write(kCompressedOffsets, [&](auto& section) {
+      section.append(compressed->offsets.data(), bytes[kCompressedOffsets]);
+    });
+    write(kPackedWeights,
+          [&](auto& section) { copy_file(compressed->packed, copy_bytes, section); });
   }
   out.commit();
   pass.done(m, "edges");

@@ -1,8 +1,10 @@
 #pragma once
-// Writing a .oocg file whose sections are made one after another, each appended in order as it
-// is produced (build_bounded), never whole in memory. Same layout, checksums, temporary name,
-// flush and rename as write_oocg: each 1 MiB block is hashed as it goes out, the header goes last,
-// and the file appears under its name only once complete.
+// Writing a .oocg file whose sections are made as they are produced (build_bounded), never whole
+// in memory. Same layout, checksums, temporary name, flush and rename as write_oocg: each 1 MiB
+// block is hashed as it goes out, the header goes last, and the file appears under its name only
+// once complete. Each section is written through a Section of its own, and several may be open at
+// once: a section's place follows from the lengths of the sections before it, so a length given
+// as kLater must be known (its section closed) before a section after it opens.
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -16,34 +18,56 @@ namespace ooc::detail {
 
 class OocgStream {
  public:
+  // A section's length that is known only once it is written.
+  static constexpr std::uint64_t kLater = UINT64_MAX;
+
   // `header` holds the counts, flags and version (sections without a table: no in-edges);
-  // `bytes` each header section's length (0: absent). Opens PATH.tmp-PID. Throws IoError.
+  // `bytes` each header section's length (0: absent; kLater), `later_estimate` what the kLater
+  // ones may take, for the progress. Opens PATH.tmp-PID. Throws IoError.
   OocgStream(const std::filesystem::path& path, const oocg::Header& header,
-             const std::array<std::uint64_t, oocg::kHeaderSections>& bytes);
+             const std::array<std::uint64_t, oocg::kHeaderSections>& bytes,
+             std::uint64_t later_estimate = 0);
   // Removes the temporary file unless commit() ran.
   ~OocgStream();
   OocgStream(const OocgStream&) = delete;
   OocgStream& operator=(const OocgStream&) = delete;
 
-  // Section `id` comes next; append() then gives exactly its length, in pieces of any size.
-  void begin(oocg::SectionId id);
-  void append(const void* data, std::uint64_t bytes);
-  // Writes the header with every section's place and checksum, flushes and renames.
+  // One section's bytes, in order, in pieces of any size: small pieces are staged, whole blocks
+  // of a large one hashed and written straight from it, in parallel.
+  class Section {
+   public:
+    void append(const void* data, std::uint64_t bytes);
+
+   private:
+    friend class OocgStream;
+    Section(OocgStream& stream, oocg::SectionId id, std::uint64_t offset);
+    void flush_stage();
+    void write_blocks(const char* data, std::uint64_t bytes);
+
+    OocgStream* stream_;
+    oocg::SectionId id_;
+    std::uint64_t offset_;
+    std::uint64_t written_ = 0;  // out of the stage
+    Buffer<char> stage_;         // a whole number of blocks
+    std::uint64_t staged_ = 0;
+    std::vector<std::uint64_t> digests_;
+  };
+
+  // Section `id`, at its place: every section before it has a length, given or closed.
+  Section open(oocg::SectionId id);
+  // Flushes the section and records its checksum; throws InvalidInput when its length is not the
+  // one given (a kLater section's length is what it got).
+  void close(Section& section);
+  // Writes the header with every section's place and checksum, flushes and renames; every section
+  // with a length must have been closed.
   void commit();
 
  private:
-  void flush_stage();
-  void end_section();
-
   std::filesystem::path path_, tmp_;
   oocg::File file_;
   oocg::Header header_;
   std::array<std::uint64_t, oocg::kHeaderSections> bytes_;
-  int current_ = -1;
-  std::uint64_t written_ = 0;  // of the current section, out of the stage
-  Buffer<char> stage_;         // a whole number of blocks
-  std::uint64_t staged_ = 0;
-  std::vector<std::uint64_t> digests_;
+  std::array<bool, oocg::kHeaderSections> closed_{};
   ProgressStep progress_;
   bool committed_ = false;
 };

@@ -1,8 +1,10 @@
 #include "temp_file.hpp"
 
 #include <fcntl.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +15,23 @@
 
 namespace ooc::detail {
 namespace {
+
+// Larger reads and appends are cut into pieces of this size, done in parallel: one thread copying
+// from or into the page cache moves a few GB/s, well below what the memory and the disk take.
+constexpr std::uint64_t kPieceBytes = std::uint64_t{8} << 20;
+
+// Calls io(offset, bytes) for the pieces of [0, bytes), in parallel when there are several.
+template <class Io>
+void in_pieces(std::uint64_t bytes, Io&& io) {
+  const std::uint64_t pieces = (bytes + kPieceBytes - 1) / kPieceBytes;
+  if (pieces <= 1) {
+    io(0, bytes);
+    return;
+  }
+  tbb::parallel_for(std::uint64_t{0}, pieces, [&](std::uint64_t p) {
+    io(p * kPieceBytes, std::min(kPieceBytes, bytes - p * kPieceBytes));
+  });
+}
 
 [[noreturn]] void fail(std::string_view what, const std::filesystem::path& dir) {
   throw IoError(std::string(what) + " a temporary file in '" + dir.string() +
@@ -46,22 +65,33 @@ TempFile::TempFile(TempFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)), size_(other.size_), dir_(std::move(other.dir_)) {}
 
 void TempFile::append(const void* data, std::uint64_t bytes) {
-  const char* p = static_cast<const char*>(data);
+  in_pieces(bytes, [&](std::uint64_t at, std::uint64_t length) {
+    write_at(static_cast<const char*>(data) + at, length, size_ + at);
+  });
+  size_ += bytes;
+}
+
+void TempFile::write_at(const char* p, std::uint64_t bytes, std::uint64_t offset) const {
   while (bytes > 0) {
-    const ssize_t n = ::pwrite(fd_, p, bytes, static_cast<off_t>(size_));
+    const ssize_t n = ::pwrite(fd_, p, bytes, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       if (n == 0) errno = EIO;
       fail("cannot write", dir_);
     }
     p += n;
-    size_ += static_cast<std::uint64_t>(n);
+    offset += static_cast<std::uint64_t>(n);
     bytes -= static_cast<std::uint64_t>(n);
   }
 }
 
 void TempFile::read(void* out, std::uint64_t bytes, std::uint64_t offset) const {
-  char* p = static_cast<char*>(out);
+  in_pieces(bytes, [&](std::uint64_t at, std::uint64_t length) {
+    read_at(static_cast<char*>(out) + at, length, offset + at);
+  });
+}
+
+void TempFile::read_at(char* p, std::uint64_t bytes, std::uint64_t offset) const {
   while (bytes > 0) {
     const ssize_t n = ::pread(fd_, p, bytes, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;

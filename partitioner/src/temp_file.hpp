@@ -18,16 +18,20 @@ class TempFile {
   TempFile& operator=(const TempFile&) = delete;
   TempFile& operator=(TempFile&&) = delete;
 
-  // Appends; not to be called from two threads at once. Throws IoError (a full disk, a file
-  // size limit) naming the folder.
+  // Appends (in parallel pieces when large); not to be called from two threads at once. Throws
+  // IoError (a full disk, a file size limit) naming the folder.
   void append(const void* data, std::uint64_t bytes);
-  // Reads bytes [offset, offset + bytes), which must have been appended; safe from any thread.
+  // Reads bytes [offset, offset + bytes), which must have been appended (in parallel pieces when
+  // large); safe from any thread.
   void read(void* out, std::uint64_t bytes, std::uint64_t offset) const;
   std::uint64_t size() const noexcept { return size_; }
   // Closes the file, which frees its space; nothing may be read from it after.
   void discard() noexcept;
 
  private:
+  void write_at(const char* p, std::uint64_t bytes, std::uint64_t offset) const;
+  void read_at(char* p, std::uint64_t bytes, std::uint64_t offset) const;
+
   int fd_;
   std::uint64_t size_ = 0;
   std::filesystem::path dir_;
