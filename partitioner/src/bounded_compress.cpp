@@ -86,22 +86,24 @@ void sort_window(const Window& w, const std::vector<eid_t>& at, const Buffer<vid
       });
 }
 
-// Encodes a window's sorted lists, one after another, into `encoded`.
-void encode_window(const Window& w, const std::vector<eid_t>& at, const vid_t* targets,
-                   const std::vector<eid_t>& sizes, std::vector<eid_t>& starts,
-                   std::vector<std::uint8_t>& encoded) {
+// Encodes a window's sorted lists, one after another, into `encoded` (every byte written);
+// returns their bytes.
+eid_t encode_window(const Window& w, const std::vector<eid_t>& at, const vid_t* targets,
+                    const std::vector<eid_t>& sizes, std::vector<eid_t>& starts,
+                    Buffer<std::uint8_t>& encoded) {
   starts.assign(1, 0);
   for (vid_t v = w.first; v < w.last; ++v)
     starts.push_back(starts.back() + sizes[v]);
-  encoded.assign(starts.back(), 0);
+  std::uint8_t* out = room(encoded, starts.back());
   tbb::parallel_for(
       tbb::blocked_range<vid_t>(w.first, w.last, 256), [&](const tbb::blocked_range<vid_t>& r) {
         for (vid_t v = r.begin(); v < r.end(); ++v) {
           const eid_t from = at[v - w.first];
           encode_list({targets + from, static_cast<std::size_t>(at[v - w.first + 1] - from)},
-                      encoded.data() + starts[v - w.first]);
+                      out + starts[v - w.first]);
         }
       });
+  return starts.back();
 }
 
 }  // namespace
@@ -123,29 +125,25 @@ CompressedLists compress_lists(const ListFiles& lists, std::span<const eid_t> of
   CompressedLists c{std::vector<eid_t>(std::size_t{n} + 1, 0), TempFile(plan.tmp_dir)};
   const bool weighted = weight_type != WeightType::none;
   WeightPacker packer(c.packed, packing.width, packing.base);
-  std::vector<vid_t> targets;
-  std::vector<std::uint32_t> weights;
+  Buffer<vid_t> window_targets;
+  Buffer<std::uint32_t> window_weights;
+  Buffer<std::uint8_t> encoded;
   std::vector<eid_t> at, starts;
-  std::vector<std::uint8_t> encoded;
   for_each_window(offsets, order, plan.window_edges, [&](const Window& w) {
-    targets.resize(w.edges);
-    w.read(lists.targets, targets.data());
-    if (weighted) {
-      weights.resize(w.edges);
-      w.read(lists.weights, weights.data());
-    }
+    vid_t* targets = room(window_targets, w.edges);
+    w.read(lists.targets, targets);
+    std::uint32_t* weights = weighted ? room(window_weights, w.edges) : nullptr;
+    if (weighted) w.read(lists.weights, weights);
     at.assign(1, 0);
     for (vid_t i = w.first; i < w.last; ++i) {
       const vid_t old = order.empty() ? i : order[i];
       at.push_back(at.back() + offsets[old + 1] - offsets[old]);
     }
-    sort_window(w, at, new_id, targets.data(), weighted ? weights.data() : nullptr, c.offsets);
-    encode_window(w, at, targets.data(), c.offsets, starts, encoded);
-    out.encoded.append(encoded.data(), encoded.size());
-    if (out.targets != nullptr) out.targets->append(targets.data(), w.edges * sizeof(vid_t));
-    if (out.weights != nullptr)
-      out.weights->append(weights.data(), w.edges * sizeof(std::uint32_t));
-    if (packing.packs) packer.append(weights);
+    sort_window(w, at, new_id, targets, weights, c.offsets);
+    out.encoded.append(encoded.data(), encode_window(w, at, targets, c.offsets, starts, encoded));
+    if (out.targets != nullptr) out.targets->append(targets, w.edges * sizeof(vid_t));
+    if (out.weights != nullptr) out.weights->append(weights, w.edges * sizeof(std::uint32_t));
+    if (packing.packs) packer.append({weights, static_cast<std::size_t>(w.edges)});
   });
   packer.finish();
   exclusive_scan(c.offsets.data(), c.offsets.size());

@@ -65,10 +65,18 @@ std::vector<std::uint64_t> sort_by_owner(const std::uint32_t* block, std::uint64
   return starts;
 }
 
+// The buffers of pass 3 that outlive a range: a block of records as read and sorted by owner, a
+// window of built lists as written.
+struct Workspace {
+  Buffer<std::uint32_t> block, sorted;
+  Buffer<vid_t> targets;
+  Buffer<std::uint32_t> weights;
+};
+
 // Gathers a range's spilled records into its lists, reading the file in blocks; each block is
 // sorted by owner (parallel.hpp's owners), and each worker then places its own group's records.
 RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census,
-                  const ListPlan& plan) {
+                  const ListPlan& plan, Workspace& work) {
   const Records& records = plan.records;
   RangeLists lists{Buffer<eid_t>::allocate(hi - lo), {}, {}};
   eid_t edges = 0;
@@ -82,16 +90,17 @@ RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census
   const std::uint64_t block_records =
       std::max<std::uint64_t>(1, plan.block_bytes / records.bytes());
   const std::uint64_t total = file.size() / records.bytes();
-  std::vector<std::uint32_t> block(std::min(block_records, total) * records.words);
-  std::vector<std::uint32_t> sorted(block.size());
+  const std::size_t block_words = std::min(block_records, total) * records.words;
+  std::uint32_t* block = room(work.block, block_words);
+  std::uint32_t* sorted = room(work.sorted, block_words);
   for (std::uint64_t first = 0; first < total; first += block_records) {
     const std::uint64_t count = std::min(block_records, total - first);
-    file.read(block.data(), count * records.bytes(), first * records.bytes());
+    file.read(block, count * records.bytes(), first * records.bytes());
     const std::vector<std::uint64_t> starts =
-        sort_by_owner(block.data(), count, bounds, records.words, sorted.data());
+        sort_by_owner(block, count, bounds, records.words, sorted);
     tbb::parallel_for(std::size_t{0}, bounds.size() - 1, [&](std::size_t t) {
       for (std::uint64_t i = starts[t]; i < starts[t + 1]; ++i) {
-        const std::uint32_t* record = sorted.data() + i * records.words;
+        const std::uint32_t* record = sorted + i * records.words;
         const eid_t at = lists.end[record[0] - lo]++;
         lists.targets[at] = record[1];
         if (records.words == 3) lists.weights[at] = record[2];
@@ -117,10 +126,11 @@ void sort_lists(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Cen
 }
 
 // The least and greatest of `weights`, not empty.
-std::pair<std::uint32_t, std::uint32_t> weight_range(const std::vector<std::uint32_t>& weights) {
+std::pair<std::uint32_t, std::uint32_t> weight_range(const std::uint32_t* weights,
+                                                     std::size_t count) {
   using Range = std::pair<std::uint32_t, std::uint32_t>;
   return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 16), Range{UINT32_MAX, 0},
+      tbb::blocked_range<std::size_t>(0, count, 1 << 16), Range{UINT32_MAX, 0},
       [&](const tbb::blocked_range<std::size_t>& r, Range range) {
         for (std::size_t i = r.begin(); i < r.end(); ++i)
           range = {std::min(range.first, weights[i]), std::max(range.second, weights[i])};
@@ -136,12 +146,10 @@ std::pair<std::uint32_t, std::uint32_t> weight_range(const std::vector<std::uint
 // weights drawn (random ones) and their targets' in-degrees counted (when `in_degree` is not
 // empty) on the way, and the least and greatest weight kept.
 void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, Census& census,
-                  Buffer<eid_t>& in_degree, ListFiles& out) {
+                  Buffer<eid_t>& in_degree, ListFiles& out, Workspace& work) {
   sort_lists(lists, lo, hi, plan, census);
   const WeightSpec& random = plan.options.weights;
   const bool weighted = random.kind == WeightSpec::Kind::random || !lists.weights.empty();
-  std::vector<vid_t> targets;
-  std::vector<std::uint32_t> weights;
   std::vector<eid_t> at;  // where each list of the window goes in it
   for (vid_t a = lo; a < hi;) {
     at.clear();
@@ -151,8 +159,8 @@ void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, C
       at.push_back(edges);
       edges += census.degree[b];
     }
-    targets.resize(edges);
-    weights.resize(weighted ? edges : 0);
+    vid_t* targets = room(work.targets, edges);
+    std::uint32_t* weights = weighted ? room(work.weights, edges) : nullptr;
     tbb::parallel_for(
         tbb::blocked_range<vid_t>(a, b, 256), [&](const tbb::blocked_range<vid_t>& r) {
           for (vid_t v = r.begin(); v < r.end(); ++v) {
@@ -168,10 +176,10 @@ void finish_range(RangeLists& lists, vid_t lo, vid_t hi, const ListPlan& plan, C
             }
           }
         });
-    out.targets.append(targets.data(), edges * sizeof(vid_t));
+    out.targets.append(targets, edges * sizeof(vid_t));
     if (weighted && edges > 0) {
-      out.weights.append(weights.data(), edges * sizeof(std::uint32_t));
-      const auto [least, greatest] = weight_range(weights);
+      out.weights.append(weights, edges * sizeof(std::uint32_t));
+      const auto [least, greatest] = weight_range(weights, edges);
       out.weight_min = std::min(out.weight_min, least);
       out.weight_max = std::max(out.weight_max, greatest);
     }
@@ -189,21 +197,21 @@ std::uint64_t range_bytes(const Census& census, vid_t lo, vid_t hi, const ListPl
 
 // Returns the ranges built: more than one when it was split.
 std::size_t build_range(TempFile& spilled, vid_t lo, vid_t hi, const ListPlan& plan, Census& census,
-                        Buffer<eid_t>& in_degree, ListFiles& out) {
+                        Buffer<eid_t>& in_degree, ListFiles& out, Workspace& work) {
   if (range_bytes(census, lo, hi, plan) > plan.capacity) {
     const Ranges parts = cut_ranges(census, lo, hi, plan);
     std::vector<TempFile> files = split_records(spilled, parts, plan);
     spilled.discard();
     std::size_t built = 0;
     for (std::size_t r = 0; r < parts.count(); ++r) {
-      built +=
-          build_range(files[r], parts.bounds[r], parts.bounds[r + 1], plan, census, in_degree, out);
+      built += build_range(files[r], parts.bounds[r], parts.bounds[r + 1], plan, census, in_degree,
+                           out, work);
     }
     return built;
   }
-  RangeLists lists = gather(spilled, lo, hi, census, plan);
+  RangeLists lists = gather(spilled, lo, hi, census, plan, work);
   spilled.discard();
-  finish_range(lists, lo, hi, plan, census, in_degree, out);
+  finish_range(lists, lo, hi, plan, census, in_degree, out, work);
   return 1;
 }
 
@@ -218,10 +226,11 @@ ListFiles build_lists(std::vector<TempFile>& spilled, const Ranges& ranges, cons
     raw += f.size() / plan.records.bytes();
   ProgressStep progress("building lists, range by range", raw);
   std::size_t built = 0;
+  Workspace work;
   for (std::size_t r = 0; r < ranges.count(); ++r) {
     const std::uint64_t records = spilled[r].size() / plan.records.bytes();
     built += build_range(spilled[r], ranges.bounds[r], ranges.bounds[r + 1], plan, census,
-                         in_degree, out);
+                         in_degree, out, work);
     progress.advance(records);
   }
   pass.done(out.targets.size() / sizeof(vid_t), "edges",

@@ -41,6 +41,18 @@ class Pass {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// Room for n elements at least in `buffer`, its contents dropped when it grows. Passes reuse their
+// buffers from range to range and window to window: fresh memory costs a page fault per page the
+// first time it is touched, and a std::vector fills it with zeros on one thread besides.
+template <class T>
+T* room(Buffer<T>& buffer, std::size_t n) {
+  if (buffer.size() < n) {
+    buffer = {};
+    buffer = Buffer<T>::allocate(n);
+  }
+  return buffer.data();
+}
+
 // What pass 1 finds: each vertex's edges (before de-duplication), the weights' type.
 struct Census {
   std::vector<eid_t> degree;  // V + 1 entries, the last 0

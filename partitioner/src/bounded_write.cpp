@@ -32,10 +32,10 @@ constexpr std::uint64_t kMinCopyBytes = std::uint64_t{1} << 20;
 // when given.
 void copy_lists(const TempFile& from, std::span<const eid_t> offsets, const Buffer<vid_t>& order,
                 const Buffer<vid_t>& new_id, std::uint64_t window_edges, OocgStream::Section& out) {
-  std::vector<vid_t> window;
+  Buffer<vid_t> buffer;
   for_each_window(offsets, order, window_edges, [&](const Window& w) {
-    window.resize(w.edges);
-    w.read(from, window.data());
+    vid_t* window = room(buffer, w.edges);
+    w.read(from, window);
     if (!new_id.empty()) {
       tbb::parallel_for(tbb::blocked_range<eid_t>(0, w.edges, 1 << 16),
                         [&](const tbb::blocked_range<eid_t>& r) {
@@ -43,13 +43,14 @@ void copy_lists(const TempFile& from, std::span<const eid_t> offsets, const Buff
                             window[e] = new_id[window[e]];
                         });
     }
-    out.append(window.data(), w.edges * 4);
+    out.append(window, w.edges * 4);
   });
 }
 
 // Appends the whole of `from` to the current section, `bytes` at a time.
 void copy_file(const TempFile& from, std::uint64_t bytes_at_once, OocgStream::Section& out) {
-  std::vector<char> block(std::min(std::max(kMinCopyBytes, bytes_at_once), from.size()));
+  Buffer<char> block =
+      Buffer<char>::allocate(std::min(std::max(kMinCopyBytes, bytes_at_once), from.size()));
   for (std::uint64_t at = 0; at < from.size(); at += block.size()) {
     const std::uint64_t bytes = std::min<std::uint64_t>(block.size(), from.size() - at);
     from.read(block.data(), bytes, at);
