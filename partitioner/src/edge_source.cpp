@@ -3,10 +3,13 @@
 // with pread. A text file's blocks end at line ends and go through the same parallel line parser
 // as a whole read, numbered from their first line, so that an error names the same line.
 #include <sys/stat.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -133,6 +136,17 @@ class TextSource final : public EdgeSource {
   std::uint64_t bytes_;
 };
 
+// The newlines of `text`, counted in parallel.
+std::uint64_t count_lines(std::string_view text) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, text.size(), std::size_t{1} << 20), std::uint64_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t lines) {
+        return lines + static_cast<std::uint64_t>(
+                           std::count(text.begin() + r.begin(), text.begin() + r.end(), '\n'));
+      },
+      std::plus<>());
+}
+
 // Blocks of whole lines; a line longer than a block makes the block longer. The lines before the
 // first edge line (comments) are skipped, and that line fixes the rule of every block.
 void TextSource::read(std::uint64_t part_edges, const ReadOptions& options,
@@ -147,7 +161,7 @@ void TextSource::read(std::uint64_t part_edges, const ReadOptions& options,
   while (offset < bytes_ || kept > 0) {
     const std::uint64_t n = std::min(block, bytes_ - offset);
     buffer.resize(kept + n);
-    detail::read_exactly(file.get(), buffer.data() + kept, n, offset, path_);
+    detail::read_in_parallel(file.get(), buffer.data() + kept, n, offset, path_);
     offset += n;
     const std::string_view text(buffer.data(), buffer.size());
     const bool last = offset == bytes_;
@@ -160,7 +174,7 @@ void TextSource::read(std::uint64_t part_edges, const ReadOptions& options,
     if (!rule && (format_ == Format::wel || has_edge_line(lines)))
       rule = detail::line_rule(format_, lines);
     if (rule) take(detail::parse_lines({lines, line, name}, *rule, options));
-    line += static_cast<std::uint64_t>(std::count(lines.begin(), lines.end(), '\n'));
+    line += count_lines(lines);
     kept = text.size() - lines.size();
     std::memmove(buffer.data(), buffer.data() + lines.size(), kept);
   }

@@ -25,14 +25,10 @@ constexpr std::size_t kReadStep = std::size_t{1} << 20;
   throw IoError(std::string(what) + " '" + path.string() + "': " + std::strerror(error));
 }
 
-// The file's `size` bytes (as fstat saw them), read in parallel blocks.
+// The file's `size` bytes (as fstat saw them), read in parallel pieces.
 Buffer<char> read_regular(int fd, std::size_t size, const std::filesystem::path& path) {
   auto bytes = Buffer<char>::allocate(size);
-  constexpr std::size_t kBlock = std::size_t{4} << 20;
-  tbb::parallel_for(std::size_t{0}, (size + kBlock - 1) / kBlock, [&](std::size_t b) {
-    const std::size_t at = b * kBlock;
-    read_exactly(fd, bytes.data() + at, std::min(size, at + kBlock) - at, at, path);
-  });
+  read_in_parallel(fd, bytes.data(), size, 0, path);
   return bytes;
 }
 
@@ -45,6 +41,15 @@ FileDescriptor::FileDescriptor(const std::filesystem::path& path)
 
 FileDescriptor::~FileDescriptor() {
   ::close(fd_);
+}
+
+void read_in_parallel(int fd, char* out, std::size_t bytes, std::size_t offset,
+                      const std::filesystem::path& path) {
+  constexpr std::size_t kPiece = std::size_t{4} << 20;
+  tbb::parallel_for(std::size_t{0}, (bytes + kPiece - 1) / kPiece, [&](std::size_t p) {
+    const std::size_t at = p * kPiece;
+    read_exactly(fd, out + at, std::min(bytes, at + kPiece) - at, offset + at, path);
+  });
 }
 
 void read_exactly(int fd, char* out, std::size_t bytes, std::size_t offset,
