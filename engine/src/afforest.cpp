@@ -243,6 +243,10 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
     heads = impl_->list_heads.data();
     links = impl_->list_head_count;
   }
+  Communicator* const ranks = impl_->communicator.get();
+  // The ranks' clocks start together, as run_builtin's do: a rank whose heads took longer to
+  // gather would otherwise make the others wait in the first merge, inside the run.
+  if (ranks != nullptr) barrier(*ranks);
   const double heads_setup = seconds_since(start);
   start = Clock::now();
   if (device == nullptr) {
@@ -258,7 +262,6 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
         std::uint64_t{kSampleRounds} * n * sizeof(vid_t);
   }
   forest.sample(heads);
-  Communicator* const ranks = impl_->communicator.get();
   if (ranks != nullptr) {
     const auto merging = Clock::now();
     forest.merge(*ranks, sampling.exchange_bytes);
