@@ -109,45 +109,22 @@ Census count_edges(const EdgeSource& input, const BuildOptions& options, std::ui
   return census;
 }
 
-// Sorts the records of `items` things by range and appends each range's run to its file:
-// visit(begin, end, emit) calls emit(source, target, weight) for the records of things
-// [begin, end), the same ones each time. A counting sort over pieces, so that each piece writes
-// its own slots. With `degree`, each source's records are counted there too, range by range.
+// Sorts the records of `items` things by range (sort_records) and appends each range's run to
+// its file. With `degree`, each source's records are counted there too, range by range.
 template <class Visit>
 void spill(std::uint64_t items, Visit&& visit, const Ranges& ranges, const Records& records,
-           std::vector<TempFile>& files, std::vector<std::uint32_t>& sorted,
-           eid_t* degree = nullptr) {
+           std::vector<TempFile>& files, Buffer<std::uint32_t>& sorted, eid_t* degree = nullptr) {
   if (items == 0) return;
-  const std::size_t r_count = ranges.count();
-  const std::uint64_t piece_items = 1 << 16;
-  const auto pieces = static_cast<std::size_t>((items + piece_items - 1) / piece_items);
-  std::vector<std::uint64_t> at(pieces * r_count + 1, 0);  // range-major: [range][piece]
-  const auto each = [&](std::size_t p, auto&& emit) {
-    visit(p * piece_items, std::min(items, (p + 1) * piece_items), emit);
-  };
-  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
-    each(p, [&](vid_t u, vid_t, std::uint32_t) { ++at[ranges.of(u) * pieces + p]; });
-  });
-  const std::uint64_t total = exclusive_scan(at.data(), at.size());
-  sorted.resize(total * records.words);
-  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
-    each(p, [&](vid_t u, vid_t v, std::uint32_t w) {
-      std::uint32_t* record = sorted.data() + at[ranges.of(u) * pieces + p]++ * records.words;
-      record[0] = u;
-      record[1] = v;
-      if (records.words == 3) record[2] = w;
-    });
-  });
-  // After the scatter, at[k] is where slot k + 1 starts: range r ends at at[r * pieces + pieces
-  // - 1].
-  tbb::parallel_for(std::size_t{0}, r_count, [&](std::size_t r) {
-    const std::uint64_t begin = r == 0 ? 0 : at[r * pieces - 1];
-    const std::uint64_t end = at[(r + 1) * pieces - 1];
+  const std::vector<std::uint64_t> starts = sort_records(
+      items, visit, ranges.count(), [&](vid_t u) { return ranges.of(u); }, records, sorted);
+  tbb::parallel_for(std::size_t{0}, ranges.count(), [&](std::size_t r) {
+    const std::uint32_t* run = sorted.data() + starts[r] * records.words;
+    const std::uint64_t count = starts[r + 1] - starts[r];
     if (degree != nullptr) {
-      for (std::uint64_t i = begin; i < end; ++i)
-        ++degree[sorted[i * records.words]];
+      for (std::uint64_t i = 0; i < count; ++i)
+        ++degree[run[i * records.words]];
     }
-    files[r].append(sorted.data() + begin * records.words, (end - begin) * records.bytes());
+    files[r].append(run, count * records.bytes());
   });
 }
 
@@ -171,7 +148,7 @@ std::vector<TempFile> spill_edges(const EdgeSource& input, const BuildOptions& o
   read.force_weight_type =
       census.weight_type == WeightType::f32 ? WeightType::f32 : WeightType::none;
   ProgressStep progress("spilling edges", count ? input.max_edges() : census.input_edges);
-  std::vector<std::uint32_t> sorted;
+  Buffer<std::uint32_t> sorted;
   input.read(part_edges, read, [&](EdgeList&& part) {
     if (count) note_part(part, census);
     const EdgePlan edges =
@@ -252,18 +229,12 @@ std::vector<TempFile> split_records(const TempFile& file, const Ranges& ranges,
   const std::size_t words = plan.records.words;
   const std::uint64_t block_records =
       std::max<std::uint64_t>(1, plan.block_bytes / plan.records.bytes());
-  std::vector<std::uint32_t> block(block_records * words), sorted;
+  Buffer<std::uint32_t> block = Buffer<std::uint32_t>::allocate(block_records * words), sorted;
   const std::uint64_t total = file.size() / plan.records.bytes();
   for (std::uint64_t first = 0; first < total; first += block_records) {
     const std::uint64_t count = std::min(block_records, total - first);
     file.read(block.data(), count * plan.records.bytes(), first * plan.records.bytes());
-    const auto visit = [&](std::uint64_t begin, std::uint64_t end, auto&& emit) {
-      for (std::uint64_t i = begin; i < end; ++i) {
-        const std::uint32_t* record = block.data() + i * words;
-        emit(record[0], record[1], words == 3 ? record[2] : 0u);
-      }
-    };
-    spill(count, visit, ranges, plan.records, files, sorted);
+    spill(count, stored_records(block.data(), words), ranges, plan.records, files, sorted);
   }
   return files;
 }

@@ -28,43 +28,6 @@ struct RangeLists {
   Buffer<std::uint32_t> weights;
 };
 
-// Records of a block handed to one task at a time while sorting it by owner.
-constexpr std::uint64_t kPieceRecords = std::uint64_t{1} << 16;
-
-// Copies the `count` records of `block` into `sorted`, grouped by owner in owner order (each
-// group in block order), and returns where each owner's group begins, with the total last: a
-// counting sort over pieces of the block, each piece writing its own slots.
-std::vector<std::uint64_t> sort_by_owner(const std::uint32_t* block, std::uint64_t count,
-                                         const std::vector<vid_t>& bounds, std::size_t words,
-                                         std::uint32_t* sorted) {
-  const std::size_t owners = bounds.size() - 1;
-  const auto pieces = static_cast<std::size_t>((count + kPieceRecords - 1) / kPieceRecords);
-  const auto owner_of = [&](std::uint32_t v) {
-    return static_cast<std::size_t>(std::upper_bound(bounds.begin(), bounds.end(), v) -
-                                    bounds.begin()) -
-           1;
-  };
-  std::vector<std::uint64_t> at(owners * pieces + 1, 0);  // owner-major: [owner][piece]
-  const auto each = [&](std::size_t p, auto&& visit) {
-    const std::uint64_t end = std::min(count, (p + 1) * kPieceRecords);
-    for (std::uint64_t i = p * kPieceRecords; i < end; ++i)
-      visit(block + i * words);
-  };
-  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
-    each(p, [&](const std::uint32_t* record) { ++at[owner_of(record[0]) * pieces + p]; });
-  });
-  exclusive_scan(at.data(), at.size());
-  std::vector<std::uint64_t> starts(owners + 1);
-  for (std::size_t t = 0; t <= owners; ++t)
-    starts[t] = at[t * pieces];
-  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
-    each(p, [&](const std::uint32_t* record) {
-      std::copy_n(record, words, sorted + at[owner_of(record[0]) * pieces + p]++ * words);
-    });
-  });
-  return starts;
-}
-
 // The buffers of pass 3 that outlive a range: a block of records as read and sorted by owner, a
 // window of built lists as written.
 struct Workspace {
@@ -92,15 +55,20 @@ RangeLists gather(const TempFile& file, vid_t lo, vid_t hi, const Census& census
   const std::uint64_t total = file.size() / records.bytes();
   const std::size_t block_words = std::min(block_records, total) * records.words;
   std::uint32_t* block = room(work.block, block_words);
-  std::uint32_t* sorted = room(work.sorted, block_words);
+  const auto owner_of = [&](vid_t v) {
+    return static_cast<std::size_t>(std::upper_bound(bounds.begin(), bounds.end(), v) -
+                                    bounds.begin()) -
+           1;
+  };
   for (std::uint64_t first = 0; first < total; first += block_records) {
     const std::uint64_t count = std::min(block_records, total - first);
     file.read(block, count * records.bytes(), first * records.bytes());
     const std::vector<std::uint64_t> starts =
-        sort_by_owner(block, count, bounds, records.words, sorted);
+        sort_records(count, stored_records(block, records.words), bounds.size() - 1, owner_of,
+                     records, work.sorted);
     tbb::parallel_for(std::size_t{0}, bounds.size() - 1, [&](std::size_t t) {
       for (std::uint64_t i = starts[t]; i < starts[t + 1]; ++i) {
-        const std::uint32_t* record = sorted + i * records.words;
+        const std::uint32_t* record = work.sorted.data() + i * records.words;
         const eid_t at = lists.end[record[0] - lo]++;
         lists.targets[at] = record[1];
         if (records.words == 3) lists.weights[at] = record[2];

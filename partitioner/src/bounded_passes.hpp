@@ -1,6 +1,8 @@
 #pragma once
 // What the passes of a bounded build share (bounded_build.cpp: count and spill;
 // bounded_lists.cpp: build; bounded_write.cpp: order and write).
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "ooc/partitioner/bounded_build.hpp"
 #include "ooc/partitioner/builder.hpp"
 #include "oocg_stream.hpp"
+#include "parallel.hpp"
 #include "temp_file.hpp"
 
 namespace ooc::detail::bounded {
@@ -53,6 +56,56 @@ T* room(Buffer<T>& buffer, std::size_t n) {
   return buffer.data();
 }
 
+// Records of spilled edges: source, target and, when the input's weights are kept, the weight.
+struct Records {
+  std::size_t words;  // 32-bit words a record
+  std::uint64_t bytes() const noexcept { return words * sizeof(std::uint32_t); }
+};
+
+// Copies the records of `items` things into `sorted`, grouped by group_of(source) (groups 0 to
+// groups - 1 in order, each group in the things' order): visit(begin, end, emit) calls
+// emit(source, target, weight) for the records of things [begin, end), the same ones each time.
+// A counting sort over pieces of the things, each piece writing its own slots. Returns where
+// each group begins in `sorted`, in records, and their total last.
+template <class Visit, class GroupOf>
+std::vector<std::uint64_t> sort_records(std::uint64_t items, Visit&& visit, std::size_t groups,
+                                        GroupOf&& group_of, const Records& records,
+                                        Buffer<std::uint32_t>& sorted) {
+  constexpr std::uint64_t kPieceItems = std::uint64_t{1} << 16;
+  const auto pieces = static_cast<std::size_t>((items + kPieceItems - 1) / kPieceItems);
+  std::vector<std::uint64_t> at(groups * pieces + 1, 0);  // group-major: [group][piece]
+  const auto each = [&](std::size_t p, auto&& emit) {
+    visit(p * kPieceItems, std::min(items, (p + 1) * kPieceItems), emit);
+  };
+  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
+    each(p, [&](vid_t u, vid_t, std::uint32_t) { ++at[group_of(u) * pieces + p]; });
+  });
+  const std::uint64_t total = exclusive_scan(at.data(), at.size());
+  std::vector<std::uint64_t> starts(groups + 1, total);
+  for (std::size_t g = 0; g < groups; ++g)
+    starts[g] = at[g * pieces];
+  std::uint32_t* const out = room(sorted, total * records.words);
+  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
+    each(p, [&](vid_t u, vid_t v, std::uint32_t w) {
+      std::uint32_t* record = out + at[group_of(u) * pieces + p]++ * records.words;
+      record[0] = u;
+      record[1] = v;
+      if (records.words == 3) record[2] = w;
+    });
+  });
+  return starts;
+}
+
+// sort_records()' visit over records stored one after another (a block read back).
+inline auto stored_records(const std::uint32_t* block, std::size_t words) {
+  return [block, words](std::uint64_t begin, std::uint64_t end, auto&& emit) {
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const std::uint32_t* record = block + i * words;
+      emit(record[0], record[1], words == 3 ? record[2] : 0u);
+    }
+  };
+}
+
 // What pass 1 finds: each vertex's edges (before de-duplication), the weights' type.
 struct Census {
   std::vector<eid_t> degree;  // V + 1 entries, the last 0
@@ -78,12 +131,6 @@ struct Ranges {
                                     bounds.begin()) -
            1;
   }
-};
-
-// Records of spilled edges: source, target and, when the input's weights are kept, the weight.
-struct Records {
-  std::size_t words;  // 32-bit words a record
-  std::uint64_t bytes() const noexcept { return words * sizeof(std::uint32_t); }
 };
 
 // How pass 3 builds the lists of a range.

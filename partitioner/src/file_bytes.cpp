@@ -5,7 +5,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -45,10 +44,8 @@ FileDescriptor::~FileDescriptor() {
 
 void read_in_parallel(int fd, char* out, std::size_t bytes, std::size_t offset,
                       const std::filesystem::path& path) {
-  constexpr std::size_t kPiece = std::size_t{4} << 20;
-  tbb::parallel_for(std::size_t{0}, (bytes + kPiece - 1) / kPiece, [&](std::size_t p) {
-    const std::size_t at = p * kPiece;
-    read_exactly(fd, out + at, std::min(bytes, at + kPiece) - at, offset + at, path);
+  for_each_piece(bytes, std::uint64_t{4} << 20, [&](std::uint64_t at, std::uint64_t length) {
+    read_exactly(fd, out + at, length, offset + at, path);
   });
 }
 

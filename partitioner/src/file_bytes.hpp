@@ -3,7 +3,11 @@
 // anything else (a pipe, /dev/stdin) to its end. ByteSink is the
 // growing buffer behind the second case and behind gzip decompression, where the final length
 // is not known in advance.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -35,6 +39,19 @@ Buffer<char> read_to_end(int fd, const std::filesystem::path& path);
 // call from several threads at once). Throws IoError, also when the file ends before.
 void read_exactly(int fd, char* out, std::size_t bytes, std::size_t offset,
                   const std::filesystem::path& path);
+// Calls io(at, bytes) for the pieces of [0, total) of `piece` bytes each (the last shorter), in
+// parallel when there are several.
+template <class Io>
+void for_each_piece(std::uint64_t total, std::uint64_t piece, Io&& io) {
+  const std::uint64_t pieces = (total + piece - 1) / piece;
+  if (pieces <= 1) {
+    io(std::uint64_t{0}, total);
+    return;
+  }
+  tbb::parallel_for(std::uint64_t{0}, pieces,
+                    [&](std::uint64_t p) { io(p * piece, std::min(piece, total - p * piece)); });
+}
+
 // read_exactly in parallel pieces of a few MiB: one thread copying from the page cache moves a few
 // GB/s, below what a disk array or the cache itself delivers.
 void read_in_parallel(int fd, char* out, std::size_t bytes, std::size_t offset,

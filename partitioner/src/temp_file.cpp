@@ -1,16 +1,15 @@
 #include "temp_file.hpp"
 
 #include <fcntl.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 
+#include "file_bytes.hpp"
 #include "ooc/core/error.hpp"
 
 namespace ooc::detail {
@@ -19,19 +18,6 @@ namespace {
 // Larger reads and appends are cut into pieces of this size, done in parallel: one thread copying
 // from or into the page cache moves a few GB/s, well below what the memory and the disk take.
 constexpr std::uint64_t kPieceBytes = std::uint64_t{8} << 20;
-
-// Calls io(offset, bytes) for the pieces of [0, bytes), in parallel when there are several.
-template <class Io>
-void in_pieces(std::uint64_t bytes, Io&& io) {
-  const std::uint64_t pieces = (bytes + kPieceBytes - 1) / kPieceBytes;
-  if (pieces <= 1) {
-    io(0, bytes);
-    return;
-  }
-  tbb::parallel_for(std::uint64_t{0}, pieces, [&](std::uint64_t p) {
-    io(p * kPieceBytes, std::min(kPieceBytes, bytes - p * kPieceBytes));
-  });
-}
 
 [[noreturn]] void fail(std::string_view what, const std::filesystem::path& dir) {
   throw IoError(std::string(what) + " a temporary file in '" + dir.string() +
@@ -65,7 +51,7 @@ TempFile::TempFile(TempFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)), size_(other.size_), dir_(std::move(other.dir_)) {}
 
 void TempFile::append(const void* data, std::uint64_t bytes) {
-  in_pieces(bytes, [&](std::uint64_t at, std::uint64_t length) {
+  for_each_piece(bytes, kPieceBytes, [&](std::uint64_t at, std::uint64_t length) {
     write_at(static_cast<const char*>(data) + at, length, size_ + at);
   });
   size_ += bytes;
@@ -86,7 +72,7 @@ void TempFile::write_at(const char* p, std::uint64_t bytes, std::uint64_t offset
 }
 
 void TempFile::read(void* out, std::uint64_t bytes, std::uint64_t offset) const {
-  in_pieces(bytes, [&](std::uint64_t at, std::uint64_t length) {
+  for_each_piece(bytes, kPieceBytes, [&](std::uint64_t at, std::uint64_t length) {
     read_at(static_cast<char*>(out) + at, length, offset + at);
   });
 }
