@@ -11,9 +11,10 @@
 // smallest internal id. docs/programs.md, "Connected components".
 //
 // Across ranks each rank links its own vertices' lists into a forest of its own, and after the
-// sampling and after the last pass the ranks merge their forests (Forest::merge): each vertex's
-// least root over the ranks, then every rank links each vertex to it, until no rank's forest
-// points anywhere else. The merged forests are the same on every rank.
+// sampling and after the last pass the ranks merge their forests (Forest::merge): every rank
+// gathers every other rank's parent of each vertex, in chunks of the vertex range, and links the
+// vertex to it. One gather of V ids a merge, whatever the forests' shapes. The merged forests
+// are the same on every rank.
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
@@ -23,6 +24,8 @@
 #include <random>
 
 #include "engine_impl.hpp"
+#include "ooc/engine/detail/forest_merge.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
 
@@ -32,6 +35,8 @@ namespace {
 constexpr std::uint32_t kSampleRounds = 2;  // neighbours linked per vertex (GAP's default)
 constexpr std::uint32_t kGiantSamples = 1024;
 constexpr std::uint64_t kGiantSeed = 8;
+// A merge gathers at most this many ids at once (256 MiB), whatever the number of ranks.
+constexpr vid_t kMergeIds = vid_t{1} << 26;
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) {
@@ -81,15 +86,12 @@ class Forest {
   vid_t* parent() const { return parent_; }
 
   // Makes every vertex a root, then per round links each vertex to that round's neighbour and
-  // points every vertex at its root. `heads` as gather_heads writes them, in host memory.
-  void sample(const vid_t* heads) {
+  // points every vertex at its root. `heads` as gather_heads writes them, where only the vertices
+  // of `ranges` (a rank's) have any; on the GPU, pinned host memory that the kernels read in place,
+  // only those ranges.
+  void sample(const vid_t* heads, std::span<const std::pair<vid_t, vid_t>> ranges) {
     if (device_ != nullptr) {
-      auto on_device = detail::device_allocate(
-          *device_, std::uint64_t{kSampleRounds} * n_ * sizeof(vid_t), "cc's sampled neighbours");
-      detail::copy_to_device(*device_, on_device.get(), heads,
-                             std::uint64_t{kSampleRounds} * n_ * sizeof(vid_t));
-      detail::afforest_sample(*device_, parent_, static_cast<const vid_t*>(on_device.get()), n_,
-                              kSampleRounds);
+      detail::afforest_sample(*device_, parent_, heads, n_, kSampleRounds, ranges);
       return;
     }
     tbb::parallel_for(vid_t{0}, n_, [&](vid_t v) { parent_[v] = v; });
@@ -135,46 +137,24 @@ class Forest {
     }
     return best;
   }
-  // Merges this rank's forest with the other ranks' (each compressed): rounds of taking each
-  // vertex's least root over the ranks and linking it there, until no forest points elsewhere.
-  // Adds the rounds' all-reduced bytes to `bytes`.
+  // Merges this rank's forest with the other ranks' (each compressed), the same on every rank
+  // (detail::merge_forests says how). Adds the bytes this rank received to `bytes`.
   void merge(Communicator& ranks, std::uint64_t& bytes) {
-    if (device_ != nullptr && labels_memory_ == nullptr) {
-      labels_memory_ =
-          detail::device_allocate(*device_, std::uint64_t{n_} * sizeof(vid_t), "cc's ranks' roots");
-    } else if (device_ == nullptr && labels_.size() < n_) {
-      labels_ = Buffer<vid_t>::allocate(n_);
-    }
-    vid_t* const labels =
-        device_ != nullptr ? static_cast<vid_t*>(labels_memory_.get()) : labels_.data();
-    for (;;) {
-      std::uint64_t moved = 0;
-      if (device_ != nullptr) {
-        moved = detail::afforest_labels(*device_, parent_, labels, n_);
-      } else {
-        std::copy_n(parent_, n_, labels);
-        ranks.all_reduce(std::span<vid_t>(labels, n_), Reduction::min);
-        moved = tbb::parallel_reduce(
-            tbb::blocked_range<vid_t>(0, n_), std::uint64_t{0},
-            [&](const tbb::blocked_range<vid_t>& r, std::uint64_t c) {
-              for (vid_t v = r.begin(); v < r.end(); ++v)
-                c += parent_[v] != labels[v] ? 1 : 0;
-              return c;
-            },
-            std::plus<>());
+    const auto size = static_cast<vid_t>(ranks.size());
+    const vid_t chunk = std::max<vid_t>(kMergeIds / size, 1);
+    bytes += std::uint64_t{size - 1} * n_ * sizeof(vid_t);
+    if (device_ != nullptr) {
+      if (gathered_memory_ == nullptr) {
+        gathered_memory_ = detail::device_allocate(
+            *device_, std::uint64_t{size} * chunk * sizeof(vid_t), "cc's gathered parents");
       }
-      bytes += std::uint64_t{n_} * sizeof(vid_t);
-      ranks.all_reduce(std::span<std::uint64_t>(&moved, 1), Reduction::sum);
-      if (moved == 0) return;
-      if (device_ != nullptr) {
-        detail::afforest_link_labels(*device_, parent_, labels, n_);
-      } else {
-        tbb::parallel_for(vid_t{0}, n_, [&](vid_t v) {
-          if (labels[v] != v) union_link(parent_, v, labels[v]);
-        });
-        compress();
-      }
+      detail::afforest_merge(*device_, parent_, n_, chunk,
+                             static_cast<vid_t*>(gathered_memory_.get()));
+      return;
     }
+    if (gathered_.size() < std::uint64_t{size} * chunk)
+      gathered_ = Buffer<vid_t>::allocate(std::uint64_t{size} * chunk);
+    detail::merge_forests(ranks, parent_, n_, chunk, gathered_.span());
   }
   Buffer<vid_t> to_host() {
     if (device_ == nullptr) return std::move(host_);
@@ -189,11 +169,29 @@ class Forest {
   Buffer<vid_t> host_;
   std::shared_ptr<void> memory_;
   vid_t* parent_ = nullptr;
-  Buffer<vid_t> labels_;                 // merge(), on the CPU
-  std::shared_ptr<void> labels_memory_;  // merge(), on the GPU
+  Buffer<vid_t> gathered_;                 // merge(), on the CPU
+  std::shared_ptr<void> gathered_memory_;  // merge(), on the GPU
 };
 
 }  // namespace
+
+void detail::merge_forests(Communicator& ranks, vid_t* parent, vid_t n, vid_t chunk,
+                           std::span<vid_t> gathered) {
+  const auto size = static_cast<vid_t>(ranks.size());
+  const auto self = static_cast<vid_t>(ranks.rank());
+  for (vid_t first = 0, count = 0; first < n; first += count) {
+    count = std::min(chunk, n - first);
+    ranks.all_gather(std::span<const vid_t>(parent + first, count),
+                     gathered.first(std::uint64_t{size} * count));
+    tbb::parallel_for(vid_t{0}, count, [&](vid_t i) {
+      for (vid_t r = 0; r < size; ++r) {
+        const vid_t to = gathered[std::uint64_t{r} * count + i];
+        if (r != self && to != first + i) union_link(parent, first + i, to);
+      }
+    });
+  }
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { union_compress(parent, v); });
+}
 
 // A group checks a request once, before its ranks run it (engine.cpp says why).
 Result<vid_t> OocEngine::cc(const RunOptions& run) {
@@ -257,11 +255,18 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
   IterationStats sampling;
   sampling.active_vertices = n;
   sampling.edges_processed = links;
-  if (device != nullptr) {
-    sampling.bytes[static_cast<std::size_t>(TransferEngine::filter)] =
-        std::uint64_t{kSampleRounds} * n * sizeof(vid_t);
+  const std::vector<std::pair<vid_t, vid_t>> ranges =
+      ranks == nullptr ? std::vector<std::pair<vid_t, vid_t>>{{0, n}}
+                       : owned_vertex_ranges(impl_->partitions, impl_->owners,
+                                             static_cast<std::uint32_t>(ranks->rank()));
+  if (device != nullptr) {  // the kernels read whole 128-byte lines of the heads, in place
+    std::uint64_t words = 0;
+    for (const auto& [first, last] : ranges)
+      words += first == last ? 0 : (std::uint64_t{last} + 31) / 32 * 32 - (first & ~vid_t{31});
+    sampling.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] =
+        kSampleRounds * words * sizeof(vid_t);
   }
-  forest.sample(heads);
+  forest.sample(heads, ranges);
   if (ranks != nullptr) {
     const auto merging = Clock::now();
     forest.merge(*ranks, sampling.exchange_bytes);

@@ -68,7 +68,8 @@ std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const Af
                                                                         const CudaRun&) {
   no_cuda();
 }
-void afforest_sample(const DeviceGraph&, vid_t*, const vid_t*, vid_t, std::uint32_t) {
+void afforest_sample(const DeviceGraph&, vid_t*, const vid_t*, vid_t, std::uint32_t,
+                     std::span<const std::pair<vid_t, vid_t>>) {
   no_cuda();
 }
 void afforest_compress(const DeviceGraph&, vid_t*, vid_t) {
@@ -77,10 +78,7 @@ void afforest_compress(const DeviceGraph&, vid_t*, vid_t) {
 void afforest_gather(const DeviceGraph&, const vid_t*, std::span<const vid_t>, vid_t*) {
   no_cuda();
 }
-std::uint64_t afforest_labels(const DeviceGraph&, const vid_t*, vid_t*, vid_t) {
-  no_cuda();
-}
-void afforest_link_labels(const DeviceGraph&, vid_t*, const vid_t*, vid_t) {
+void afforest_merge(const DeviceGraph&, vid_t*, vid_t, vid_t, vid_t*) {
   no_cuda();
 }
 

@@ -1,5 +1,6 @@
-// The MPI communicator: MPI_Allreduce in place, in chunks that fit MPI's int counts. Only the
-// thread that called mpi_world() calls MPI (MPI_THREAD_FUNNELED); oneTBB's workers never do.
+// The MPI communicator: MPI_Allreduce in place, in chunks that fit MPI's int counts, and
+// MPI_Allgather. Only the thread that called mpi_world() calls MPI (MPI_THREAD_FUNNELED);
+// oneTBB's workers never do.
 #include <mpi.h>
 
 #include <cstdio>
@@ -67,6 +68,16 @@ class MpiCommunicator final : public Communicator {
   }
   void all_or(std::span<std::uint32_t> data) override {
     reduce(data.data(), data.size(), MPI_UINT32_T, MPI_BOR);
+  }
+  void all_gather(std::span<const std::uint32_t> send, std::span<std::uint32_t> receive) override {
+    if (receive.size() != send.size() * static_cast<std::size_t>(size_))
+      throw Error("all_gather: the receiving array does not hold every rank's words");
+    if (send.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      throw Error("all_gather: more words than one MPI_Allgather carries");
+    const auto n = static_cast<int>(send.size());
+    check(MPI_Allgather(send.data(), n, MPI_UINT32_T, receive.data(), n, MPI_UINT32_T,
+                        MPI_COMM_WORLD),
+          "gathering the ranks' arrays");
   }
   void abort(std::string_view) noexcept override { MPI_Abort(MPI_COMM_WORLD, 1); }
 

@@ -1,6 +1,7 @@
 // Ranks as threads of one process: all_reduce through shared memory and a barrier. Each rank
 // reduces one slice of the elements across every rank's buffer and writes the result back into
-// all of them, so the work is spread and no temporary is needed.
+// all of them, so the work is spread and no temporary is needed. all_gather: each rank copies
+// every rank's published buffer.
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -44,9 +45,13 @@ class BreakableBarrier {
 };
 
 struct Shared {
-  explicit Shared(int ranks) : barrier(ranks), buffers(static_cast<std::size_t>(ranks)) {}
+  explicit Shared(int ranks)
+      : barrier(ranks),
+        buffers(static_cast<std::size_t>(ranks)),
+        sent(static_cast<std::size_t>(ranks)) {}
   BreakableBarrier barrier;
-  std::vector<void*> buffers;
+  std::vector<void*> buffers;              // all_reduce's, reduced in place
+  std::vector<const std::uint32_t*> sent;  // all_gather's
 };
 
 template <class T>
@@ -86,6 +91,15 @@ class ThreadCommunicator final : public Communicator {
   }
   void all_or(std::span<std::uint32_t> data) override {
     reduce(data, [](std::uint32_t a, std::uint32_t b) { return a | b; });
+  }
+  void all_gather(std::span<const std::uint32_t> send, std::span<std::uint32_t> receive) override {
+    if (receive.size() != send.size() * static_cast<std::size_t>(size()))
+      throw Error("all_gather: the receiving array does not hold every rank's words");
+    shared_->sent[static_cast<std::size_t>(rank_)] = send.data();
+    shared_->barrier.arrive_and_wait();  // every buffer is published
+    for (std::size_t r = 0; r < shared_->sent.size(); ++r)
+      std::copy_n(shared_->sent[r], send.size(), receive.data() + r * send.size());
+    shared_->barrier.arrive_and_wait();  // every rank has read every buffer
   }
   void abort(std::string_view why) noexcept override {
     shared_->barrier.break_with("rank " + std::to_string(rank_) + " failed: " + std::string(why));

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <numeric>
+#include <random>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -14,6 +16,8 @@
 
 #include "engine_cases.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/engine/detail/forest_merge.hpp"
+#include "ooc/engine/programs.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ranks.hpp"
@@ -171,6 +175,65 @@ TEST(DistributedRuns, ExchangeRoundsOutOfRangeAreRefused) {
   none.exchange_rounds = 0;
   EXPECT_THROW(engine.configure(none), InvalidInput);
   EXPECT_EQ(engine.options().exchange_rounds, 4u);
+}
+
+TEST(ThreadCommunicator, AllGatherPutsEachRanksWordsAtItsPlace) {
+  test::on_ranks(3, [](int r, const std::shared_ptr<Communicator>& ranks) {
+    const auto mine = static_cast<std::uint32_t>(r);
+    const std::vector<std::uint32_t> send = {10 * mine, 10 * mine + 1};
+    std::vector<std::uint32_t> receive(6);
+    ranks->all_gather(send, receive);
+    EXPECT_EQ(receive, (std::vector<std::uint32_t>{0, 1, 10, 11, 20, 21}));
+    std::vector<std::uint32_t> short_of_one(5);
+    EXPECT_THROW(
+        {
+          try {
+            ranks->all_gather(send, short_of_one);
+          } catch (const Error& e) {
+            EXPECT_STREQ(e.what(),
+                         "all_gather: the receiving array does not hold every rank's words");
+            throw;
+          }
+        },
+        Error);
+  });
+}
+
+// Each rank's own forest over random links, merged in chunks of several sizes: every rank ends
+// with the forest of all the links, each vertex pointing at the least vertex of its tree.
+TEST(ForestMerge, EveryRankGetsTheJoinOfTheRanksForests) {
+  constexpr vid_t n = 500;
+  constexpr int links = 150;  // a rank's: its forest has many trees, which the others' links join
+  for (const int ranks : {2, 3}) {
+    std::vector<std::vector<std::pair<vid_t, vid_t>>> edges(static_cast<std::size_t>(ranks));
+    std::vector<vid_t> joined(n);
+    std::iota(joined.begin(), joined.end(), vid_t{0});
+    for (int r = 0; r < ranks; ++r) {
+      std::mt19937 random(static_cast<unsigned>(r) + 1);
+      std::uniform_int_distribution<vid_t> any(0, n - 1);
+      for (int e = 0; e < links; ++e) {
+        const vid_t u = any(random), v = any(random);
+        edges[static_cast<std::size_t>(r)].emplace_back(u, v);
+        union_link(joined.data(), u, v);
+      }
+    }
+    for (vid_t v = 0; v < n; ++v)
+      union_compress(joined.data(), v);
+    for (const vid_t chunk : {vid_t{1}, vid_t{7}, vid_t{64}, n}) {
+      SCOPED_TRACE("ranks " + std::to_string(ranks) + ", chunk " + std::to_string(chunk));
+      test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+        std::vector<vid_t> parent(n);
+        std::iota(parent.begin(), parent.end(), vid_t{0});
+        for (const auto& [u, v] : edges[static_cast<std::size_t>(r)])
+          union_link(parent.data(), u, v);
+        for (vid_t v = 0; v < n; ++v)
+          union_compress(parent.data(), v);
+        std::vector<vid_t> gathered(static_cast<std::size_t>(ranks) * chunk);
+        detail::merge_forests(*communicator, parent.data(), n, chunk, gathered);
+        EXPECT_EQ(parent, joined);
+      });
+    }
+  }
 }
 
 TEST(DistributedRuns, AFailingRankStopsTheOthersWithItsReason) {

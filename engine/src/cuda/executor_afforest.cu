@@ -17,9 +17,12 @@ __global__ void make_roots(vid_t* parent, vid_t n) {
   if (v < n) parent[v] = v;
 }
 
-__global__ void link_heads(vid_t* parent, const vid_t* heads, vid_t n) {
-  const vid_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= n) return;
+// Links each vertex of [first, last) to its neighbour in `heads` (indexed by vertex; pinned host
+// memory read in place). A warp's threads start on a 32-vertex boundary, so that each warp reads
+// whole 128-byte lines.
+__global__ void link_heads(vid_t* parent, const vid_t* heads, vid_t first, vid_t last) {
+  const vid_t v = (first & ~vid_t{31}) + blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < first || v >= last) return;
   const vid_t u = heads[v];
   if (u != kNoVertex) union_link(parent, v, u);
 }
@@ -34,17 +37,16 @@ __global__ void gather(const vid_t* parent, const vid_t* at, vid_t* out, std::ui
   if (i < count) out[i] = parent[at[i]];
 }
 
-__global__ void link_labels(vid_t* parent, const vid_t* labels, vid_t n) {
-  const vid_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < n && labels[v] != v) union_link(parent, v, labels[v]);
-}
-
-__global__ void count_moved(const vid_t* parent, const vid_t* labels, vid_t n,
-                            unsigned long long* moved) {
-  const vid_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  const bool differs = v < n && parent[v] != labels[v];
-  const unsigned votes = __ballot_sync(0xffffffffu, differs);
-  if ((threadIdx.x & 31u) == 0 && votes != 0) atomicAdd(moved, __popc(votes));
+// Links each vertex of [first, first + count) to the parent each other rank gave it (`gathered`:
+// rank r's parents of the chunk at r * count).
+__global__ void link_gathered(vid_t* parent, const vid_t* gathered, vid_t first, vid_t count,
+                              int ranks, int self) {
+  const vid_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  for (int r = 0; r < ranks; ++r) {
+    const vid_t to = gathered[std::uint64_t(r) * count + i];
+    if (r != self && to != first + i) union_link(parent, first + i, to);
+  }
 }
 
 void finish(const char* doing) {
@@ -60,15 +62,23 @@ std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const Af
 }
 
 void afforest_sample(const DeviceGraph& device, vid_t* parent, const vid_t* heads, vid_t n,
-                     std::uint32_t rounds) {
+                     std::uint32_t rounds, std::span<const std::pair<vid_t, vid_t>> ranges) {
+  const char* doing = "linking cc's sampled neighbours";
   OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
   if (n == 0) return;
+  void* mapped = nullptr;
+  OOC_CUDA(cudaHostGetDevicePointer(&mapped, const_cast<vid_t*>(heads), 0), doing);
+  const auto* const on_host = static_cast<const vid_t*>(mapped);
   make_roots<<<blocks_for(n), kThreads>>>(parent, n);
   for (std::uint32_t r = 0; r < rounds; ++r) {
-    link_heads<<<blocks_for(n), kThreads>>>(parent, heads + std::uint64_t{r} * n, n);
+    for (const auto& [first, last] : ranges) {
+      if (first == last) continue;
+      link_heads<<<blocks_for(last - (first & ~vid_t{31})), kThreads>>>(
+          parent, on_host + std::uint64_t{r} * n, first, last);
+    }
     compress<<<blocks_for(n), kThreads>>>(parent, n);
   }
-  finish("linking cc's sampled neighbours");
+  finish(doing);
 }
 
 void afforest_compress(const DeviceGraph& device, vid_t* parent, vid_t n) {
@@ -93,29 +103,21 @@ void afforest_gather(const DeviceGraph& device, const vid_t* parent, std::span<c
            "copying cc's sampled roots back");
 }
 
-std::uint64_t afforest_labels(const DeviceGraph& device, const vid_t* parent, vid_t* labels,
-                              vid_t n) {
+void afforest_merge(const DeviceGraph& device, vid_t* parent, vid_t n, vid_t chunk,
+                    vid_t* gathered) {
   const char* doing = "merging the ranks' cc forests";
   OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
-  if (n == 0) return 0;
-  OOC_CUDA(cudaMemcpy(labels, parent, std::uint64_t{n} * sizeof(vid_t), cudaMemcpyDeviceToDevice),
-           doing);
-  device.nccl->all_reduce(labels, n, Reduction::min, nullptr);
-  DeviceArray<unsigned long long> moved(1, "cc's moved roots");
-  OOC_CUDA(cudaMemset(moved.data(), 0, sizeof(unsigned long long)), doing);
-  count_moved<<<blocks_for(n), kThreads>>>(parent, labels, n, moved.data());
-  finish(doing);
-  unsigned long long count = 0;
-  OOC_CUDA(cudaMemcpy(&count, moved.data(), sizeof count, cudaMemcpyDeviceToHost), doing);
-  return count;
-}
-
-void afforest_link_labels(const DeviceGraph& device, vid_t* parent, const vid_t* labels, vid_t n) {
-  OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
   if (n == 0) return;
-  link_labels<<<blocks_for(n), kThreads>>>(parent, labels, n);
+  NcclLink& link = *device.nccl;
+  for (vid_t first = 0, count = 0; first < n; first += count) {
+    count = std::min(chunk, n - first);
+    link.all_gather(parent + first, gathered, count, nullptr);
+    link_gathered<<<blocks_for(count), kThreads>>>(parent, gathered, first, count, link.size(),
+                                                   link.rank());
+    finish(doing);
+  }
   compress<<<blocks_for(n), kThreads>>>(parent, n);
-  finish("linking cc's forest to the ranks' roots");
+  finish(doing);
 }
 
 }  // namespace ooc::detail

@@ -30,6 +30,10 @@ class Communicator {
   virtual void all_reduce(std::span<double> data, Reduction op) = 0;
   // Bitwise OR over all ranks, in place (bit sets), with all_reduce's rules.
   virtual void all_or(std::span<std::uint32_t> data) = 0;
+  // Every rank's `send` (the same length on every rank) into every rank's `receive`, rank r's at
+  // r * send.size(); `receive` holds size() * send.size() words. All_reduce's rules.
+  virtual void all_gather(std::span<const std::uint32_t> send,
+                          std::span<std::uint32_t> receive) = 0;
   // This rank failed: stop every rank, naming it and `why` (MPI: MPI_Abort; threads: the
   // others' next all_reduce throws). Does not return under MPI.
   virtual void abort(std::string_view why) noexcept = 0;

@@ -100,23 +100,21 @@ std::unique_ptr<ValuesExecutor<BatchBackward::Value>> make_cuda_executor(
 std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const AfforestLink& program,
                                                                         const CudaRun& run);
 
-// Afforest's steps outside its run (afforest.cpp), on device arrays: `parent` of n entries,
-// `heads` of rounds * n (round r's neighbour of v at r * n + v, kNoVertex where the list is
-// shorter). afforest_sample makes every vertex a root, then for each round links each vertex to
-// that round's neighbour and points every vertex at its root; afforest_compress does the last;
-// afforest_gather copies parent[at[i]] to out[i] (host arrays).
+// Afforest's steps outside its run (afforest.cpp), on device arrays: `parent` of n entries.
+// afforest_sample makes every vertex a root, then for each round links each vertex of `ranges` to
+// that round's neighbour and points every vertex at its root: `heads` holds rounds * n entries
+// (round r's neighbour of v at r * n + v, kNoVertex where the list is shorter) in pinned host
+// memory, which the kernels read in place. afforest_compress does the last; afforest_gather copies
+// parent[at[i]] to out[i] (host arrays).
 void afforest_sample(const DeviceGraph& device, vid_t* parent, const vid_t* heads, vid_t n,
-                     std::uint32_t rounds);
+                     std::uint32_t rounds, std::span<const std::pair<vid_t, vid_t>> ranges);
 void afforest_compress(const DeviceGraph& device, vid_t* parent, vid_t n);
 void afforest_gather(const DeviceGraph& device, const vid_t* parent, std::span<const vid_t> at,
                      vid_t* out);
-// A GPU rank's step of merging the ranks' forests (both compressed): `labels` = the least root
-// any rank's forest gives each vertex (an all-reduce over NCCL); returns how many vertices this
-// rank's forest points elsewhere. afforest_link_labels then links each vertex to its label and
-// points every vertex at its root.
-std::uint64_t afforest_labels(const DeviceGraph& device, const vid_t* parent, vid_t* labels,
-                              vid_t n);
-void afforest_link_labels(const DeviceGraph& device, vid_t* parent, const vid_t* labels, vid_t n);
+// A GPU rank's merge of the ranks' forests: detail::merge_forests (forest_merge.hpp) on device
+// memory, each chunk's parents gathered over NCCL into `gathered` (ranks * chunk entries).
+void afforest_merge(const DeviceGraph& device, vid_t* parent, vid_t n, vid_t chunk,
+                    vid_t* gathered);
 
 // Device memory that a built-in program reads and writes through pointers of its own (the
 // batched traversals' arrays), freed with the last copy of the pointer; filling it, copies to and
