@@ -35,7 +35,8 @@ namespace {
 constexpr std::uint32_t kSampleRounds = 2;  // neighbours linked per vertex (GAP's default)
 constexpr std::uint32_t kGiantSamples = 1024;
 constexpr std::uint64_t kGiantSeed = 8;
-// A merge gathers at most this many ids at once (256 MiB), whatever the number of ranks.
+// A merge gathers at most this many ids at once (256 MiB), whatever the number of ranks (a graph
+// of fewer vertices gathers them all at once).
 constexpr vid_t kMergeIds = vid_t{1} << 26;
 
 using Clock = std::chrono::steady_clock;
@@ -141,7 +142,7 @@ class Forest {
   // (detail::merge_forests says how). Adds the bytes this rank received to `bytes`.
   void merge(Communicator& ranks, std::uint64_t& bytes) {
     const auto size = static_cast<vid_t>(ranks.size());
-    const vid_t chunk = std::max<vid_t>(kMergeIds / size, 1);
+    const vid_t chunk = std::clamp<vid_t>(kMergeIds / size, 1, std::max<vid_t>(n_, 1));
     bytes += std::uint64_t{size - 1} * n_ * sizeof(vid_t);
     if (device_ != nullptr) {
       if (gathered_memory_ == nullptr) {
