@@ -6,8 +6,9 @@
 // with the kernel that marks the owned vertices that changed; neither is priced. What differs:
 //   dense   the all-reduce of V values; an accumulative program first takes its change of every
 //           delta (a kernel over V)
-//   sparse  the all-gather of N c pairs of 8 bytes (c: the busiest rank's changes), then the
-//           kernel that applies them
+//   sparse  a second pass over V that writes this rank's changed pairs (not priced), the
+//           all-gather of N c pairs of 8 bytes (c: the busiest rank's changes), then the kernel
+//           that applies them
 // Choosing by bytes alone took the sparse form over NVLink where the dense one was faster (two
 // GPUs, the lead's runs, not yet in performance-log.md: BFS 152 against 140 ms, CC 236 against
 // 192): an all-gather of N c pairs and their atomics cost more than the all-reduce of as many

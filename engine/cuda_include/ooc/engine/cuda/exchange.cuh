@@ -108,6 +108,29 @@ __device__ inline Value pair_value(std::uint64_t pair) {
   return x;
 }
 
+// How many of this rank's values (or deltas) changed since the last exchange, added to `count`:
+// a block's threads count theirs, and the block adds its sum with one atomic. Every exchange
+// under auto or sparse runs it to choose the form; the pairs are written only for a sparse one.
+template <class Value, unsigned kThreads>
+__global__ void count_changes_kernel(const Value* now, const Value* agreed,
+                                     unsigned long long* count, vid_t n) {
+  __shared__ unsigned warps[kThreads / 32];
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  unsigned mine = 0;
+  for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n; v += stride)
+    mine += now[v] != agreed[v] ? 1u : 0u;
+  for (unsigned offset = 16; offset > 0; offset /= 2)
+    mine += __shfl_down_sync(0xffffffffu, mine, offset);
+  if ((threadIdx.x & 31u) == 0) warps[threadIdx.x / 32] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long block = 0;
+    for (unsigned w = 0; w < kThreads / 32; ++w)
+      block += warps[w];
+    if (block != 0) atomicAdd(count, block);
+  }
+}
+
 // This rank's changes since the last exchange as pairs: the new value (monotone programs) or the
 // delta's change (accumulative ones, kDifference). Counts every change, writes the first
 // `capacity`; a warp claims its slots with one atomic.

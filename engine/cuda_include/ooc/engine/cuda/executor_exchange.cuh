@@ -41,11 +41,10 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
   const auto ranks = static_cast<std::uint64_t>(nccl.size());
   Value* const now = kAccumulative ? deltas_.data() : values_.data();  // what the pairs carry
   unsigned long long mine = 0;
-  if (exchange_.capacity() > 0 && n > 0) {
+  if (exchange_.capacity() > 0 && n > 0) {  // counted only: most exchanges end up dense
     OOC_CUDA(cudaMemsetAsync(exchange_.count(), 0, sizeof mine, s), doing);
-    OOC_LAUNCH((cuda_exchange::collect_changes_kernel<Value, kAccumulative>), grid_for(n),
-               kBlockThreads, s, doing, now, agreed_.data(), exchange_.own_pairs(),
-               exchange_.capacity(), exchange_.count(), n);
+    OOC_LAUNCH((cuda_exchange::count_changes_kernel<Value, kBlockThreads>), grid_for(n),
+               kBlockThreads, s, doing, now, agreed_.data(), exchange_.count(), n);
     mine = exchange_.read_count(direct, doing);
   }
   const std::uint64_t c = RankExchange::busiest(host, mine);
@@ -56,6 +55,12 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
   if (sparse) {
     stats.sparse_exchange = true;
     if (c == 0) return;  // no rank changed anything
+    if (mine > 0) {      // the pairs, now that the form is sparse (the count comes out the same)
+      OOC_CUDA(cudaMemsetAsync(exchange_.count(), 0, sizeof mine, s), doing);
+      OOC_LAUNCH((cuda_exchange::collect_changes_kernel<Value, kAccumulative>), grid_for(n),
+                 kBlockThreads, s, doing, now, agreed_.data(), exchange_.own_pairs(),
+                 exchange_.capacity(), exchange_.count(), n);
+    }
     exchange_.gather(nccl, mine, c, direct, stats, doing);
     const std::uint64_t own = static_cast<std::uint64_t>(nccl.rank()) * c;
     constexpr Reduction op = kAccumulative ? Reduction::sum : reduction_of<P>();
