@@ -57,8 +57,8 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
     if (c == 0) return;  // no rank changed anything
     if (mine > 0) {      // the pairs, now that the form is sparse (the count comes out the same)
       OOC_CUDA(cudaMemsetAsync(exchange_.count(), 0, sizeof mine, s), doing);
-      OOC_LAUNCH((cuda_exchange::collect_changes_kernel<Value, kAccumulative>), grid_for(n),
-                 kBlockThreads, s, doing, now, agreed_.data(), exchange_.own_pairs(),
+      OOC_LAUNCH((cuda_exchange::collect_changes_kernel<Value, kAccumulative, kBlockThreads>),
+                 grid_for(n), kBlockThreads, s, doing, now, agreed_.data(), exchange_.own_pairs(),
                  exchange_.capacity(), exchange_.count(), n);
     }
     exchange_.gather(nccl, mine, c, direct, stats, doing);
