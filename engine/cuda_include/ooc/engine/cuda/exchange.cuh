@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/types.hpp"
@@ -108,27 +110,20 @@ __device__ inline Value pair_value(std::uint64_t pair) {
   return x;
 }
 
-// How many of this rank's values (or deltas) changed since the last exchange, added to `count`:
-// a block's threads count theirs, and the block adds its sum with one atomic. Every exchange
-// under auto or sparse runs it to choose the form; the pairs are written only for a sparse one.
+// How many of this rank's values (or deltas) changed since the last exchange, added to `count`
+// with one atomic per block (kThreads must be the block's size). Exchange::automatic runs it to
+// choose the form; the pairs are written only for a sparse one.
 template <class Value, unsigned kThreads>
 __global__ void count_changes_kernel(const Value* now, const Value* agreed,
                                      unsigned long long* count, vid_t n) {
-  __shared__ unsigned warps[kThreads / 32];
+  using Reduce = cub::BlockReduce<unsigned, kThreads>;
+  __shared__ typename Reduce::TempStorage reduce;
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   unsigned mine = 0;
   for (std::uint64_t v = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; v < n; v += stride)
     mine += now[v] != agreed[v] ? 1u : 0u;
-  for (unsigned offset = 16; offset > 0; offset /= 2)
-    mine += __shfl_down_sync(0xffffffffu, mine, offset);
-  if ((threadIdx.x & 31u) == 0) warps[threadIdx.x / 32] = mine;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long block = 0;
-    for (unsigned w = 0; w < kThreads / 32; ++w)
-      block += warps[w];
-    if (block != 0) atomicAdd(count, block);
-  }
+  const unsigned block = Reduce(reduce).Sum(mine);
+  if (threadIdx.x == 0 && block != 0) atomicAdd(count, static_cast<unsigned long long>(block));
 }
 
 // This rank's changes since the last exchange as pairs: the new value (monotone programs) or the
@@ -138,35 +133,25 @@ __global__ void count_changes_kernel(const Value* now, const Value* agreed,
 template <class Value, bool kDifference, unsigned kThreads>
 __global__ void collect_changes_kernel(const Value* now, const Value* agreed, std::uint64_t* pairs,
                                        std::uint64_t capacity, unsigned long long* count, vid_t n) {
-  __shared__ unsigned before[kThreads / 32];  // the changes of the block's earlier warps
+  using Scan = cub::BlockScan<unsigned, kThreads>;
+  __shared__ typename Scan::TempStorage scan;
   __shared__ unsigned long long block_start;
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   // `base` is the same for the whole block, so every thread takes each __syncthreads.
   for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
     const std::uint64_t v = base + threadIdx.x;
     const bool changed = v < n && now[v] != agreed[v];
-    const unsigned mask = __ballot_sync(0xffffffffu, changed);
-    if (lane == 0) before[warp] = __popc(mask);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      unsigned total = 0;
-      for (unsigned w = 0; w < kThreads / 32; ++w) {
-        const unsigned in_warp = before[w];
-        before[w] = total;
-        total += in_warp;
-      }
+    unsigned before = 0, total = 0;
+    Scan(scan).ExclusiveSum(changed ? 1u : 0u, before, total);
+    if (threadIdx.x == 0)
       block_start = total > 0 ? atomicAdd(count, static_cast<unsigned long long>(total)) : 0;
-    }
     __syncthreads();
-    if (changed) {
-      const unsigned long long at = block_start + before[warp] + __popc(mask & ((1u << lane) - 1u));
-      if (at < capacity) {
-        const auto u = static_cast<vid_t>(v);
-        pairs[at] = pack_pair(u, kDifference ? static_cast<Value>(now[u] - agreed[u]) : now[u]);
-      }
+    const unsigned long long at = block_start + before;
+    if (changed && at < capacity) {
+      const auto u = static_cast<vid_t>(v);
+      pairs[at] = pack_pair(u, kDifference ? static_cast<Value>(now[u] - agreed[u]) : now[u]);
     }
-    __syncthreads();  // `before` and `block_start` are rewritten by the next round
+    __syncthreads();  // `scan` and `block_start` are rewritten by the next round
   }
 }
 

@@ -41,10 +41,23 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
   const auto ranks = static_cast<std::uint64_t>(nccl.size());
   Value* const now = kAccumulative ? deltas_.data() : values_.data();  // what the pairs carry
   unsigned long long mine = 0;
-  if (exchange_.capacity() > 0 && n > 0) {  // counted only: most exchanges end up dense
+  // Forced sparse collects the pairs at once (the pass counts them too); auto counts first, and
+  // collects only once the sparse form is chosen, as most of its exchanges end up dense.
+  const bool collect_first = options_.exchange == Exchange::sparse;
+  const auto collect = [&] {
     OOC_CUDA(cudaMemsetAsync(exchange_.count(), 0, sizeof mine, s), doing);
-    OOC_LAUNCH((cuda_exchange::count_changes_kernel<Value, kBlockThreads>), grid_for(n),
-               kBlockThreads, s, doing, now, agreed_.data(), exchange_.count(), n);
+    OOC_LAUNCH((cuda_exchange::collect_changes_kernel<Value, kAccumulative, kBlockThreads>),
+               grid_for(n), kBlockThreads, s, doing, now, agreed_.data(), exchange_.own_pairs(),
+               exchange_.capacity(), exchange_.count(), n);
+  };
+  if (exchange_.capacity() > 0 && n > 0) {
+    if (collect_first) {
+      collect();
+    } else {
+      OOC_CUDA(cudaMemsetAsync(exchange_.count(), 0, sizeof mine, s), doing);
+      OOC_LAUNCH((cuda_exchange::count_changes_kernel<Value, kBlockThreads>), grid_for(n),
+                 kBlockThreads, s, doing, now, agreed_.data(), exchange_.count(), n);
+    }
     mine = exchange_.read_count(direct, doing);
   }
   const std::uint64_t c = RankExchange::busiest(host, mine);
@@ -54,13 +67,8 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
   const bool sparse = exchange_.sparse(options_.exchange, device_.exchange, shape);
   if (sparse) {
     stats.sparse_exchange = true;
-    if (c == 0) return;  // no rank changed anything
-    if (mine > 0) {      // the pairs, now that the form is sparse (the count comes out the same)
-      OOC_CUDA(cudaMemsetAsync(exchange_.count(), 0, sizeof mine, s), doing);
-      OOC_LAUNCH((cuda_exchange::collect_changes_kernel<Value, kAccumulative, kBlockThreads>),
-                 grid_for(n), kBlockThreads, s, doing, now, agreed_.data(), exchange_.own_pairs(),
-                 exchange_.capacity(), exchange_.count(), n);
-    }
+    if (c == 0) return;                         // no rank changed anything
+    if (mine > 0 && !collect_first) collect();  // the count comes out the same
     exchange_.gather(nccl, mine, c, direct, stats, doing);
     const std::uint64_t own = static_cast<std::uint64_t>(nccl.rank()) * c;
     constexpr Reduction op = kAccumulative ? Reduction::sum : reduction_of<P>();
