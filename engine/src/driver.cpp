@@ -180,10 +180,12 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
           kDenseShare * it.active_edges >= graph_edges ? options.exchange_rounds : 1;
       it.exchange_rounds = rounds;
       const std::vector<std::size_t> ends = round_ends(tasks, surveys, rounds);
+      const std::span<const Task> all(tasks);
       std::size_t begin = 0;
-      for (const std::size_t end : ends) {
-        executor.execute(std::span<const Task>(tasks).subspan(begin, end - begin), it);
-        begin = end;
+      for (std::size_t r = 0; r < ends.size(); ++r) {
+        executor.execute(all.subspan(begin, ends[r] - begin), it);
+        begin = ends[r];
+        if (r + 1 < ends.size()) executor.stage_ahead(all.subspan(begin, ends[r + 1] - begin), it);
         const auto exchange_start = Clock::now();
         executor.exchange(*communicator, it);
         it.exchange_seconds += since(exchange_start);

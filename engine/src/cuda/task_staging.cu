@@ -41,6 +41,23 @@ CudaRunState::Staged CudaRunState::stage_filter(const Task& task, IterationStats
            weighted_ ? st.weights.data() : nullptr, base}};
 }
 
+void CudaRunState::stage_ahead(std::span<const Task> next, IterationStats& stats) {
+  ahead_.clear();
+  if (options_.adapt_costs) return;
+  for (const Task& task : next) {
+    if (ahead_.size() == kStagingBuffers) break;
+    if (task.engine == TransferEngine::filter)
+      ahead_.emplace_back(&task, stage_filter(task, stats));
+  }
+}
+
+CudaRunState::Staged CudaRunState::staged(const Task& task, IterationStats& stats) {
+  for (const auto& [ahead, staging] : ahead_) {
+    if (ahead == &task) return staging;
+  }
+  return stage_filter(task, stats);
+}
+
 void CudaRunState::stage_filter_weights(unsigned i, eid_t base, eid_t edges, const char* doing) {
   Workspace::Staging& st = ws_.staging[i];
   const cudaStream_t s = stream(i);

@@ -138,6 +138,9 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   // Also adds the iteration's surveys to the edge cache's measure of reuse (device_.moved).
   void set_direction(bool pull) override;
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
+  void stage_ahead(std::span<const Task> next, IterationStats& stats) override {
+    CudaRunState::stage_ahead(next, stats);
+  }
   void exchange(Communicator& host, IterationStats& stats) override;
   void advance_frontier() override;
   void finish(Communicator& host) override;
@@ -457,6 +460,7 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
     if (task.engine == TransferEngine::compaction) run_compaction(task, stats);
   }
   finish_tasks(stats, doing);
+  ahead_.clear();  // every task staged ahead has run
 }
 
 template <class P>

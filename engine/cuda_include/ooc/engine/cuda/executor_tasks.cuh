@@ -72,11 +72,11 @@ template <class P>
 void CudaExecutor<P>::run_filter(const Task& task, const cuda::RangeSet& ranges,
                                  IterationStats& stats) {
   const char* doing = "a filter task";
-  const Staged staged = stage_filter(task, stats);
-  advance_ranges(staged.buffer, ranges, cuda::FromWork{work_bits()}, staged.edges, doing);
+  const Staged lists = staged(task, stats);
+  advance_ranges(lists.buffer, ranges, cuda::FromWork{work_bits()}, lists.edges, doing);
   if (task.reprocess && !pulling_) {
     const cuda::TakeAdmitted<VertexView<P>> newly_active{next_.data(), view(window_)};
-    advance_ranges(staged.buffer, ranges, newly_active, staged.edges, "reprocessing a filter task");
+    advance_ranges(lists.buffer, ranges, newly_active, lists.edges, "reprocessing a filter task");
   }
 }
 

@@ -147,6 +147,12 @@ class CudaRunState {
     cuda::OffsetEdges edges;
   };
   Staged stage_filter(const Task& task, IterationStats& stats);
+  // Executor::stage_ahead: the first filter tasks of `next`, one per staging buffer, staged now
+  // (their copies queue behind the round's kernels on the buffers' streams); not while costs
+  // adapt, whose timings are per round.
+  void stage_ahead(std::span<const Task> next, IterationStats& stats);
+  // `task` as stage_ahead staged it, or staged now.
+  Staged staged(const Task& task, IterationStats& stats);
   // A direct task's bytes counted, and its zero-copy span opened when timed; close_direct ends
   // the span.
   struct DirectTask {
@@ -188,7 +194,8 @@ class CudaRunState {
   std::uint64_t setup_bytes_ = 0;
   std::uint64_t task_words_ = 0;  // words over all tasks' ranges this iteration
   unsigned next_staging_ = 0;
-  bool pulling_ = false;  // this iteration pulls
+  std::vector<std::pair<const Task*, Staged>> ahead_;  // stage_ahead's, until taken
+  bool pulling_ = false;                               // this iteration pulls
   std::vector<PartitionSurvey> surveys_;
   // The constants the survey chooses with: options_.cost, moved by each iteration's timings when
   // EngineOptions::adapt_costs (calibration.hpp, adapted).

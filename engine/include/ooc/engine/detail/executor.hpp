@@ -100,6 +100,10 @@ class Executor {
   virtual void set_direction(bool pull) = 0;
   // Runs the tasks in order; adds edges processed, bytes and phase times to `stats`.
   virtual void execute(std::span<const Task> tasks, IterationStats& stats) = 0;
+  // Distributed runs, between one round's execute() and its exchange(): start moving what the
+  // next round's tasks (`next`) read that no vertex value decides, so that the link works while
+  // the ranks exchange. execute(next) then finds it moved. Counts the bytes into `stats`.
+  virtual void stage_ahead(std::span<const Task> /*next*/, IterationStats& /*stats*/) {}
   // Distributed runs, after execute(): combine this iteration's vertex arrays with the other
   // ranks' and put the owned vertices that another rank changed into the next frontier; adds
   // the bytes reduced and the time to `stats`.
