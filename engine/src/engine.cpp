@@ -480,7 +480,10 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
   drive.communicator = communicator.get();
   // A settling program's iteration is one level: an exchange before its end finds nothing the
   // next level could use, and its slots combine once per iteration (SharedSlots).
-  drive.exchange_rounds = info.settles ? 1 : o.exchange_rounds;
+  const std::uint32_t rounds = o.exchange_rounds != 0     ? o.exchange_rounds
+                               : backend == Backend::cuda ? kGpuExchangeRounds
+                                                          : kCpuExchangeRounds;
+  drive.exchange_rounds = info.settles ? 1 : rounds;
   drive.priority_delta = std::max(0.0, o.priority_delta);
   return drive;
 }

@@ -84,9 +84,10 @@ void check(const RunSettings& settings) {
     throw InvalidInput("resident slices must be from 1 to " + std::to_string(kMaxResidentSlices) +
                        " (got " + std::to_string(settings.resident_slices) + ")");
   }
-  if (settings.exchange_rounds == 0 || settings.exchange_rounds > kMaxExchangeRounds) {
+  if (settings.exchange_rounds > kMaxExchangeRounds) {
     throw InvalidInput("exchange rounds must be from 1 to " + std::to_string(kMaxExchangeRounds) +
-                       " (got " + std::to_string(settings.exchange_rounds) + ")");
+                       ", or 0 for the backend's own (got " +
+                       std::to_string(settings.exchange_rounds) + ")");
   }
   if (settings.pull_blocks > kMaxPullBlocks) {
     throw InvalidInput("pull blocks must be from 1 to " + std::to_string(kMaxPullBlocks) +

@@ -98,7 +98,7 @@ bool set_choice_option(EngineOptions& o, const std::string& key, const py::handl
 bool set_value_option(EngineOptions& o, const std::string& key, const py::handle& v) {
   const char* name = key.c_str();
   if (key == "exchange_rounds") {
-    o.exchange_rounds = cast_option<std::uint32_t>(v, name, "a positive int");
+    o.exchange_rounds = cast_option<std::uint32_t>(v, name, "an int from 0 to 64");
   } else if (key == "pull_blocks") {
     o.pull_blocks = cast_option<std::uint32_t>(v, name, "an int from 0 to 64");
   } else if (key == "resident_slices") {

@@ -299,6 +299,7 @@ TEST(CudaRankRuns, EachRankMovesOnlyItsOwnPartitions) {
     EngineOptions o = test::options_for("filter", false, Backend::cuda);
     o.device = r;
     o.exchange = Exchange::dense;
+    o.exchange_rounds = 4;  // GPU ranks exchange once an iteration unless told
     o.cc = CcAlgorithm::labels;
     OocEngine engine(test::make_shape("kron"), o, communicator);
     const auto result = engine.cc();

@@ -622,14 +622,14 @@ TEST_F(Tools, RunTimeErrorsGetOneLineAndExitCode1) {
 
 // Counts given as lists: each bad entry is refused with the range and the entry at fault.
 TEST_F(Tools, CountsOutOfRangeAreRefused) {
-  const std::string rounds = "--exchange-rounds takes whole numbers from 1 to 64";
+  const std::string rounds = "--exchange-rounds takes auto or whole numbers from 1 to 64";
   const std::string blocks = "--pull-blocks takes auto or whole numbers from 1 to 64";
   const std::string slices = "--resident-slices takes whole numbers from 1 to 256";
   for (const auto& [option, given, bad, message] :
        std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
            {"--exchange-rounds", "0", "0", rounds},
            {"--exchange-rounds", "65", "65", rounds},
-           {"--exchange-rounds", "2,x", "x", rounds},
+           {"--exchange-rounds", "auto,x", "x", rounds},
            {"--pull-blocks", "0", "0", blocks},
            {"--pull-blocks", "65", "65", blocks},
            {"--pull-blocks", "auto,x", "x", blocks},

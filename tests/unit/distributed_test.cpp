@@ -159,22 +159,34 @@ TEST(DistributedRuns, ExchangeRoundsCutTheRereadsOfConnectedComponents) {
 }
 
 TEST(DistributedRuns, ExchangeRoundsOutOfRangeAreRefused) {
-  for (const std::uint32_t rounds : {0u, kMaxExchangeRounds + 1}) {
-    EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
-    o.exchange_rounds = rounds;
-    try {
-      OocEngine engine(test::make_shape("kron"), o);
-      FAIL() << "accepted " << rounds << " exchange rounds";
-    } catch (const InvalidInput& e) {
-      EXPECT_EQ(std::string(e.what()),
-                "exchange rounds must be from 1 to 64 (got " + std::to_string(rounds) + ")");
-    }
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.exchange_rounds = kMaxExchangeRounds + 1;
+  try {
+    OocEngine engine(test::make_shape("kron"), o);
+    FAIL() << "accepted " << o.exchange_rounds << " exchange rounds";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "exchange rounds must be from 1 to 64, or 0 for the backend's own (got 65)");
   }
   OocEngine engine(test::make_shape("kron"), test::options_for("hybrid", true, Backend::cpu));
-  RunSettings none = engine.settings();
-  none.exchange_rounds = 0;
-  EXPECT_THROW(engine.configure(none), InvalidInput);
-  EXPECT_EQ(engine.options().exchange_rounds, 4u);
+  RunSettings bad = engine.settings();
+  bad.exchange_rounds = kMaxExchangeRounds + 1;
+  EXPECT_THROW(engine.configure(bad), InvalidInput);
+  EXPECT_EQ(engine.options().exchange_rounds, 0u);
+}
+
+// EngineOptions::exchange_rounds 0, the default: the CPU's ranks run kCpuExchangeRounds.
+TEST(DistributedRuns, CpuRanksTakeTheirOwnExchangeRoundsByDefault) {
+  test::on_ranks(2, [&](int, const std::shared_ptr<Communicator>& communicator) {
+    const EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+    ASSERT_EQ(o.exchange_rounds, 0u);
+    OocEngine engine(test::make_shape("kron"), o, communicator);
+    PageRankOptions pr;
+    pr.tolerance = 1e-3f;
+    const RunStats stats = engine.pagerank(pr).stats;
+    EXPECT_EQ(stats.exchange_rounds, kCpuExchangeRounds);
+    EXPECT_EQ(stats.iterations.front().exchange_rounds, kCpuExchangeRounds);  // all active: dense
+  });
 }
 
 TEST(ThreadCommunicator, AllGatherPutsEachRanksWordsAtItsPlace) {

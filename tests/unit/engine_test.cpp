@@ -112,7 +112,7 @@ TEST(Engine, ConfigureChangesTheRunSettingsTogether) {
   bad.transfer = TransferPolicy::zerocopy;
   bad.exchange_rounds = kMaxExchangeRounds + 1;
   EXPECT_EQ(error_of([&] { engine.configure(bad); }),
-            "exchange rounds must be from 1 to 64 (got 65)");
+            "exchange rounds must be from 1 to 64, or 0 for the backend's own (got 65)");
   EXPECT_EQ(engine.settings(), changed);
   EXPECT_EQ(engine.bfs(0).stats.transfer, "filter");
 }

@@ -157,7 +157,7 @@ void add_exchange_options(CLI::App& app, Args& a) {
   app.add_option("--exchange-rounds", a.exchange_rounds,
                  "ranks: exchanges in an iteration whose active edges are at least a quarter of "
                  "the graph's, run r of R ending at (r/R)^2 of a rank's active edges (1: once "
-                 "per iteration), or a list")
+                 "per iteration; auto: 1 on GPUs, 4 on the CPU), or a list")
       ->capture_default_str();
   app.add_option("--priority-fraction", a.priority_fraction,
                  "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "

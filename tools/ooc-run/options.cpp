@@ -81,8 +81,9 @@ float parse_tolerance(const std::string& text) {
   return parse_number(text);
 }
 
+// "auto" is 0 (the backend's own).
 std::uint32_t parse_rounds(const std::string& text) {
-  return parse_count(text, "--exchange-rounds", kMaxExchangeRounds);
+  return parse_count(text, "--exchange-rounds", kMaxExchangeRounds, "auto");
 }
 
 // "auto" is 0 (the GPU's L2 decides).

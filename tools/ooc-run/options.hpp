@@ -30,7 +30,7 @@ struct Args {
   std::string load_balance = "tiled";
   std::string direction = "push";
   std::string exchange = "auto";
-  std::string exchange_rounds = "4";
+  std::string exchange_rounds = "auto";
   std::string pull_blocks = "1";
   std::string resident_slices = "4";
   std::string cc = "afforest";
@@ -85,13 +85,13 @@ CLI::Validator list_check(Parse parse_one, const std::string& type_name) {
 }
 
 // One entry of each list option.
-bool parse_priority(const std::string& text);                  // on | off
-bool parse_compressed(const std::string& text);                // on | off
-float parse_damping(const std::string& text);                  // a number in (0, 1)
-float parse_tolerance(const std::string& text);                // a number
-double parse_priority_delta(const std::string& text);          // auto | a number >= 0
-std::uint32_t parse_rounds(const std::string& text);           // 1 to kMaxExchangeRounds
-std::uint32_t parse_pull_blocks(const std::string& text);      // auto (0) or 1 to kMaxPullBlocks
+bool parse_priority(const std::string& text);              // on | off
+bool parse_compressed(const std::string& text);            // on | off
+float parse_damping(const std::string& text);              // a number in (0, 1)
+float parse_tolerance(const std::string& text);            // a number
+double parse_priority_delta(const std::string& text);      // auto | a number >= 0
+std::uint32_t parse_rounds(const std::string& text);       // auto (0) or 1 to kMaxExchangeRounds
+std::uint32_t parse_pull_blocks(const std::string& text);  // auto (0) or 1 to kMaxPullBlocks
 std::uint32_t parse_resident_slices(const std::string& text);  // 1 to kMaxResidentSlices
 
 // The engine's options, taking the first entry of every list.

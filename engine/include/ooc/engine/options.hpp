@@ -94,8 +94,13 @@ struct CostConstants {
   }
 };
 
-// EngineOptions::exchange_rounds allows 1 to this.
+// EngineOptions::exchange_rounds allows 1 to this (0: the backend's own).
 inline constexpr std::uint32_t kMaxExchangeRounds = 64;
+// The backends' own exchange rounds (EngineOptions::exchange_rounds 0). On GPUs one exchange per
+// iteration was the fastest for PageRank, SSSP and BFS on two H100s; on the CPU's ranks four
+// cut label propagation's rereads and PageRank's edges (docs/distributed.md, section 2).
+inline constexpr std::uint32_t kGpuExchangeRounds = 1;
+inline constexpr std::uint32_t kCpuExchangeRounds = 4;
 // EngineOptions::pull_blocks allows 1 to this (0: automatic).
 inline constexpr std::uint32_t kMaxPullBlocks = 64;
 inline constexpr std::uint32_t kMaxResidentSlices = 256;
@@ -114,8 +119,9 @@ struct EngineOptions {
   // (r / R)^2 of its active edges (the first exchange early, once the hubs' values are out), and
   // the ranks exchange after each, so a rank's later tasks start from what the others found in
   // its earlier ones (the single-GPU pipeline gets this for free). 1: one exchange per
-  // iteration. docs/distributed.md, section 2.
-  std::uint32_t exchange_rounds = 4;
+  // iteration; 0: the backend's own (kGpuExchangeRounds, kCpuExchangeRounds).
+  // docs/distributed.md, section 2.
+  std::uint32_t exchange_rounds = 0;
   // GraphCage's cache blocking of the pull direction (TOCAB, §3.1; docs/cost-model.md#direction):
   // in GPU memory, the lists are grouped once by which of `pull_blocks` equal ranges of vertex
   // ids their neighbours fall in, and an iteration that pulls gathers range by range, so that
@@ -196,7 +202,7 @@ struct RunSettings {
   LoadBalance load_balance = LoadBalance::tiled;
   Direction direction = Direction::push;
   Exchange exchange = Exchange::automatic;
-  std::uint32_t exchange_rounds = 4;
+  std::uint32_t exchange_rounds = 0;
   std::uint32_t pull_blocks = 1;
   std::uint32_t resident_slices = 4;
   CcAlgorithm cc = CcAlgorithm::afforest;
