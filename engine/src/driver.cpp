@@ -62,8 +62,13 @@ class Scheduler {
 
  private:
   // The most urgent buckets that hold the program's share of the work; every active vertex when
-  // the program is not windowed or none is active.
+  // the program is not windowed or none is active. Either way, none above the urgency floor.
   PriorityWindow window() {
+    PriorityWindow w = windowed();
+    w.floor = facts_.urgency_floor;
+    return w;
+  }
+  PriorityWindow windowed() {
     if (!facts_.windowed) return {};
     const std::optional<UrgencyRange> range = executor_.urgency_range();
     if (!range) return {};

@@ -569,8 +569,17 @@ Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
   }
   if (!(pr.tolerance > 0.0f)) throw InvalidInput("tolerance must be positive");
   if (grouped()) return on_group([&](OocEngine& e) { return e.pagerank(pr); });
-  auto raw = run_builtin(PageRank{pr.damping, pr.tolerance},
-                         begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
+  PageRank program{pr.damping, pr.tolerance};
+  if (pr.push == PushRule::per_edge) {
+    // At most per_edge * max(degree, 1) pends at a vertex, per_edge * (E + V) in all.
+    const std::span<const Partition> parts = impl_->partitions;
+    const double v = graph().num_vertices();
+    const double e = parts.empty()
+                         ? 0.0
+                         : static_cast<double>(parts.back().last_edge - parts.front().first_edge);
+    program.per_edge = program.threshold = static_cast<float>(pr.tolerance * v / (e + v));
+  }
+  auto raw = run_builtin(program, begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
   // The rank is what was taken plus what is still pending; then normalise.
   const std::size_t n = raw.values.size();
   const double total = tbb::parallel_reduce(

@@ -33,6 +33,9 @@ constexpr std::array<std::pair<std::string_view, Direction>, 3> kDirections{
 constexpr std::array<std::pair<std::string_view, CcAlgorithm>, 2> kCcAlgorithms{
     {{"afforest", CcAlgorithm::afforest}, {"labels", CcAlgorithm::labels}}};
 
+constexpr std::array<std::pair<std::string_view, PushRule>, 2> kPushRules{
+    {{"per-edge", PushRule::per_edge}, {"per-vertex", PushRule::per_vertex}}};
+
 template <class T, std::size_t N>
 T parse(std::string_view name, const std::array<std::pair<std::string_view, T>, N>& table,
         const char* what) {
@@ -114,6 +117,9 @@ std::string_view to_string(Direction d) {
 std::string_view to_string(CcAlgorithm a) {
   return name_of(a, kCcAlgorithms);
 }
+std::string_view to_string(PushRule r) {
+  return name_of(r, kPushRules);
+}
 Backend parse_backend(std::string_view name) {
   return parse(name, kBackends, "backend");
 }
@@ -132,6 +138,9 @@ Direction parse_direction(std::string_view name) {
 
 CcAlgorithm parse_cc_algorithm(std::string_view name) {
   return parse(name, kCcAlgorithms, "cc algorithm");
+}
+PushRule parse_push_rule(std::string_view name) {
+  return parse(name, kPushRules, "push rule");
 }
 
 }  // namespace ooc

@@ -256,20 +256,23 @@ class Graph:
                                                direction)))
 
     def pagerank(self, *, damping: float = 0.85, tolerance: float = 1e-6,
-                 max_iterations: int = 0, transfer: Optional[str] = None,
-                 priority: Optional[bool] = None, load_balance: Optional[str] = None,
-                 direction: Optional[str] = None) -> Result:
-        """PageRank (delta-based), float32, summing to 1. A vertex stays active while its
-        pending delta is at least ``tolerance`` in unnormalised rank units (a typical rank is
-        about 1)."""
+                 push: str = "per-edge", max_iterations: int = 0,
+                 transfer: Optional[str] = None, priority: Optional[bool] = None,
+                 load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
+        """PageRank (delta-based), float32, summing to 1. ``tolerance`` is in unnormalised rank
+        units (a typical rank is about 1): with ``push="per-edge"`` a vertex is processed while
+        its pending delta per out-edge is at least tolerance * V / (E + V), with
+        ``push="per-vertex"`` while its delta is at least ``tolerance``."""
         for name, value in (("damping", damping), ("tolerance", tolerance)):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise TypeError(f"{name} must be a float, not {type(value).__name__}")
+        if not isinstance(push, str):
+            raise TypeError(f"push must be a str, not {type(push).__name__}")
         if not 0.0 < damping < 1.0:
             raise ValueError(f"damping must lie between 0 and 1 (got {damping})")
         if not tolerance > 0.0:
             raise ValueError(f"tolerance must be positive (got {tolerance})")
-        return _result(self._core.pagerank(float(damping), float(tolerance),
+        return _result(self._core.pagerank(float(damping), float(tolerance), push,
                                            _settings(max_iterations, transfer, priority,
                                                      load_balance, direction)))
 

@@ -416,6 +416,16 @@ def test_cc_runs_afforest_by_default_and_labels_when_asked(backend):
         oocgraph.generate("chain", vertices=5, backend=backend, cc="fast")
 
 
+def test_pagerank_pushes_per_edge_by_default_and_per_vertex_when_asked(backend):
+    g = oocgraph.generate("kron", scale=10, undirected=True, backend=backend)
+    per_edge = g.pagerank(tolerance=1e-4)
+    per_vertex = g.pagerank(tolerance=1e-4, push="per-vertex")
+    assert per_edge.stats["edges_processed"] < per_vertex.stats["edges_processed"]
+    assert float(np.abs(per_edge - per_vertex).sum()) < 2e-3
+    with pytest.raises(ValueError, match=r"unknown push rule 'per-hub'"):
+        g.pagerank(push="per-hub")
+
+
 def test_resident_slices_give_the_ranks_of_one_task(backend):
     # The option reaches the engine and its statistics (the CPU backend runs one task). A graph
     # this small has fewer active edges than a slice's minimum (EngineOptions::min_slice_edges,

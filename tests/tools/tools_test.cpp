@@ -361,6 +361,23 @@ TEST_F(Tools, CcRunsEachAlgorithmAskedForAndNamesIt) {
   EXPECT_NE(runs.dump().find("\"method\":\"labels\""), std::string::npos);
 }
 
+// --push per-edge,per-vertex runs pagerank with each rule, each verified against the L1 bound and
+// named in its summary and its --json.
+TEST_F(Tools, PageRankRunsEachPushRuleAskedForAndNamesIt) {
+  const fs::path json = path("pagerank.json");
+  const Ran ran = ooc_run({"pagerank", "--generate", "kron:10", "--backend", "cpu", "--in-memory",
+                           "off", "--tolerance", "1e-4", "--push", "per-edge,per-vertex",
+                           "--verify", "--json", json.string()});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_NE(ran.out.find("; push per-edge"), std::string::npos) << ran.out;
+  EXPECT_NE(ran.out.find("; push per-vertex"), std::string::npos) << ran.out;
+  std::ifstream in(json);
+  const nlohmann::json runs = nlohmann::json::parse(in)["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0]["push"], "per-edge");
+  EXPECT_EQ(runs[1]["push"], "per-vertex");
+}
+
 // --compress-only: the file (version 5) leaves out the raw targets and weights, info and verify
 // say so, ooc-run runs and verifies from it, exports the same edges, and refuses --compressed off
 // with one line; --json gives the host bytes pinned (none on the CPU backend).
@@ -595,6 +612,9 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(ooc_run({"sssp", "--generate", "grid:3x3", "--priority-delta", "-2"}),
                "ooc-run: --priority-delta: '-2' is neither auto nor a number of at least 0 (see "
                "ooc-run --help)");
+  expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--push", "per-edge,per-hub"}),
+               "ooc-run: --push: unknown push rule 'per-hub' (expected one of: per-edge, "
+               "per-vertex) (see ooc-run --help)");
   expect_usage(ooc_run({"cc", "--generate", "grid:3x3", "--cc", "afforest,sideways"}),
                "ooc-run: --cc: unknown cc algorithm 'sideways' (expected one of: afforest, "
                "labels) (see ooc-run --help)");

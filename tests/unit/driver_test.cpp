@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -216,6 +217,35 @@ TEST(Drive, ChoosesADeltaWindowFromTheSmallestActiveValue) {
   EXPECT_EQ(window_for(3, 55).last_bucket, 5);  // 60 edges in buckets 0..5
   EXPECT_FALSE(window_for(9, 0).deferring);     // every active edge is within 9
   EXPECT_FALSE(window_for(3, 1000).deferring);  // fewer edges than asked: all of them
+}
+
+// A program's urgency floor (a least delta per edge) bounds every window, priority on or off.
+TEST(Drive, NoWindowAdmitsAKeyAboveTheFloor) {
+  ScheduleFacts facts = out_of_core();
+  facts.urgency_floor = 10;
+  ScriptedExecutor unwindowed(facts, {{{zerocopy(3, 30, 10)}, {}}});
+  drive_script(unwindowed);
+  ASSERT_EQ(unwindowed.windows.size(), 2u);
+  EXPECT_EQ(unwindowed.range_calls, 0);
+  EXPECT_TRUE(unwindowed.windows[0].admits(10.0));
+  EXPECT_FALSE(unwindowed.windows[0].admits(10.5));
+  EXPECT_TRUE(unwindowed.windows[0].holds_back());
+
+  facts.windowed = true;
+  facts.priority_fraction = 1.0;
+  ScriptedExecutor windowed(facts, {{{zerocopy(3, 30, 10)}, {}}});
+  windowed.range = UrgencyRange{0, 255};
+  windowed.loads.assign(kPriorityBuckets, BucketLoad{});
+  windowed.loads[0].edges = 10;
+  drive_script(windowed);
+  EXPECT_FALSE(windowed.windows[0].deferring);  // the whole fraction: every bucket
+  EXPECT_TRUE(windowed.windows[0].admits(3.0));
+  EXPECT_FALSE(windowed.windows[0].admits(11.0));
+
+  EXPECT_FALSE(PriorityWindow{}.holds_back());
+  EXPECT_EQ(urgency_floor(PageRank{0.85f, 1e-3f}), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(urgency_floor(PageRank{0.85f, 0.25f, 0.25f}), 2.0);  // -log2(0.25)
+  EXPECT_EQ(urgency_floor(Bfs{0}), std::numeric_limits<double>::infinity());
 }
 
 TEST(Drive, AdmitsEveryVertexWhenNoneIsActive) {

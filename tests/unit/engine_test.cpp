@@ -351,6 +351,24 @@ TEST(Engine, AfforestReadsFewerEdgesThanLabelPropagationForTheSameComponents) {
   EXPECT_NE(afforest.stats.summary().find("; afforest"), std::string::npos);
 }
 
+// Pushing per edge defers the hubs until their delta pays for their lists: fewer edges for ranks
+// within the same L1 bound (expect_matches_reference checks both rules against it on every shape).
+TEST(Engine, PageRankPerEdgeProcessesFewerEdgesThanPerVertex) {
+  OocEngine engine(test::make_shape("kron"), cpu());
+  PageRankOptions pr;
+  pr.tolerance = 1e-3f;
+  const auto per_edge = engine.pagerank(pr);
+  pr.push = PushRule::per_vertex;
+  const auto per_vertex = engine.pagerank(pr);
+  const Graph& g = engine.graph();
+  const double bound =
+      reference::pagerank_l1_bound(pr.damping, pr.tolerance, reference::max_in_degree(g));
+  const std::vector<double> expected = reference::pagerank(g, pr.damping);
+  EXPECT_TRUE(reference::compare_l1(per_edge.values, expected, bound).equal);
+  EXPECT_TRUE(reference::compare_l1(per_vertex.values, expected, bound).equal);
+  EXPECT_LT(per_edge.stats.edges_processed(), per_vertex.stats.edges_processed());
+}
+
 // SSSP windows by distance, twice the mean weight by default (the shapes' weights are 1..64, so
 // about 65), or the delta asked for; BFS keeps the fraction; 0 asks for the fraction.
 TEST(Engine, SsspWindowsByTwiceTheMeanWeightUnlessAskedOtherwise) {

@@ -134,8 +134,10 @@ const std::array kAlgorithms{
         .needs = {.damping = true, .tolerance = true, .ranks = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
-              auto r = engine.pagerank(
-                  {.damping = in.damping, .tolerance = in.tolerance, .run = in.run});
+              auto r = engine.pagerank({.damping = in.damping,
+                                        .tolerance = in.tolerance,
+                                        .push = in.push,
+                                        .run = in.run});
               return outcome_of(as_doubles(r.values), r);
             },
         .reference = [](const Graph& g,

@@ -17,11 +17,12 @@ namespace ooc::tools {
 
 // What one run of an algorithm is given.
 struct RunInput {
-  vid_t source = 0;                // Needs::source
-  std::span<const vid_t> sources;  // Needs::source_set, and Needs::many_sources when given
-  std::uint32_t batch = 0;         // the batched traversals' sources per pass (0: chosen)
-  float damping = 0.85f;           // Needs::damping
-  float tolerance = 1e-6f;         // Needs::tolerance
+  vid_t source = 0;                    // Needs::source
+  std::span<const vid_t> sources;      // Needs::source_set, and Needs::many_sources when given
+  std::uint32_t batch = 0;             // the batched traversals' sources per pass (0: chosen)
+  float damping = 0.85f;               // Needs::damping
+  float tolerance = 1e-6f;             // Needs::tolerance
+  PushRule push = PushRule::per_edge;  // Needs::tolerance
   RunOptions run;
   std::uint64_t max_in_degree = 0;  // --verify: the graph's (pagerank's float rounding bound)
 };
@@ -43,7 +44,7 @@ struct Needs {
   bool many_sources = false;  // with --sources or --source-list, it runs from each of them at once
   bool weights = false;       // --generate draws weights for it
   bool damping = false;       // it runs once per --damping; other algorithms take the first
-  bool tolerance = false;     // it runs once per --tolerance; other algorithms take the first
+  bool tolerance = false;     // it runs once per --tolerance and --push; others take the first
   bool ranks = false;         // its values are ranks: --pagerank-reference measures them
 };
 

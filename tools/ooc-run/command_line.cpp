@@ -196,6 +196,13 @@ void add_run_options(CLI::App& app, Args& a) {
                  "turn)")
       ->check(list_check(parse_tolerance, "LIST"))
       ->capture_default_str();
+  app.add_option(
+         "--push", a.push,
+         "PageRank: which vertices push their pending delta: per-edge (a delta per "
+         "out-edge of at least tolerance * V / (E + V): hubs wait until it pays for their "
+         "lists) | per-vertex (a delta of at least the tolerance), or a list (each in turn)")
+      ->check(list_check(parse_push_rule, "LIST"))
+      ->capture_default_str();
   app.add_option("--max-iterations", a.max_iterations,
                  "Stop after N iterations (0: until converged)");
   app.add_option("--pagerank-reference", a.pagerank_reference,

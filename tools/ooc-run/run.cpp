@@ -112,6 +112,7 @@ class Runner {
   std::vector<bool> compressed_;
   std::vector<float> dampings_;
   std::vector<float> tolerances_;
+  std::vector<PushRule> pushes_;
   std::FILE* report_;  // the summary lines
   bool lead_ = true;   // prints the graph and the checks, writes the files
   bool needs_source_ = false;
@@ -140,6 +141,7 @@ Runner::Runner(const Args& a, std::shared_ptr<Communicator> ranks)
       compressed_(parse_list(a.compressed, parse_compressed)),
       dampings_(parse_list(a.damping, parse_damping)),
       tolerances_(parse_list(a.tolerance, parse_tolerance)),
+      pushes_(parse_list(a.push, parse_push_rule)),
       report_(report_stream(a)) {
   settings(a, Backend::cuda, 2);  // every listed name is checked before a long load
 }
@@ -195,19 +197,24 @@ void Runner::describe(const OocEngine& engine) const {
   }
 }
 
-// One input per damping and tolerance the algorithm takes, dampings outermost.
+// One input per damping, tolerance and push rule the algorithm takes, dampings outermost.
 std::vector<RunInput> Runner::inputs(const Algorithm& algorithm) const {
+  const std::vector<PushRule> pushes =
+      algorithm.needs.tolerance ? pushes_ : std::vector<PushRule>{pushes_.front()};
   std::vector<RunInput> out;
   for (const float damping : taken(dampings_, algorithm.needs.damping)) {
     for (const float tolerance : taken(tolerances_, algorithm.needs.tolerance)) {
-      RunInput in;
-      in.source = source_;
-      if (takes_sources(algorithm.needs)) in.sources = sources_;
-      in.batch = a_.batch;
-      in.damping = damping;
-      in.tolerance = tolerance;
-      in.run.max_iterations = a_.max_iterations;
-      out.push_back(in);
+      for (const PushRule push : pushes) {
+        RunInput in;
+        in.source = source_;
+        if (takes_sources(algorithm.needs)) in.sources = sources_;
+        in.batch = a_.batch;
+        in.damping = damping;
+        in.tolerance = tolerance;
+        in.push = push;
+        in.run.max_iterations = a_.max_iterations;
+        out.push_back(in);
+      }
     }
   }
   return out;
@@ -216,9 +223,13 @@ std::vector<RunInput> Runner::inputs(const Algorithm& algorithm) const {
 // "; damping 0.5; tolerance 0.01": the entries of the lists that run the algorithm more than once.
 std::string Runner::list_notes(const char* separator, const Algorithm& algorithm,
                                const RunInput& in) const {
+  std::string push;
+  if (pushes_.size() > 1 && algorithm.needs.tolerance)
+    push = std::string(separator) + "push " + std::string(to_string(in.push));
   return list_note(separator, "damping", dampings_.size(), algorithm.needs.damping, in.damping) +
          list_note(separator, "tolerance", tolerances_.size(), algorithm.needs.tolerance,
-                   in.tolerance);
+                   in.tolerance) +
+         push;
 }
 
 void Runner::run(OocEngine& engine, bool compressed) {
@@ -242,7 +253,10 @@ void Runner::run_once(OocEngine& engine, const Algorithm& algorithm, const RunIn
   std::string note = list_notes("; ", algorithm, in);
   nlohmann::json j = record(engine, algorithm, note);
   if (algorithm.needs.damping) j["damping"] = as_shown(in.damping);
-  if (algorithm.needs.tolerance) j["tolerance"] = as_shown(in.tolerance);
+  if (algorithm.needs.tolerance) {
+    j["tolerance"] = as_shown(in.tolerance);
+    j["push"] = to_string(in.push);
+  }
   if (!a_.quiet) {
     std::fprintf(report_, "%s%s%s%s\n", rank_prefix(engine).c_str(), last_.stats.summary().c_str(),
                  note.c_str(), last_.converged ? "" : " (stopped before converging)");

@@ -62,9 +62,11 @@ struct RunOptions {
 
 struct PageRankOptions {
   float damping = 0.85f;
-  // A vertex stays active while its pending delta is at least `tolerance` in unnormalised rank
-  // units (a typical rank is about 1), i.e. tolerance / V of the normalised total.
+  // In unnormalised rank units (a typical rank is about 1): each rule leaves less than
+  // tolerance * V pending in all (per_vertex: less than `tolerance` at each vertex), i.e. a
+  // `tolerance` of the normalised total's 1 / V per vertex on average, and the same L1 bound.
   float tolerance = 1e-6f;
+  PushRule push = PushRule::per_edge;
   RunOptions run;
 };
 

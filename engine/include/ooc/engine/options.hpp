@@ -63,6 +63,13 @@ enum class Direction { push, pull, automatic };
 //             active
 enum class CcAlgorithm { afforest, labels };
 
+// Which vertices of a PageRank run push their pending delta (docs/programs.md, "PageRank").
+//   per-edge    those whose delta per out-edge is at least tolerance * V / (E + V) (Andersen,
+//               Chung and Lang): a hub waits until its delta pays for its list
+//   per-vertex  those whose delta is at least the tolerance (HyTGraph, Maiter): a hub pushes its
+//               whole list whenever that much has arrived
+enum class PushRule { per_edge, per_vertex };
+
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
 // Tiz = ceil(sum_v(lines(v))/MR)*RTT_zc, RTT_zc = (gamma + (1-gamma)*E_act/E_i)*RTT.
 // Compaction if Tec < alpha*Tef and Tec < beta*Tiz; else zero-copy if Tiz < Tef; else filter.
@@ -223,6 +230,7 @@ std::string_view to_string(LoadBalance b);
 std::string_view to_string(Exchange e);
 std::string_view to_string(Direction d);
 std::string_view to_string(CcAlgorithm a);
+std::string_view to_string(PushRule r);
 // Throw InvalidInput listing the accepted names.
 Backend parse_backend(std::string_view name);
 TransferPolicy parse_transfer_policy(std::string_view name);
@@ -230,5 +238,6 @@ LoadBalance parse_load_balance(std::string_view name);
 Exchange parse_exchange(std::string_view name);
 Direction parse_direction(std::string_view name);
 CcAlgorithm parse_cc_algorithm(std::string_view name);
+PushRule parse_push_rule(std::string_view name);
 
 }  // namespace ooc

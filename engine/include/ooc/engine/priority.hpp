@@ -17,8 +17,13 @@
 // urgent buckets that together hold at least `fraction` of the active edges (and at least
 // `min_edges`). The others stay active for later iterations. Programs that are not ordered (CC) get
 // HyTGraph's behaviour.
+//
+// An accumulative program with a least delta per edge (program_contract.hpp) puts a floor under
+// every window, priority on or off: a vertex whose pending delta per out-edge is below it is not
+// processed and does not count as active, so the run ends when no vertex reaches it.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 #include "ooc/core/hd.hpp"
@@ -64,11 +69,27 @@ OOC_HD double urgency([[maybe_unused]] typename P::Value value,
   }
 }
 
+// The urgency key above which program P's vertices are never processed (its least delta per
+// edge); infinity when it has none.
+template <class P>
+double urgency_floor([[maybe_unused]] const P& program) {
+  if constexpr (requires { program.least_delta_per_edge(); }) {
+    const double least = program.least_delta_per_edge();
+    if (least > 0) return urgency_key(least, true);
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
 struct PriorityWindow {
-  bool deferring = false;  // false: process every active vertex
+  bool deferring = false;  // false: process every active vertex (at or under the floor)
   UrgencyRange range;
-  int last_bucket = kPriorityBuckets - 1;  // process buckets [0, last_bucket]
-  OOC_HD bool admits(double key) const { return !deferring || range.bucket(key) <= last_bucket; }
+  int last_bucket = kPriorityBuckets - 1;                  // process buckets [0, last_bucket]
+  double floor = std::numeric_limits<double>::infinity();  // larger keys are never processed
+  OOC_HD bool admits(double key) const {
+    return key <= floor && (!deferring || range.bucket(key) <= last_bucket);
+  }
+  // Whether some active vertex may stay active, unprocessed.
+  bool holds_back() const { return deferring || floor < std::numeric_limits<double>::infinity(); }
 };
 
 // What the active vertices of one urgency bucket hold.

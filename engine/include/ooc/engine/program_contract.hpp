@@ -41,6 +41,12 @@
 //       delta (accumulative) is more urgent, and processing it first saves work (priority.hpp)
 //   Value offer(Value message, std::uint32_t weight) const;   the pull direction (below)
 //   Value pull_floor(Value least) const;        with offer, for min-combining monotone programs
+//   double least_delta_per_edge() const;        accumulative programs: an active vertex is
+//       processed only while its pending delta per out-edge (a vertex without out-edges counts
+//       one) is at least this (Andersen, Chung and Lang's push rule); a smaller delta stays
+//       pending, in the result, and the run ends when no vertex reaches it. Its activation
+//       threshold (relax()) should be this value or below: a vertex relax() never activated is
+//       never processed. 0: no floor.
 //   bool settle(vid_t v, std::uint32_t iteration) const;   level-synchronous programs (the
 //       batched traversals, batch_programs.hpp): after iteration `iteration` (from 0) every
 //       vertex is asked, after the iteration's last relax, and those it returns true for join the
@@ -220,6 +226,15 @@ concept PullFloorIsRight = !DeclaresPullFloor<P> || requires {
   static_cast<typename P::Value (P::*)(typename P::Value) const>(&P::pull_floor);
 };
 
+template <class P>
+concept NamesLeastDelta = requires {
+  &P::least_delta_per_edge;
+};
+template <class P>
+concept LeastDeltaIsRight = !NamesLeastDelta<P> || requires {
+  static_cast<double (P::*)() const>(&P::least_delta_per_edge);
+};
+
 // pull_floor serves the pull direction of a program that combines with min.
 template <class P>
 concept CombinesWithMin = !DeclaresCombine<P> || requires {
@@ -243,14 +258,14 @@ template <class P>
 concept CommonMembers = std::is_trivially_copyable_v<P> && HasValue<P> && PlainValue<P> &&
     HasKind<P> && HasNeedsWeights<P> && HasNeedsSymmetric<P> && HasInit<P> && HasActiveAtStart<P> &&
     RelaxIsRight<P> && OrderedIsRight<P> && OfferIsRight<P> && PullFloorIsRight<P> &&
-    SettleIsRight<P> && SettlesWithIds<P>;
+    LeastDeltaIsRight<P> && SettleIsRight<P> && SettlesWithIds<P>;
 
 }  // namespace contract
 
 template <class P>
-concept MonotoneProgram =
-    contract::CommonMembers<P> && contract::IsKind<P, ProgramKind::monotone> &&
-    contract::DeclaresCombine<P> && contract::CombineIsRight<P> && contract::PullFloorFits<P>;
+concept MonotoneProgram = contract::CommonMembers<P> &&
+    contract::IsKind<P, ProgramKind::monotone> && contract::DeclaresCombine<P> &&
+    contract::CombineIsRight<P> && contract::PullFloorFits<P> && !contract::NamesLeastDelta<P>;
 
 template <class P>
 concept AccumulativeProgram =
@@ -334,6 +349,8 @@ struct ProgramCheck {
                 "OocGraph program: wrong 'Value offer(Value, std::uint32_t weight) const'");
   static_assert(!kValue || contract::PullFloorIsRight<P>,
                 "OocGraph program: wrong 'Value pull_floor(Value least) const'");
+  static_assert(contract::LeastDeltaIsRight<P>,
+                "OocGraph program: wrong 'double least_delta_per_edge() const'");
 
   static_assert(contract::SettleIsRight<P>,
                 "OocGraph program: wrong 'bool settle(vid_t, std::uint32_t iteration) const'");
@@ -355,6 +372,9 @@ struct ProgramCheck {
                 "accumulative one's deltas)");
   static_assert(!kAccumulative || !kValue || !contract::DeclaresPullFloor<P>,
                 "OocGraph program: 'pull_floor' is for monotone programs");
+  static_assert(!kMonotone || !contract::NamesLeastDelta<P>,
+                "OocGraph program: 'least_delta_per_edge' is for accumulative programs (a "
+                "monotone one has no pending delta)");
   static_assert(!kMonotone || contract::CombineIsRight<P>,
                 "OocGraph program: 'combine' must be 'static constexpr ooc::Reduction combine = "
                 "ooc::Reduction::min' (or max)");

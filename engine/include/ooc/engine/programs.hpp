@@ -169,8 +169,10 @@ struct AfforestLink {
 
 // PageRank, delta form (Maiter; HyTGraph §VI-A). Ranks are kept unnormalised (every vertex
 // starts with 1 - damping, so a typical rank is about 1) and normalised to sum to 1 at the end.
-// A vertex is active while its pending delta is at least `threshold`. Dangling vertices absorb
-// their delta: their rank is not redistributed (as in HyTGraph and Maiter).
+// A vertex is active while its pending delta is at least `threshold`, and with `per_edge` it is
+// processed only while its delta per out-edge is at least that (Andersen, Chung and Lang's rule:
+// a hub waits until its delta pays for its list). Dangling vertices absorb their delta: their
+// rank is not redistributed (as in HyTGraph and Maiter).
 struct PageRank {
   using Value = float;
   static constexpr ProgramKind kind = ProgramKind::accumulative;
@@ -179,6 +181,9 @@ struct PageRank {
   static constexpr bool ordered = true;
   float damping;
   float threshold;
+  float per_edge = 0;  // the least delta per out-edge processed (0: none)
+
+  OOC_HD double least_delta_per_edge() const { return per_edge; }
 
   OOC_HD Value init(vid_t) const { return 0.0f; }
   OOC_HD Value init_delta(vid_t) const { return 1.0f - damping; }

@@ -126,8 +126,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
  public:
   CudaExecutor(const P& program, const CudaRun& run);
   ScheduleFacts facts() const override {
-    return schedule_facts<P>(options_, plan_, g_.num_vertices(), may_pull_, edge_bytes_,
-                             cost_.request_bytes);
+    return schedule_facts(program_, options_, plan_, g_.num_vertices(), may_pull_, edge_bytes_,
+                          cost_.request_bytes);
   }
   // The priority window's two passes (survey.cuh), each read back.
   std::optional<UrgencyRange> urgency_range() override;
@@ -286,7 +286,8 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
   ws_.streams[kDirect].synchronize(doing);
 }
 
-// Pass 1 of the priority window: the range of urgency over the active vertices.
+// Pass 1 of the priority window: the range of urgency over the active vertices at or under the
+// floor.
 template <class P>
 std::optional<UrgencyRange> CudaExecutor<P>::urgency_range() {
   if (words_ == 0) return std::nullopt;
@@ -294,9 +295,10 @@ std::optional<UrgencyRange> CudaExecutor<P>::urgency_range() {
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 1, 0xff, sizeof(unsigned long long), s), doing);
   OOC_CUDA(cudaMemsetAsync(ws_.scalars.data() + 2, 0, sizeof(unsigned long long), s), doing);
+  PriorityWindow floored;  // the active vertices at or under the floor
+  floored.floor = urgency_floor(program_);
   OOC_LAUNCH(cuda::urgency_range_kernel, grid_for(words_), kBlockThreads, s, doing, current_.data(),
-             g_.num_vertices(), view(PriorityWindow{}), ws_.scalars.data() + 1,
-             ws_.scalars.data() + 2);
+             g_.num_vertices(), view(floored), ws_.scalars.data() + 1, ws_.scalars.data() + 2);
   d2h(ws_.host_scalars.data(), ws_.scalars.data() + 1, 2, s, doing);
   ws_.streams[kDirect].synchronize(doing);
   if (ws_.host_scalars[0] > ws_.host_scalars[1]) return std::nullopt;  // nothing active
@@ -312,6 +314,7 @@ void CudaExecutor<P>::urgency_loads(const UrgencyRange& range, std::span<BucketL
   OOC_CUDA(cudaMemsetAsync(ws_.buckets.data(), 0, ws_.buckets.bytes(), s), doing);
   PriorityWindow histogram;
   histogram.range = range;
+  histogram.floor = urgency_floor(program_);
   OOC_LAUNCH((cuda::urgency_histogram_kernel<kPriorityBuckets>), grid_for(words_), kBlockThreads, s,
              doing, current_.data(), g_.num_vertices(), view(histogram), ws_.buckets.data());
   d2h(ws_.host_buckets.data(), ws_.buckets.data(), kPriorityBuckets, s, doing);
@@ -469,7 +472,7 @@ void CudaExecutor<P>::take_work(IterationStats& stats, const char* doing) {
   stats.link_bandwidth = cost_.link_bandwidth;
   stats.zerocopy_round_trip = cost_.zerocopy_round_trip;
   OOC_LAUNCH(cuda::take_kernel, grid_for(words_), kBlockThreads, s, doing, current_.data(),
-             work_.data(), g_.num_vertices(), view(window_), window_.deferring);
+             work_.data(), g_.num_vertices(), view(window_), window_.holds_back());
   if constexpr (kAccumulative && kCanPull) {
     if (pulling_) {  // the frontier's messages, before any vertex gathers
       OOC_LAUNCH(cuda::send_kernel, grid_for(g_.num_vertices()), kBlockThreads, s, doing, program_,

@@ -79,8 +79,8 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   }
 
   ScheduleFacts facts() const override {
-    return schedule_facts<P>(options_, plan_, g_.num_vertices(), may_pull_, edge_bytes_,
-                             options_.cost.request_bytes);
+    return schedule_facts(program_, options_, plan_, g_.num_vertices(), may_pull_, edge_bytes_,
+                          options_.cost.request_bytes);
   }
   std::optional<UrgencyRange> urgency_range() override;
   void urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) override;
@@ -312,10 +312,12 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const ListSet& l, std::size_t p
   return s;
 }
 
-// The range of urgency over the active vertices (every one: the window is being chosen).
+// The range of urgency over the active vertices (every one at or under the floor: the window is
+// being chosen).
 template <class P>
 std::optional<UrgencyRange> CpuExecutor<P>::urgency_range() {
   using Range = std::pair<double, double>;
+  const double floor = urgency_floor(program_);
   const Range range = tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, parts_.size()),
       Range{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()},
@@ -323,7 +325,7 @@ std::optional<UrgencyRange> CpuExecutor<P>::urgency_range() {
         for (std::size_t i = r.begin(); i < r.end(); ++i) {
           current_.for_each_set(parts_[i].first_vertex, parts_[i].last_vertex, [&](std::size_t v) {
             const double k = urgency(static_cast<vid_t>(v));
-            acc = {std::min(acc.first, k), std::max(acc.second, k)};
+            if (k <= floor) acc = {std::min(acc.first, k), std::max(acc.second, k)};
           });
         }
         return acc;
@@ -339,12 +341,15 @@ std::optional<UrgencyRange> CpuExecutor<P>::urgency_range() {
 template <class P>
 void CpuExecutor<P>::urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) {
   using Histogram = std::array<BucketLoad, kPriorityBuckets>;
+  const double floor = urgency_floor(program_);
   tbb::combinable<Histogram> local([] { return Histogram{}; });
   tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) {
     Histogram& h = local.local();
     current_.for_each_set(parts_[i].first_vertex, parts_[i].last_vertex, [&](std::size_t i_v) {
       const auto v = static_cast<vid_t>(i_v);
-      BucketLoad& load = h[static_cast<std::size_t>(range.bucket(urgency(v)))];
+      const double k = urgency(v);
+      if (k > floor) return;
+      BucketLoad& load = h[static_cast<std::size_t>(range.bucket(k))];
       load.edges += g_.degree(v);
       if constexpr (kAccumulative) load.mass += static_cast<double>(deltas_[v]);
     });

@@ -6,6 +6,7 @@
 // surveys and executes.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -47,6 +48,8 @@ struct ScheduleFacts {
   bool accumulative = false;             // a window holds a share of the pending delta, not edges
   double priority_fraction = 0;          // EngineOptions::priority_fraction (0: the default)
   std::uint64_t priority_min_edges = 0;  // EngineOptions::priority_min_edges
+  // The program's urgency floor (urgency_floor()): every window admits no key above it.
+  double urgency_floor = std::numeric_limits<double>::infinity();
   // The direction (direction.hpp): the run may pull (a PullProgram, MemoryPlan::pull), and
   // whether it must (EngineOptions::direction is pull: whenever both directions have vertices).
   bool may_pull = false;
@@ -61,13 +64,15 @@ struct ScheduleFacts {
 // `request_bytes`: the line a zero-copy request reads (adapting the costs moves the link's
 // constants, never the line).
 template <class P>
-ScheduleFacts schedule_facts(const EngineOptions& o, const MemoryPlan& plan, vid_t vertices,
-                             bool may_pull, std::uint32_t edge_bytes, std::uint32_t request_bytes) {
+ScheduleFacts schedule_facts(const P& program, const EngineOptions& o, const MemoryPlan& plan,
+                             vid_t vertices, bool may_pull, std::uint32_t edge_bytes,
+                             std::uint32_t request_bytes) {
   return {.vertices = vertices,
           .windowed = o.priority && is_ordered<P>(),
           .accumulative = P::kind == ProgramKind::accumulative,
           .priority_fraction = o.priority_fraction,
           .priority_min_edges = o.priority_min_edges,
+          .urgency_floor = urgency_floor(program),
           .may_pull = may_pull,
           .must_pull = o.direction == Direction::pull,
           .pull_floor = PullFloorProgram<P>,
@@ -82,10 +87,10 @@ class Executor {
  public:
   virtual ~Executor() = default;
   virtual ScheduleFacts facts() const = 0;
-  // Priority windows (facts().windowed). The range of urgency over the active vertices; none
-  // when no vertex is active.
+  // Priority windows (facts().windowed). The range of urgency over the active vertices at or
+  // under the urgency floor; none when no such vertex is active.
   virtual std::optional<UrgencyRange> urgency_range() = 0;
-  // The active vertices' edges (and pending delta) per bucket of `range`, into `loads`
+  // Those vertices' edges (and pending delta) per bucket of `range`, into `loads`
   // (kPriorityBuckets of them, zeroed).
   virtual void urgency_loads(const UrgencyRange& range, std::span<BucketLoad> loads) = 0;
   // Fills one survey per partition (activity, engine choice, priority) of the active vertices

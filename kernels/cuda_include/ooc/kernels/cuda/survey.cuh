@@ -78,7 +78,9 @@ __global__ void urgency_range_kernel(const std::uint64_t* current, vid_t n, View
   unsigned long long lo = ~0ull, hi = 0;
   walk_bits(current, n, [&](std::uint64_t, bool, vid_t v, bool on) {
     if (!on) return;
-    const unsigned long long k = order_key(view.urgency(v));
+    const double u = view.urgency(v);
+    if (!view.admits(u)) return;  // above the floor
+    const unsigned long long k = order_key(u);
     lo = k < lo ? k : lo;
     hi = k > hi ? k : hi;
   });
@@ -103,7 +105,9 @@ __global__ void urgency_histogram_kernel(const std::uint64_t* current, vid_t n, 
   __syncthreads();
   walk_bits(current, n, [&](std::uint64_t, bool, vid_t v, bool on) {
     if (!on) return;
-    DeviceBucket& b = local[view.bucket(view.urgency(v))];
+    const double u = view.urgency(v);
+    if (!view.admits(u)) return;  // above the floor
+    DeviceBucket& b = local[view.bucket(u)];
     atomicAdd(&b.edges, static_cast<unsigned long long>(view.degree(v)));
     const double mass = view.delta(v);
     if (mass != 0.0) atomicAdd(&b.mass, mass);
@@ -212,16 +216,16 @@ __global__ void mark_kernel(std::uint64_t* words, vid_t n, Pick pick) {
 }
 
 // work = admitted(current); current -= work. Every admitted active vertex is processed this
-// iteration; the deferred ones stay in current.
+// iteration; the deferred ones (and those above the floor) stay in current. `holding`: some may.
 template <class View>
 __global__ void take_kernel(std::uint64_t* current, std::uint64_t* work, vid_t n, View view,
-                            bool deferring) {
+                            bool holding) {
   const std::uint64_t count = (std::uint64_t{n} + 63) / 64;
   for_each_chunk(n, [&](std::uint64_t chunk, unsigned lane) {
     const std::uint64_t w = chunk + lane;
     const std::uint64_t bits = w < count ? live_bits(current, w, n) : 0;
     std::uint64_t taken = bits;
-    if (deferring) {
+    if (holding) {
       taken = 0;
       walk_chunk(chunk, bits, [&](std::uint64_t at, bool, vid_t v, bool on) {
         const unsigned ok = __ballot_sync(kFullMask, on && view.admits(view.urgency(v)));
