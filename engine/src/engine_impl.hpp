@@ -3,6 +3,7 @@
 // built-in programs' run.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct OocEngine::Impl {
   // first cc run and kept pinned for the later ones; empty until then.
   Buffer<vid_t> list_heads;
   std::uint64_t list_head_count = 0;  // of them, those that are targets (not kNoVertex)
+  // PageRank's automatic push rule for this graph (PushRule::automatic), once a run chose it.
+  std::optional<PushRule> automatic_push;
   // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices.
   std::shared_ptr<Communicator> communicator;
   std::vector<std::uint32_t> owners;

@@ -33,8 +33,10 @@ constexpr std::array<std::pair<std::string_view, Direction>, 3> kDirections{
 constexpr std::array<std::pair<std::string_view, CcAlgorithm>, 2> kCcAlgorithms{
     {{"afforest", CcAlgorithm::afforest}, {"labels", CcAlgorithm::labels}}};
 
-constexpr std::array<std::pair<std::string_view, PushRule>, 2> kPushRules{
-    {{"per-edge", PushRule::per_edge}, {"per-vertex", PushRule::per_vertex}}};
+constexpr std::array<std::pair<std::string_view, PushRule>, 3> kPushRules{
+    {{"auto", PushRule::automatic},
+     {"per-edge", PushRule::per_edge},
+     {"per-vertex", PushRule::per_vertex}}};
 
 template <class T, std::size_t N>
 T parse(std::string_view name, const std::array<std::pair<std::string_view, T>, N>& table,

@@ -256,13 +256,14 @@ class Graph:
                                                direction)))
 
     def pagerank(self, *, damping: float = 0.85, tolerance: float = 1e-6,
-                 push: str = "per-edge", max_iterations: int = 0,
+                 push: str = "auto", max_iterations: int = 0,
                  transfer: Optional[str] = None, priority: Optional[bool] = None,
                  load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
         """PageRank (delta-based), float32, summing to 1. ``tolerance`` is in unnormalised rank
         units (a typical rank is about 1): with ``push="per-edge"`` a vertex is processed while
         its pending delta per out-edge is at least tolerance * V / (E + V), with
-        ``push="per-vertex"`` while its delta is at least ``tolerance``."""
+        ``push="per-vertex"`` while its delta is at least ``tolerance``; ``"auto"`` takes
+        per-edge where hubs hold a third of the edges (``stats["method"]`` says which)."""
         for name, value in (("damping", damping), ("tolerance", tolerance)):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise TypeError(f"{name} must be a float, not {type(value).__name__}")

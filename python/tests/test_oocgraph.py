@@ -416,10 +416,13 @@ def test_cc_runs_afforest_by_default_and_labels_when_asked(backend):
         oocgraph.generate("chain", vertices=5, backend=backend, cc="fast")
 
 
-def test_pagerank_pushes_per_edge_by_default_and_per_vertex_when_asked(backend):
+def test_pagerank_takes_the_push_rule_asked_for(backend):
     g = oocgraph.generate("kron", scale=10, undirected=True, backend=backend)
-    per_edge = g.pagerank(tolerance=1e-4)
+    assert g.pagerank(tolerance=1e-4).stats["method"] == "per-edge"  # auto: kron's hubs
+    per_edge = g.pagerank(tolerance=1e-4, push="per-edge")
     per_vertex = g.pagerank(tolerance=1e-4, push="per-vertex")
+    assert per_edge.stats["method"] == "per-edge"
+    assert per_vertex.stats["method"] == "per-vertex"
     assert per_edge.stats["edges_processed"] < per_vertex.stats["edges_processed"]
     assert float(np.abs(per_edge - per_vertex).sum()) < 2e-3
     with pytest.raises(ValueError, match=r"unknown push rule 'per-hub'"):

@@ -46,7 +46,8 @@ inline const std::vector<std::string>& shape_names() {
 
 inline const std::vector<std::string>& program_names() {
   // cc is Afforest (the default), cc_labels label propagation (EngineOptions::cc); pagerank
-  // pushes per edge (the default), pagerank_per_vertex per vertex (PageRankOptions::push).
+  // pushes per edge, pagerank_per_vertex per vertex (PageRankOptions::push; the default, auto,
+  // takes one of them).
   static const std::vector<std::string> names{"bfs",       "sssp",     "cc",
                                               "cc_labels", "pagerank", "pagerank_per_vertex"};
   return names;
@@ -205,7 +206,7 @@ inline RunStats expect_matches_reference(const std::string& program, OocEngine& 
   } else {
     PageRankOptions pr;
     pr.tolerance = kPageRankTolerance;
-    if (program == "pagerank_per_vertex") pr.push = PushRule::per_vertex;
+    pr.push = program == "pagerank_per_vertex" ? PushRule::per_vertex : PushRule::per_edge;
     c = reference::compare_l1(
         take(engine.pagerank(pr)), reference::pagerank(g, pr.damping),
         reference::pagerank_l1_bound(pr.damping, pr.tolerance, reference::max_in_degree(g)));

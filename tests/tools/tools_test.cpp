@@ -361,21 +361,23 @@ TEST_F(Tools, CcRunsEachAlgorithmAskedForAndNamesIt) {
   EXPECT_NE(runs.dump().find("\"method\":\"labels\""), std::string::npos);
 }
 
-// --push per-edge,per-vertex runs pagerank with each rule, each verified against the L1 bound and
-// named in its summary and its --json.
+// --push auto,per-vertex runs pagerank with each rule, each verified against the L1 bound, the
+// rule asked for and the one taken (auto's, per-edge on kron) in its summary and its --json.
 TEST_F(Tools, PageRankRunsEachPushRuleAskedForAndNamesIt) {
   const fs::path json = path("pagerank.json");
   const Ran ran = ooc_run({"pagerank", "--generate", "kron:10", "--backend", "cpu", "--in-memory",
-                           "off", "--tolerance", "1e-4", "--push", "per-edge,per-vertex",
-                           "--verify", "--json", json.string()});
+                           "off", "--tolerance", "1e-4", "--push", "auto,per-vertex", "--verify",
+                           "--json", json.string()});
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
-  EXPECT_NE(ran.out.find("; push per-edge"), std::string::npos) << ran.out;
-  EXPECT_NE(ran.out.find("; push per-vertex"), std::string::npos) << ran.out;
+  EXPECT_NE(ran.out.find("; per-edge; push auto"), std::string::npos) << ran.out;
+  EXPECT_NE(ran.out.find("; per-vertex; push per-vertex"), std::string::npos) << ran.out;
   std::ifstream in(json);
   const nlohmann::json runs = nlohmann::json::parse(in)["runs"];
   ASSERT_EQ(runs.size(), 2u);
-  EXPECT_EQ(runs[0]["push"], "per-edge");
+  EXPECT_EQ(runs[0]["push"], "auto");
+  EXPECT_EQ(runs[0]["method"], "per-edge");
   EXPECT_EQ(runs[1]["push"], "per-vertex");
+  EXPECT_EQ(runs[1]["method"], "per-vertex");
 }
 
 // --compress-only: the file (version 5) leaves out the raw targets and weights, info and verify
@@ -613,7 +615,7 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "ooc-run: --priority-delta: '-2' is neither auto nor a number of at least 0 (see "
                "ooc-run --help)");
   expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--push", "per-edge,per-hub"}),
-               "ooc-run: --push: unknown push rule 'per-hub' (expected one of: per-edge, "
+               "ooc-run: --push: unknown push rule 'per-hub' (expected one of: auto, per-edge, "
                "per-vertex) (see ooc-run --help)");
   expect_usage(ooc_run({"cc", "--generate", "grid:3x3", "--cc", "afforest,sideways"}),
                "ooc-run: --cc: unknown cc algorithm 'sideways' (expected one of: afforest, "
@@ -847,7 +849,7 @@ TEST_F(Tools, AListOfTolerancesRunsEach) {
   EXPECT_EQ(runs[1]["tolerance"], 1e-2);
   EXPECT_EQ(runs[2]["tolerance"], 1e-3);
   EXPECT_NE(r.out.find("; tolerance 0.01\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, tolerance 0.001: ok"),
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, tolerance 0.001: ok"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.out;
@@ -868,9 +870,11 @@ TEST_F(Tools, AListOfDampingsRunsEach) {
   EXPECT_EQ(runs[2]["damping"], 0.5);
   EXPECT_NE(runs[1]["values_digest"], runs[2]["values_digest"]);
   EXPECT_NE(r.out.find("; damping 0.5\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, damping 0.85: ok"), std::string::npos)
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, damping 0.85: ok"),
+            std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, damping 0.5: ok"), std::string::npos)
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, damping 0.5: ok"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("verify cc hybrid, priority on, afforest: ok"), std::string::npos) << r.out;
 }

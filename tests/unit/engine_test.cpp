@@ -357,6 +357,7 @@ TEST(Engine, PageRankPerEdgeProcessesFewerEdgesThanPerVertex) {
   OocEngine engine(test::make_shape("kron"), cpu());
   PageRankOptions pr;
   pr.tolerance = 1e-3f;
+  pr.push = PushRule::per_edge;
   const auto per_edge = engine.pagerank(pr);
   pr.push = PushRule::per_vertex;
   const auto per_vertex = engine.pagerank(pr);
@@ -367,6 +368,19 @@ TEST(Engine, PageRankPerEdgeProcessesFewerEdgesThanPerVertex) {
   EXPECT_TRUE(reference::compare_l1(per_edge.values, expected, bound).equal);
   EXPECT_TRUE(reference::compare_l1(per_vertex.values, expected, bound).equal);
   EXPECT_LT(per_edge.stats.edges_processed(), per_vertex.stats.edges_processed());
+  EXPECT_EQ(per_edge.stats.method, "per-edge");
+  EXPECT_EQ(per_vertex.stats.method, "per-vertex");
+}
+
+// The automatic rule pushes per edge where hubs hold many of the edges, per vertex where degrees
+// are even, and says which in the stats.
+TEST(Engine, PageRankPushesPerEdgeOnlyWhereHubsHoldManyEdges) {
+  for (const auto& [shape, rule] :
+       {std::pair{"kron", "per-edge"}, std::pair{"big_star", "per-edge"},
+        std::pair{"urand", "per-vertex"}, std::pair{"grid", "per-vertex"}}) {
+    OocEngine engine(test::make_shape(shape), cpu());
+    EXPECT_EQ(engine.pagerank().stats.method, rule) << shape;
+  }
 }
 
 // SSSP windows by distance, twice the mean weight by default (the shapes' weights are 1..64, so

@@ -17,12 +17,12 @@ namespace ooc::tools {
 
 // What one run of an algorithm is given.
 struct RunInput {
-  vid_t source = 0;                    // Needs::source
-  std::span<const vid_t> sources;      // Needs::source_set, and Needs::many_sources when given
-  std::uint32_t batch = 0;             // the batched traversals' sources per pass (0: chosen)
-  float damping = 0.85f;               // Needs::damping
-  float tolerance = 1e-6f;             // Needs::tolerance
-  PushRule push = PushRule::per_edge;  // Needs::tolerance
+  vid_t source = 0;                     // Needs::source
+  std::span<const vid_t> sources;       // Needs::source_set, and Needs::many_sources when given
+  std::uint32_t batch = 0;              // the batched traversals' sources per pass (0: chosen)
+  float damping = 0.85f;                // Needs::damping
+  float tolerance = 1e-6f;              // Needs::tolerance
+  PushRule push = PushRule::automatic;  // Needs::tolerance
   RunOptions run;
   std::uint64_t max_in_degree = 0;  // --verify: the graph's (pagerank's float rounding bound)
 };

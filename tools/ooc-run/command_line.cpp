@@ -198,9 +198,10 @@ void add_run_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option(
          "--push", a.push,
-         "PageRank: which vertices push their pending delta: per-edge (a delta per "
-         "out-edge of at least tolerance * V / (E + V): hubs wait until it pays for their "
-         "lists) | per-vertex (a delta of at least the tolerance), or a list (each in turn)")
+         "PageRank: which vertices push their pending delta: auto (per-edge where hubs hold a "
+         "third of the edges) | per-edge (a delta per out-edge of at least tolerance * V / "
+         "(E + V): hubs wait until it pays for their lists) | per-vertex (a delta of at least "
+         "the tolerance), or a list (each in turn)")
       ->check(list_check(parse_push_rule, "LIST"))
       ->capture_default_str();
   app.add_option("--max-iterations", a.max_iterations,

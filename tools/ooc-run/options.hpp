@@ -44,7 +44,7 @@ struct Args {
   std::uint64_t priority_min_edges = 1u << 20;
   std::string damping = "0.85";
   std::string tolerance = "1e-6";
-  std::string push = "per-edge";
+  std::string push = "auto";
   std::uint32_t max_iterations = 0;
   bool verify = false, quiet = false;
   std::string output, json, trace, pagerank_reference;  // "-": standard output

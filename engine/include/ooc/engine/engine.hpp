@@ -66,7 +66,7 @@ struct PageRankOptions {
   // tolerance * V pending in all (per_vertex: less than `tolerance` at each vertex), i.e. a
   // `tolerance` of the normalised total's 1 / V per vertex on average, and the same L1 bound.
   float tolerance = 1e-6f;
-  PushRule push = PushRule::per_edge;
+  PushRule push = PushRule::automatic;  // the rule taken is the run's stats.method
   RunOptions run;
 };
 

@@ -64,11 +64,13 @@ enum class Direction { push, pull, automatic };
 enum class CcAlgorithm { afforest, labels };
 
 // Which vertices of a PageRank run push their pending delta (docs/programs.md, "PageRank").
+//   auto        per-edge on a graph whose hubs hold many of the edges (the lists of at least
+//               4 times the mean out-degree hold a third of them or more), else per-vertex
 //   per-edge    those whose delta per out-edge is at least tolerance * V / (E + V) (Andersen,
 //               Chung and Lang): a hub waits until its delta pays for its list
 //   per-vertex  those whose delta is at least the tolerance (HyTGraph, Maiter): a hub pushes its
 //               whole list whenever that much has arrived
-enum class PushRule { per_edge, per_vertex };
+enum class PushRule { automatic, per_edge, per_vertex };
 
 // HyTGraph §V-A: Tef = ceil(E_i*d1/m/MR)*RTT, Tec = ceil((E_act*d1 + A*d2)/m/MR)*RTT,
 // Tiz = ceil(sum_v(lines(v))/MR)*RTT_zc, RTT_zc = (gamma + (1-gamma)*E_act/E_i)*RTT.

@@ -66,7 +66,7 @@ struct RunStats {
   std::string load_balance;  // the CUDA advance mapping
   std::string direction;     // push, pull or auto, as asked (iterations say which ran)
   // cc: "afforest" (its first iteration links sampled neighbours; the GPU's bytes are theirs) or
-  // "labels"; empty for the other programs.
+  // "labels"; pagerank: its push rule, "per-edge" or "per-vertex"; empty for the other programs.
   std::string method;
   // Batched traversals (bc, closeness, bfs from several sources): the sources per pass; 0 else.
   std::uint32_t batch = 0;
