@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # README command 2: set up, build and run every test. Exits non-zero on the first failure.
+#  0. formatting (first: it takes seconds, and a run that fails on it should not take an hour)
 #  1. the default build (CUDA when nvcc is found; GPU tests report SKIPPED without a GPU)
 #  2. the CPU-only build, which must pass on its own; then a plain Release build as users make
 #     it (no preset), with warnings as errors
@@ -8,7 +9,6 @@
 #  5. install, then build and run examples/ against the installed tree, as a user would (the
 #     C++ examples with their programs compiled by nvcc and by the host compiler alone, and the
 #     Python one with the installed oocgraph module)
-#  6. formatting
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -19,6 +19,9 @@ step() { printf '\n=== %s (%ds)\n' "$*" $((SECONDS - start)); }
 # setup.sh installs numpy, pytest, scipy and networkx for Debian's python3: build and test the
 # Python module for that interpreter, whichever python3 comes first on the PATH (pyenv, a venv).
 python=/usr/bin/python3
+
+step "clang-format"
+git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' | xargs clang-format --dry-run --Werror
 
 step "default build"
 cmake --preset default -DPython3_EXECUTABLE="$python" >/dev/null
@@ -64,8 +67,5 @@ for cuda in ON OFF; do
 done
 # The Python module as installed (python/CMakeLists.txt: OOC_PYTHON_INSTALL_DIR).
 PYTHONPATH="$(echo "$PWD"/build/install/lib/python3*/dist-packages)" "$python" examples/python/quickstart.py
-
-step "clang-format"
-git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' | xargs clang-format --dry-run --Werror
 
 step "all tests passed"

@@ -1,6 +1,7 @@
 // A monotone program that declares a least delta per edge (it has no pending delta to hold back).
 //
-// expected error: OocGraph program: 'least_delta_per_edge' is for accumulative programs (a monotone one has no pending delta)
+// expected error: OocGraph program: 'least_delta_per_edge' is for accumulative programs (a
+// monotone one has no pending delta)
 #include "ooc/engine/engine.hpp"
 
 struct Program {
