@@ -28,6 +28,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,12 +57,13 @@ constexpr std::uint64_t kNoSample = ~std::uint64_t{0};
 enum Use : std::uint64_t { kTiles, kOffers, kUses };
 
 // For the few values of a vertex's samples or of a sector (GCC's std::sort trips
-// -Warray-bounds on a small std::array).
+// -Warray-bounds on a small std::array). Indices, not a pointer walked backwards: GCC 12's
+// object-size check (UBSan, when optimising) misjudged the space before such a pointer.
 template <class T>
-void insertion_sort(T* first, T* last) {
-  for (T* i = first; i != last; ++i) {
-    for (T* j = i; j != first && *j < *(j - 1); --j)
-      std::swap(*j, *(j - 1));
+void insertion_sort(std::span<T> values) {
+  for (std::size_t i = 1; i < values.size(); ++i) {
+    for (std::size_t j = i; j > 0 && values[j] < values[j - 1]; --j)
+      std::swap(values[j], values[j - 1]);
   }
 }
 
@@ -233,7 +235,7 @@ class Rounds {
         const vid_t i = place_[static_cast<vid_t>(s)].index;
         if (i >= first && i < last) sectors[count++] = i / kSectorVertices;
       }
-      insertion_sort(sectors.data(), sectors.data() + count);
+      insertion_sort(std::span(sectors.data(), count));
       const vid_t own = p.index / kSectorVertices;
       vid_t low = first / kSectorVertices, high = (last - 1) / kSectorVertices + 1;
       const vid_t* lo = sectors.data();
@@ -316,7 +318,7 @@ class Rounds {
       for (vid_t i = from; i < to; ++i) {
         if (place_[at_[i]].target == kNoVertex) staying[count++] = {kept(counts_[at_[i]]), i};
       }
-      insertion_sort(staying.data(), staying.data() + count);
+      insertion_sort(std::span(staying.data(), count));
       const std::size_t wanting = runs[k + 1] - runs[k];
       for (std::size_t j = 0; j < std::min(wanting, count) && run[j].gain > staying[j].first; ++j)
         pairs[runs[k] + j] = {run[j].vertex, staying[j].second};
