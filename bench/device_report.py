@@ -192,6 +192,20 @@ def peak_gbps(pcie_json):
         return json.load(f)["peak_gbps"]["0"]
 
 
+def all_gpus_link(paths):
+    """pcie-bench's pinned H2D row for every GPU at once (device -1), from the first of PATHS that
+    exists: the figure a rank's GB/s is compared with, per link."""
+    path = next((p for p in paths if os.path.exists(p)), None)
+    if path is None:
+        return "pinned H2D, all GPUs at once: no pcie-bench results"
+    with open(path) as f:
+        rows = json.load(f).get("rows", [])
+    for r in rows:
+        if r["device"] == -1 and r["pattern"] == "pinned H2D" and r.get("gbps"):
+            return "pinned H2D, %s: %.2f GB/s, %.2f a link" % (r["param"], r["gbps"], r["gbps"] / r["x"])
+    return "pinned H2D, all GPUs at once: not measured (one GPU)"
+
+
 def cache_budget(plan, info, algo, share, of):
     """ALGO's vertex data and staging (from a probe run's --json) plus SHARE percent of the edge
     bytes it reads: raw, or as the cache stores them (of="stored": a compressed graph's lists and

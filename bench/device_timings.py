@@ -174,6 +174,8 @@ class Stage:
                                       stderr=subprocess.STDOUT, text=True).stdout.rstrip("\n")
             if name == "pr-distance":
                 return device_report.pr_distance(*files)
+            if name == "all-gpus-link":
+                return device_report.all_gpus_link(files)
             if name == "locality":
                 return device_report.locality(files[0])
             table = {"ranks": device_report.ranks_table, "direction": device_report.direction_table,

@@ -86,6 +86,14 @@ def test_peak_and_locality(results):
     assert dr.locality(str(results / "loc.json")).endswith("list by list")
 
 
+def test_all_gpus_link(results, tmp_path):
+    assert dr.all_gpus_link([str(tmp_path / "none.json"), str(results / "pcie.json")]) == \
+        "pinned H2D, 2 GPUs at once: 102.74 GB/s, 51.37 a link"
+    (tmp_path / "one.json").write_text('{"rows": [{"device": 0, "pattern": "pinned H2D", "gbps": 55.1}]}')
+    assert dr.all_gpus_link([str(tmp_path / "one.json")]).endswith("not measured (one GPU)")
+    assert dr.all_gpus_link([str(tmp_path / "none.json")]).endswith("no pcie-bench results")
+
+
 def test_pr_distance():
     a, b, c = (os.path.join(FIXTURES, "pr-%s.tsv" % x) for x in "abc")
     assert dr.pr_distance(a, b) == golden("pr-distance.txt")
