@@ -48,6 +48,8 @@ stage_tests() {
     shards=1
     [[ $name == engine_gpu_test ]] && shards=$GPU_SHARDS
     [[ $name == user_programs_gpu_test ]] && shards=2
+    # Its one-rank shapes take 2 minutes each on one H200: one process ran past 460 s.
+    [[ $name == distributed_gpu_test ]] && shards=4
     for ((i = 0; i < shards; i++)); do
       bounded 540 env GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$i" "$B/tests/$name" \
         "--gtest_filter=$GPU_FILTER" >"$d/gpu-$name-$i.log" 2>&1 &
