@@ -65,9 +65,9 @@ def timing_table(peak, paths):
 def ranks_table(paths):
     """The gpus/ranks sets: per run and rank, time, iterations, bytes and GB/s, exchange; and
     whether bfs, sssp and cc values equal the first file's (digests)."""
-    lines = ["%-16s %-8s %-6s %3s %4s %9s %6s %9s %7s %9s %8s %8s %6s %5s  %s" % (
+    lines = ["%-16s %-8s %-6s %3s %4s %9s %6s %9s %7s %9s %8s %8s %8s %6s %5s  %s" % (
         "set", "algo", "exch", "rnd", "rank", "ms", "iters", "GB moved", "GB/s", "exch GB", "exch ms",
-        "nccl ms", "sparse", "exchs", "values")]
+        "nccl ms", "wait ms", "sparse", "exchs", "values")]
     first = {}
     for path in [p for p in paths if os.path.exists(p)]:
         try:
@@ -88,11 +88,12 @@ def ranks_table(paths):
             sparse = sum(1 for it in its if it.get("sparse_exchange"))
             exchanges = sum(it.get("exchange_rounds", 0) for it in its)
             for p in per:
-                lines.append("%-16s %-8s %-6s %3s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f %8.1f %6d %5d  %s" % (
+                lines.append("%-16s %-8s %-6s %3s %4s %9.1f %6d %9.2f %7.1f %9.2f %8.1f %8.1f %8.1f %6d %5d  %s" % (
                     _name(path), algo, exchange, rounds, p["rank"], r["seconds"] * 1e3, r["iterations"],
                     p["total_bytes"] / 1e9, p["total_bytes"] / 1e9 / max(p["seconds"], 1e-9),
                     p["exchange_bytes"] / 1e9, p["exchange_seconds"] * 1e3,
-                    p.get("nccl_seconds", 0) * 1e3, sparse, exchanges, same))
+                    p.get("nccl_seconds", 0) * 1e3, p.get("wait_seconds", 0) * 1e3, sparse, exchanges,
+                    same))
     return "\n".join(lines)
 
 

@@ -136,13 +136,14 @@ std::string schedule_notes(const RunStats& s) {
 std::string exchange_notes(const RunStats& s) {
   std::uint64_t exchanged = 0;
   double exchange_seconds = 0;
-  double nccl_seconds = 0;
+  double nccl_seconds = 0, wait_seconds = 0;
   std::size_t sparse = 0, exchanges = 0;
   for (const IterationStats& it : s.iterations) {
     exchanges += it.exchange_rounds;
     exchanged += it.exchange_bytes;
     exchange_seconds += it.exchange_seconds;
     nccl_seconds += it.nccl_seconds;
+    wait_seconds += it.wait_seconds;
     sparse += it.sparse_exchange ? 1 : 0;
   }
   if (exchanged == 0) return "";
@@ -151,7 +152,8 @@ std::string exchange_notes(const RunStats& s) {
                 format_bytes(exchanged).c_str(), exchanges, exchange_seconds);
   std::string text = line;
   if (nccl_seconds > 0) {
-    std::snprintf(line, sizeof line, " (%.3f s in NCCL)", nccl_seconds);
+    std::snprintf(line, sizeof line, " (%.3f s in NCCL, %.3f s waiting for the other ranks)",
+                  nccl_seconds, wait_seconds);
     text += line;
   }
   if (sparse > 0) {

@@ -430,6 +430,44 @@ TEST(CudaRankRuns, AutoExchangeTakesTheFormTheCalibrationPricesLower) {
   });
 }
 
+// An exchange's time holds its parts: the wait for the slowest rank's count (the host's
+// all-reduce of it) and the collective in NCCL, each measured in every iteration that exchanged,
+// and the summary line names both. One rank (NCCL of one) here; two where there are two GPUs.
+class CudaRankWaits : public ::testing::TestWithParam<int> {};
+
+TEST_P(CudaRankWaits, TheExchangeTimeHoldsTheWaitAndTheCollective) {
+  OOC_REQUIRE_GPU();
+  const int ranks = GetParam();
+  if (list_devices().size() < static_cast<std::size_t>(ranks))
+    GTEST_SKIP() << "needs " << ranks << " GPUs: " << describe_devices();
+  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+    o.device = r;
+    o.exchange = Exchange::dense;  // every exchange enters NCCL
+    o.cc = CcAlgorithm::labels;
+    OocEngine engine(test::build(generate_kronecker(14, 8, 5), true, 1), o, communicator);
+    for (const RunStats& s : {engine.bfs(engine.highest_degree_vertex()).stats, engine.cc().stats,
+                              engine.pagerank().stats}) {
+      SCOPED_TRACE(s.algorithm + ", rank " + std::to_string(r));
+      for (const IterationStats& it : s.iterations) {
+        ASSERT_GT(it.exchange_rounds, 0u) << "iteration " << it.iteration;
+        EXPECT_GT(it.wait_seconds, 0.0) << "iteration " << it.iteration;
+        EXPECT_GT(it.nccl_seconds, 0.0) << "iteration " << it.iteration;
+        EXPECT_LE(it.wait_seconds + it.nccl_seconds, it.exchange_seconds)
+            << "iteration " << it.iteration;
+      }
+      EXPECT_NE(s.summary().find(" s in NCCL, "), std::string::npos) << s.summary();
+      EXPECT_NE(s.summary().find(" s waiting for the other ranks)"), std::string::npos)
+          << s.summary();
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, CudaRankWaits, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& param) {
+                           return std::to_string(param.param) + "_ranks";
+                         });
+
 TEST(CudaRankRuns, TheUnifiedPolicyIsRefusedWithRanks) {
   OOC_REQUIRE_GPU();
   auto communicators = thread_communicators(1);

@@ -2,7 +2,8 @@
 # ooc-run as ranks under mpirun, CPU backend (what CI can run without a GPU):
 #   same-values   2 ranks give the values of 1 rank: bfs, sssp and cc digests equal, pagerank and
 #                 all of them verified against the serial reference, from a file and generated;
-#                 --trace has every run's rows for rank 0 and rank 1, in the same iterations
+#                 --trace has every run's rows for rank 0 and rank 1, in the same iterations;
+#                 their exchange time is not split (no NCCL, no wait: GPU ranks' figures)
 #   compressed-pull  2 ranks reading compressed lists (symmetric) and compressed lists with in-edges
 #                 (directed), from files with and without the raw lists (--compress-only), pushing,
 #                 pulling and choosing, give the values of 1 rank and the serial reference's; they
@@ -51,6 +52,7 @@ one, two = (json.load(open(p)) for p in sys.argv[1:3])
 timelines = {}
 for row in csv.DictReader(open(sys.argv[3])):
     timelines.setdefault(int(row["run"]), {}).setdefault(int(row["rank"]), []).append(int(row["iteration"]))
+    assert float(row["wait_seconds"]) == 0, row
 assert sorted(timelines) == list(range(len(two["runs"]))), sorted(timelines)
 for run, ranks in timelines.items():
     assert sorted(ranks) == [0, 1], (run, sorted(ranks))
@@ -61,6 +63,8 @@ for a, b in zip(one["runs"], two["runs"]):
         assert a["values_digest"] == b["values_digest"], (a["algorithm"], a["transfer"])
     assert [r["rank"] for r in b["ranks"]] == [0, 1]
     assert all(r["exchange_bytes"] > 0 for r in b["ranks"]), b["ranks"]
+    # The CPU's ranks do not split their exchange time into NCCL and waiting (GPU ranks do).
+    assert all(r["nccl_seconds"] == r["wait_seconds"] == 0 for r in b["ranks"]), b["ranks"]
     # Each rank moves part of the edges: neither moves what one rank alone moves (one rank's cc
     # is Afforest, which moves fewer; ranks propagate labels).
     if a["transfer"] == "filter" and a["method"] == b["method"]:

@@ -29,6 +29,7 @@ nlohmann::json iteration_json(const IterationStats& it) {
           {"exchange_bytes", it.exchange_bytes},
           {"exchange_seconds", it.exchange_seconds},
           {"nccl_seconds", it.nccl_seconds},
+          {"wait_seconds", it.wait_seconds},
           {"sparse_exchange", it.sparse_exchange},
           {"exchange_rounds", it.exchange_rounds},
           {"busiest_changes", it.busiest_changes},

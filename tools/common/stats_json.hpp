@@ -39,6 +39,7 @@ void for_each_trace_field(Stats& it, Visit&& visit) {
   visit("exchange_bytes", it.exchange_bytes);
   visit("exchange_seconds", it.exchange_seconds);
   visit("nccl_seconds", it.nccl_seconds);
+  visit("wait_seconds", it.wait_seconds);
   visit("sparse_exchange", it.sparse_exchange);
   visit("exchange_rounds", it.exchange_rounds);
   visit("busiest_changes", it.busiest_changes);

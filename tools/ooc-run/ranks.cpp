@@ -114,13 +114,14 @@ int run_on_devices(const Args& a, const std::vector<int>& devices) {
 }
 
 nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
-  constexpr std::size_t kFields = 7;
+  constexpr std::size_t kFields = 8;
   std::vector<double> all(kFields * static_cast<std::size_t>(ranks.size()), 0.0);
-  double exchanged = 0, exchange_seconds = 0, nccl_seconds = 0;
+  double exchanged = 0, exchange_seconds = 0, nccl_seconds = 0, wait_seconds = 0;
   for (const IterationStats& it : stats.iterations) {
     exchanged += static_cast<double>(it.exchange_bytes);
     exchange_seconds += it.exchange_seconds;
     nccl_seconds += it.nccl_seconds;
+    wait_seconds += it.wait_seconds;
   }
   const std::array<double, kFields> mine{stats.seconds,
                                          static_cast<double>(stats.edges_processed()),
@@ -128,6 +129,7 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                                          exchanged,
                                          exchange_seconds,
                                          nccl_seconds,
+                                         wait_seconds,
                                          static_cast<double>(stats.host_pinned_bytes)};
   std::copy(mine.begin(), mine.end(), all.begin() + kFields * ranks.rank());
   ranks.all_reduce(all, Reduction::sum);  // each slot has one non-zero contributor
@@ -141,7 +143,8 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                    {"exchange_bytes", static_cast<std::uint64_t>(f[3])},
                    {"exchange_seconds", f[4]},
                    {"nccl_seconds", f[5]},
-                   {"host_pinned_bytes", static_cast<std::uint64_t>(f[6])}});
+                   {"wait_seconds", f[6]},
+                   {"host_pinned_bytes", static_cast<std::uint64_t>(f[7])}});
   }
   return out;
 }

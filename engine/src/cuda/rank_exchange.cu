@@ -1,6 +1,7 @@
 // RankExchange (rank_exchange.hpp): the program-independent half of a rank's exchange.
 #include <algorithm>
 #include <array>
+#include <chrono>
 
 #include "ooc/core/cuda_check.hpp"
 #include "ooc/engine/cuda/rank_exchange.hpp"
@@ -59,9 +60,13 @@ unsigned long long RankExchange::read_count(const Stream& stream, const char* do
   return mine;
 }
 
-std::uint64_t RankExchange::busiest(Communicator& host, unsigned long long mine) {
+std::uint64_t RankExchange::busiest(Communicator& host, unsigned long long mine,
+                                    IterationStats& stats) {
+  const auto start = std::chrono::steady_clock::now();
   std::array<std::uint64_t, 1> most{mine};
   host.all_reduce(most, Reduction::max);
+  stats.wait_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return most[0];
 }
 

@@ -44,6 +44,11 @@ struct IterationStats {
   std::uint64_t exchange_bytes = 0;
   double exchange_seconds = 0;
   double nccl_seconds = 0;  // of which inside NCCL's collective (GPU ranks)
+  // GPU ranks: of which waiting, once this rank's changes were counted, for the slowest rank to
+  // count its own (the host's all-reduce of the busiest count, which no rank leaves before all
+  // have finished their tasks). The rest of exchange_seconds is the rank's own kernels around
+  // the collective and its waits for them.
+  double wait_seconds = 0;
   bool sparse_exchange = false;
   std::uint32_t exchange_rounds = 0;
   // GPU ranks exchanging sparse or auto: the most vertices any rank had changed at an exchange

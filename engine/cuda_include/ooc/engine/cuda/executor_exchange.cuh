@@ -60,7 +60,7 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
     }
     mine = exchange_.read_count(direct, doing);
   }
-  const std::uint64_t c = RankExchange::busiest(host, mine);
+  const std::uint64_t c = RankExchange::busiest(host, mine, stats);
   if (n == 0) return;
   stats.busiest_changes = std::max(stats.busiest_changes, c);
   const ExchangeShape shape{n, ranks, c, sizeof(Value), kAccumulative};

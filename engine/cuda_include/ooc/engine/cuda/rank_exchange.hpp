@@ -33,8 +33,9 @@ class RankExchange {
   unsigned long long read_count(const Stream& stream, const char* doing);
   // The most changes any rank has. Every rank has finished its tasks before any enters NCCL,
   // which would wait forever for a rank that failed: a failed rank breaks this host-side step
-  // instead (its abort()).
-  static std::uint64_t busiest(Communicator& host, unsigned long long mine);
+  // instead (its abort()). The time it takes, the wait for the slowest rank, goes to
+  // stats.wait_seconds.
+  static std::uint64_t busiest(Communicator& host, unsigned long long mine, IterationStats& stats);
   // Whether the ranks exchange pairs: they fit, and the form is forced or its price in the
   // ranks' calibration is lower (prefer_sparse).
   bool sparse(Exchange form, const ExchangeCalibration& calibration,
