@@ -223,6 +223,7 @@ detail::RawRun<Cc> OocEngine::cc_afforest(const RunOptions& run) {
   detail::ProgramInfo info = detail::info_of<AfforestLink>("cc");
   info.own_vertex_bytes = sizeof(vid_t);  // the forest (the heads are gone before the run)
   info.pushes_only = true;
+  info.values_unused = true;  // the ranks merge their forests after the pass instead
   const detail::DeviceGraph* device = impl_->device.get();
   Forest forest(device, n);
   detail::RunSetup setup = begin_run(info, run);

@@ -175,7 +175,7 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
     const std::vector<Task> tasks = generate_tasks(surveys, options.tasks);
     it.tasks = static_cast<std::uint32_t>(tasks.size());
     it.survey_seconds = since(start);
-    if (communicator == nullptr) {
+    if (communicator == nullptr || !options.exchange_values) {
       executor.execute(tasks, it);
     } else {
       // Dense iterations only: a sparse one leaves little for the others to find first, and

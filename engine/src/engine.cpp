@@ -484,6 +484,7 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
                                : backend == Backend::cuda ? kGpuExchangeRounds
                                                           : kCpuExchangeRounds;
   drive.exchange_rounds = info.settles ? 1 : rounds;
+  drive.exchange_values = !info.values_unused;
   drive.priority_delta = std::max(0.0, o.priority_delta);
   return drive;
 }

@@ -158,6 +158,27 @@ TEST(DistributedRuns, ExchangeRoundsCutTheRereadsOfConnectedComponents) {
   EXPECT_LT(bytes[1], bytes[0]);
 }
 
+// Afforest's pass on ranks exchanges no values (they are unused; the ranks merge their forests
+// after it): its iteration makes no exchange round, and what it records is the merge's V parents
+// from the other rank alone, not a dense exchange's 4V bytes besides. The answer is the
+// reference's.
+TEST(DistributedRuns, AfforestsPassExchangesNoValues) {
+  test::on_ranks(2, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+    EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+    o.cc = CcAlgorithm::afforest;
+    OocEngine engine(test::make_shape("kron"), o, communicator);
+    const std::uint64_t n = engine.graph().num_vertices();
+    const RunStats stats = engine.cc().stats;
+    SCOPED_TRACE("rank " + std::to_string(r));
+    ASSERT_EQ(stats.method, "afforest");
+    ASSERT_EQ(stats.iterations.size(), 2u);  // the sampling, then the pass
+    const IterationStats& pass = stats.iterations[1];
+    EXPECT_EQ(pass.exchange_rounds, 0u);
+    EXPECT_EQ(pass.exchange_bytes, 4 * n);
+    test::expect_matches_reference("cc", engine);
+  });
+}
+
 TEST(DistributedRuns, ExchangeRoundsOutOfRangeAreRefused) {
   EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
   o.exchange_rounds = kMaxExchangeRounds + 1;

@@ -103,6 +103,9 @@ struct ProgramInfo {
   // Runs pushing whatever direction the options ask, and is not refused for it: Afforest's pass,
   // which cc runs in place of label propagation (the options' direction is cc's, not its).
   bool pushes_only = false;
+  // Its values are unused (Afforest's pass, whose answer is its forest, merged apart): ranks run
+  // it without exchanging them.
+  bool values_unused = false;
   // Values are weighted path lengths (SSSP): the automatic priority_delta is a multiple of the
   // mean weight (OocEngine::Impl::distance_delta).
   bool weighted_distances = false;

@@ -140,8 +140,10 @@ struct DriveOptions {
   // A distributed run: the ranks agree on convergence and vertex values through it (the
   // executor processes only this rank's partitions). Null: one rank.
   Communicator* communicator = nullptr;
-  // Exchanges in a dense iteration of a distributed run (EngineOptions::exchange_rounds).
+  // Exchanges in a dense iteration of a distributed run (EngineOptions::exchange_rounds); none
+  // where the values are unused (ProgramInfo::values_unused).
   std::uint32_t exchange_rounds = 1;
+  bool exchange_values = true;
   // A monotone program's window by value: EngineOptions::priority_delta as the run resolved it
   // (the automatic one chosen per program); 0: by the fraction.
   double priority_delta = 0;
