@@ -117,18 +117,17 @@ struct ProgramInfo {
 };
 template <class P>
 ProgramInfo info_of(const char* name) {
-  return {name,
-          P::kind,
-          P::needs_weights,
-          P::needs_symmetric,
-          is_ordered<P>(),
-          PullProgram<P>,
-          sizeof(typename P::Value),
-          0,
-          false,
-          false,
-          SettlingProgram<P>,
-          SharingProgram<P>};
+  // Designated, so that a field added to ProgramInfo cannot shift the others' values.
+  return {.name = name,
+          .kind = P::kind,
+          .needs_weights = P::needs_weights,
+          .needs_symmetric = P::needs_symmetric,
+          .ordered = is_ordered<P>(),
+          .pulls = PullProgram<P>,
+          .value_bytes = sizeof(typename P::Value),
+          .own_vertex_bytes = 0,
+          .settles = SettlingProgram<P>,
+          .shares = SharingProgram<P>};
 }
 // What a run of one program needs from the engine, checked and planned.
 struct RunSetup {
