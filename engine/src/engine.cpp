@@ -1,6 +1,5 @@
 #include "ooc/engine/engine.hpp"
 
-#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
@@ -11,7 +10,6 @@
 
 #include "engine_impl.hpp"
 #include "group.hpp"
-#include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
 #include "ooc/engine/ownership.hpp"
@@ -44,90 +42,6 @@ Backend resolve_backend(Backend asked, int device) {
   return Backend::cuda;
 }
 
-std::string cpu_device_name() {
-  const auto threads =
-      tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
-  return "CPU (" + std::to_string(threads) + " threads)";
-}
-
-// Whether the pull direction can read the graph's in-edges: a symmetric graph's own lists hold
-// them, a directed one's need its in-lists (partition-tool --in-edges).
-bool has_in_lists(const Graph& g) {
-  return g.symmetric || g.has_in_edges();
-}
-
-// The pull direction reads each vertex's in-edges (has_in_lists), with a program that declares
-// offer() (programs.hpp).
-void check_pull(const detail::ProgramInfo& info, const Graph& g) {
-  if (!info.pulls) {
-    throw InvalidInput(std::string(info.name) +
-                       " does not run in the pull direction (its program declares no offer(); "
-                       "see docs/programs.md): use --direction push or auto");
-  }
-  if (!has_in_lists(g)) {
-    throw InvalidInput(
-        "the pull direction reads each vertex's in-edges, and this directed graph's file holds "
-        "none: convert or generate it with partition-tool's --in-edges (or --undirected), or use "
-        "--direction push or auto");
-  }
-}
-
-// A rank on the GPU holds only its own edges (its ranges pinned in place): the unified baseline
-// would copy the whole graph. (Its in-memory mode is an edge cache of its own partitions.)
-void check_rank_transfer(const EngineOptions& options) {
-  if (options.transfer == TransferPolicy::unified &&
-      resolve_backend(options.backend, options.device) == Backend::cuda) {
-    throw Unsupported(
-        "the unified policy runs on one GPU only: use another --transfer policy with ranks");
-  }
-}
-
-// A program's demands on the graph.
-void check_graph(const detail::ProgramInfo& info, const Graph& g) {
-  if (info.needs_weights && !g.weighted()) {
-    throw InvalidInput(std::string(info.name) +
-                       " needs edge weights, and this graph has none (convert or generate it with "
-                       "--weights file or --weights random:1-64)");
-  }
-  if (info.needs_symmetric && !g.symmetric) {
-    throw InvalidInput(
-        std::string(info.name) +
-        " needs a symmetric graph, and this one is directed (convert or generate it with "
-        "--undirected)");
-  }
-}
-
-// A compressed-only graph's lists are read compressed, as every engine but the unified baseline
-// can (its in-memory mode is the edge cache, memory_plan.cpp); its in-lists, when it has some,
-// are raw.
-void check_compressed_only(const Graph& g, const EngineOptions& o) {
-  if (g.has_raw_lists()) return;
-  const char* rebuild = " rebuild the file with --compress (not --compress-only)";
-  if (!o.compressed) {
-    throw InvalidInput(std::string("this graph has compressed lists only, which compressed off "
-                                   "(--compressed off) leaves unread: run with compressed on, or") +
-                       rebuild);
-  }
-  if (o.transfer == TransferPolicy::unified) {
-    throw InvalidInput(std::string("this graph has compressed lists only, and the unified policy "
-                                   "needs the raw lists: use another --transfer policy, or") +
-                       rebuild);
-  }
-}
-
-// The processor a run plans for: the memory budget it may use, its name, its L2 (0: unknown).
-struct Processor {
-  std::uint64_t budget;
-  std::string name;
-  std::uint64_t l2_bytes;
-};
-
-Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
-  if (device == nullptr) return {asked, cpu_device_name(), 0};
-  const std::uint64_t budget = detail::device_budget(*device, asked);
-  return {budget, detail::device_name(*device), detail::device_l2_bytes(*device)};
-}
-
 Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32_t> owners,
                    std::uint32_t rank, vid_t n) {
   Bitmap owned(n);
@@ -140,6 +54,16 @@ Bitmap vertices_of(std::span<const Partition> parts, std::span<const std::uint32
 }
 
 }  // namespace
+
+// A rank on the GPU holds only its own edges (its ranges pinned in place): the unified baseline
+// would copy the whole graph. (Its in-memory mode is an edge cache of its own partitions.)
+void detail::check_rank_transfer(const EngineOptions& options) {
+  if (options.transfer == TransferPolicy::unified &&
+      resolve_backend(options.backend, options.device) == Backend::cuda) {
+    throw Unsupported(
+        "the unified policy runs on one GPU only: use another --transfer policy with ranks");
+  }
+}
 
 OocEngine::OocEngine(Graph graph, EngineOptions options)
     : OocEngine(std::move(graph), std::move(options), nullptr) {}
@@ -169,7 +93,7 @@ OocEngine::OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communi
         });
     return;
   }
-  if (communicator) check_rank_transfer(options);
+  if (communicator) detail::check_rank_transfer(options);
   impl_->backend = resolve_backend(options.backend, options.device);
   impl_->graph = std::move(graph);
   impl_->options = options;
@@ -217,7 +141,7 @@ void OocEngine::Impl::make_device_graph() {
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
                           std::shared_ptr<Communicator> communicator) {
-  check_rank_transfer(options);
+  detail::check_rank_transfer(options);
   // The offsets first (and the in-offsets, which cut the partitions too), to place the
   // partitions; then this rank's lists alone: out-edges, compressed lists as a single GPU reads
   // them, in-edges.
@@ -370,156 +294,6 @@ detail::CudaRun OocEngine::cuda_run(const MemoryPlan& plan) const {
             impl_->communicator.get()};
   throw Unsupported("a CUDA executor on an engine whose backend is " +
                     std::string(to_string(backend())));
-}
-
-// Called on a lone engine or a rank (a group asks its first rank), so its own state is the
-// graph's and the options'.
-detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
-                                      const RunOptions& run) const {
-  check_graph(info, graph());
-  if (info.settles && !info.shares && impl_->communicator) {
-    throw Unsupported(std::string(info.name) +
-                      " settles its vertices from arrays of its own, which the ranks cannot "
-                      "combine: it runs on one GPU or the CPU, or across ranks once it hands "
-                      "them over with shared() (program_contract.hpp)");
-  }
-  // configure() may have changed the transfer policy since the engine was made.
-  check_compressed_only(graph(), options());
-  if (impl_->communicator) check_rank_transfer(options());
-  EngineOptions o = impl_->run_options(info);
-  if (o.priority_delta < 0)
-    o.priority_delta = info.weighted_distances ? impl_->distance_delta() : 0;
-  const Processor processor = processor_of(impl_->device.get(), o.device_budget);
-  // A program's own arrays come off a budget the user gave (allocated already, they are no
-  // longer in the free memory an automatic budget is taken from).
-  const std::uint64_t own_bytes = std::uint64_t{graph().num_vertices()} * info.own_vertex_bytes;
-  std::uint64_t budget = processor.budget;
-  if (o.device_budget > 0) budget -= std::min(budget, own_bytes);
-  detail::RunSetup setup;
-  setup.memory = impl_->plan(info, o, budget, processor.l2_bytes);
-  setup.drive = impl_->drive_options(info, o, setup.memory, run);
-  setup.stats = impl_->describe(info, o, setup, processor.name, own_bytes);
-  return setup;
-}
-
-// Up to kDeltaSamples weights spread evenly over the edges this engine holds (a rank: those of
-// its own partitions, the only ones it read), their mean summed over the ranks so that every rank
-// takes the same delta. Raw weights, or packed ones decoded.
-double OocEngine::Impl::distance_delta() {
-  constexpr std::uint64_t kDeltaSamples = 4096;
-  if (sampled_delta > 0) return sampled_delta;
-  const Graph& g = graph;
-  const auto rank = static_cast<std::uint32_t>(communicator ? communicator->rank() : 0);
-  const auto mine = [&](std::size_t p) { return owners.empty() || owners[p] == rank; };
-  std::uint64_t held = 0;
-  for (std::size_t p = 0; p < partitions.size(); ++p)
-    if (mine(p)) held += partitions[p].num_edges();
-  const std::uint64_t stride = std::max<std::uint64_t>(1, held / kDeltaSamples);
-  std::array<double, 2> sum_count{};
-  std::uint64_t seen = 0;
-  for (std::size_t p = 0; p < partitions.size() && g.weighted(); ++p) {
-    if (!mine(p)) continue;
-    const Partition& part = partitions[p];
-    for (eid_t e = part.first_edge; e < part.last_edge; ++e, ++seen) {
-      if (seen % stride != 0) continue;
-      double w = 0;
-      if (g.weight_type == WeightType::f32) {
-        w = weight_as_float(g.weights[e]);
-      } else if (!g.weights.empty()) {
-        w = g.weights[e];
-      } else {
-        w = codec::packed_weight(g.compressed.packed_weights.data(), e, g.compressed.weight_width,
-                                 g.compressed.weight_base);
-      }
-      sum_count[0] += w;
-      sum_count[1] += 1;
-    }
-  }
-  if (communicator) communicator->all_reduce(std::span<double>(sum_count), Reduction::sum);
-  const double mean = sum_count[1] > 0 ? sum_count[0] / sum_count[1] : 1.0;
-  sampled_delta = mean > 0 ? 2 * mean : 1.0;
-  return sampled_delta;
-}
-
-// The options this run goes by: push where the program or the graph rules pulling out (refused
-// when pull was asked for by name).
-EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) const {
-  EngineOptions o = options;
-  if (o.direction == Direction::pull && !info.pushes_only) check_pull(info, graph);
-  if (!info.pulls || !has_in_lists(graph)) o.direction = Direction::push;
-  // A settling program is level-synchronous: no deferral, no second pass over a loaded
-  // partition, so that an iteration is one level.
-  if (info.settles) o.priority = false;
-  return o;
-}
-
-MemoryPlan OocEngine::Impl::plan(const detail::ProgramInfo& info, const EngineOptions& o,
-                                 std::uint64_t budget, std::uint64_t l2_bytes) const {
-  const bool gpu_rank = communicator && backend == Backend::cuda;
-  return plan_memory(graph, partitions, info.value_bytes, info.kind == ProgramKind::accumulative, o,
-                     budget, gpu_rank ? static_cast<std::uint32_t>(communicator->size()) : 0,
-                     l2_bytes);
-}
-
-detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& info,
-                                                    const EngineOptions& o,
-                                                    const MemoryPlan& memory,
-                                                    const RunOptions& run) const {
-  detail::DriveOptions drive;
-  drive.tasks = {o.filter_merge, memory.staging_edges, o.priority, info.ordered};
-  // Slices pay where nothing else orders the work: accumulative programs and monotone ones
-  // without a priority order (CC). BFS and SSSP, whose priority windows already take the most
-  // settled vertices first, measured slower with them (docs/cost-model.md#resident-slices).
-  if (backend == Backend::cuda && o.priority &&
-      (info.kind == ProgramKind::accumulative || !info.ordered)) {
-    drive.tasks.resident_slices = o.resident_slices;
-    drive.tasks.min_slice_edges = o.min_slice_edges;
-  }
-  drive.max_iterations = run.max_iterations;
-  drive.cancelled = run.cancelled;
-  drive.communicator = communicator.get();
-  // A settling program's iteration is one level: an exchange before its end finds nothing the
-  // next level could use, and its slots combine once per iteration (SharedSlots).
-  const std::uint32_t rounds = o.exchange_rounds != 0     ? o.exchange_rounds
-                               : backend == Backend::cuda ? kGpuExchangeRounds
-                                                          : kCpuExchangeRounds;
-  drive.exchange_rounds = info.settles ? 1 : rounds;
-  drive.exchange_values = !info.values_unused;
-  drive.priority_delta = std::max(0.0, o.priority_delta);
-  return drive;
-}
-
-// What the run's stats say of it before it starts: the program, where it runs, how.
-RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const EngineOptions& o,
-                                   const detail::RunSetup& setup, std::string device_name,
-                                   std::uint64_t own_bytes) const {
-  RunStats s;
-  s.algorithm = info.name;
-  s.backend = std::string(to_string(backend));
-  s.device = std::move(device_name);
-  s.transfer = std::string(to_string(o.transfer));
-  s.priority = o.priority;
-  if (o.priority && info.ordered && info.kind == ProgramKind::monotone)
-    s.priority_delta = o.priority_delta;
-  s.load_balance = std::string(to_string(o.load_balance));
-  s.direction = std::string(to_string(options.direction));  // as asked
-  if (communicator) {
-    s.exchange = backend == Backend::cuda ? std::string(to_string(o.exchange)) : "dense";
-    s.exchange_rounds = setup.drive.exchange_rounds;
-    if (device) s.exchange_calibration = detail::exchange_calibration(*device);
-  }
-  s.in_memory = setup.memory.in_memory;
-  s.pull_blocks = setup.memory.pull_blocks;
-  s.resident_slices = setup.drive.tasks.resident_slices;
-  s.compressed = setup.memory.compressed;
-  s.adapt_costs = o.adapt_costs && backend == Backend::cuda;
-  s.budget = setup.memory.budget;
-  s.vertex_bytes = setup.memory.vertex_bytes + own_bytes;
-  s.staging_bytes = setup.memory.staging_bytes;
-  if (device) s.host_pinned_bytes = detail::pinned_host_bytes(*device);
-  s.edge_bytes = graph.num_edges() * (info.needs_weights && graph.weighted() ? 8 : 4);
-  s.partitions = static_cast<std::uint32_t>(partitions.size());
-  return s;
 }
 
 // A group checks a request once, before its ranks run it: a bad request would otherwise fail on

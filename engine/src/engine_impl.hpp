@@ -1,6 +1,6 @@
 #pragma once
-// OocEngine's state, shared by the files that implement it (engine.cpp, bc.cpp), and the
-// built-in programs' run.
+// OocEngine's state, shared by the files that implement it (engine.cpp, run_setup.cpp,
+// afforest.cpp, batch.cpp), and the built-in programs' run.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -54,6 +54,12 @@ struct OocEngine::Impl {
                     const detail::RunSetup& setup, std::string device_name,
                     std::uint64_t own_bytes) const;
 };
+
+namespace detail {
+// A rank on the GPU holds only its own edges (its ranges pinned in place): the unified baseline,
+// which would copy the whole graph, is refused (engine.cpp).
+void check_rank_transfer(const EngineOptions& options);
+}  // namespace detail
 
 // Runs a built-in program on the engine's backend; values stay in internal ids.
 template <class P>
