@@ -43,7 +43,8 @@ stage_tests() {
   [[ -n $UNIT_TESTS ]] && unit_regex=(-R "$UNIT_TESTS")
   # Each GPU test binary runs as a few gtest shards at once: a process pays the CUDA set-up
   # once (about 2 s) for all its tests, where ctest would pay it per test.
-  for name in engine_gpu_test user_programs_gpu_test distributed_gpu_test gpu_smoke_test; do
+  for name in engine_gpu_test user_programs_gpu_test distributed_gpu_test gpu_smoke_test \
+    exchange_gpu_test; do
     need "$B/tests/$name" || return 1
     shards=1
     [[ $name == engine_gpu_test ]] && shards=$GPU_SHARDS
