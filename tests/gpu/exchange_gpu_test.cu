@@ -1,0 +1,216 @@
+// The exchange's kernels (engine/cuda_include/ooc/engine/cuda/exchange.cuh) against a host
+// reference, on one GPU: the changes a rank counts and collects as pairs, and what the gathered
+// pairs of several ranks leave in the values, the agreed copy and the next frontier. The ranks'
+// engine runs (distributed_gpu_test) need a GPU per rank; these kernels do not, so the other
+// ranks' pairs are checked here on any GPU.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "gpu_test.hpp"
+#include "ooc/engine/cuda/exchange.cuh"
+#include "ooc/transfer/device_array.hpp"
+
+namespace ooc {
+namespace {
+
+namespace ex = detail::cuda_exchange;
+
+constexpr unsigned kThreads = 256;
+
+template <class T>
+DeviceArray<T> to_device(const std::vector<T>& host) {
+  DeviceArray<T> d(std::max<std::size_t>(host.size(), 1), "a test array");
+  if (!host.empty()) {
+    EXPECT_EQ(cudaMemcpy(d.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
+              cudaSuccess);
+  }
+  return d;
+}
+
+template <class T>
+std::vector<T> to_host(const DeviceArray<T>& d, std::size_t n) {
+  std::vector<T> host(n);
+  if (n > 0) {
+    EXPECT_EQ(cudaMemcpy(host.data(), d.data(), n * sizeof(T), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+  }
+  return host;
+}
+
+bool bit(const std::vector<std::uint64_t>& bits, std::uint64_t v) {
+  return (bits[v >> 6] >> (v & 63u) & 1u) != 0;
+}
+
+// n vertices (not a multiple of 64) with values and agreed values: the first 64 all changed, a
+// fiftieth of the rest at random.
+struct Rank {
+  static constexpr vid_t n = 100'037;
+  std::vector<std::uint32_t> now, agreed;
+
+  explicit Rank(std::uint32_t seed) : now(n), agreed(n) {
+    std::mt19937 rng(seed);
+    for (vid_t v = 0; v < n; ++v) {
+      agreed[v] = rng() % 1000 + 10;
+      const bool changed = v < 64 || rng() % 50 == 0;
+      now[v] = changed ? agreed[v] - 1 - rng() % 9 : agreed[v];
+    }
+  }
+  std::vector<vid_t> changes() const {
+    std::vector<vid_t> out;
+    for (vid_t v = 0; v < n; ++v) {
+      if (now[v] != agreed[v]) out.push_back(v);
+    }
+    return out;
+  }
+};
+
+struct Found {
+  unsigned long long counted = 0, collected = 0;
+  std::vector<std::uint64_t> pairs;
+};
+
+// Counts, then collects into `capacity` slots, as exchange_values() does.
+Found find_changes(const Rank& rank, bool difference, std::uint64_t capacity) {
+  const DeviceArray<std::uint32_t> now = to_device(rank.now), agreed = to_device(rank.agreed);
+  constexpr unsigned blocks = 64;  // fewer than the vertices need: each block takes several rounds
+  DeviceArray<unsigned long long> count(1, "the count");
+  DeviceArray<std::uint64_t> pairs(std::max<std::uint64_t>(capacity, 1), "the pairs");
+  Found found;
+  EXPECT_EQ(cudaMemset(count.data(), 0, sizeof(unsigned long long)), cudaSuccess);
+  ex::count_changes_kernel<std::uint32_t, kThreads>
+      <<<blocks, kThreads>>>(now.data(), agreed.data(), count.data(), Rank::n);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  found.counted = to_host(count, 1)[0];
+  EXPECT_EQ(cudaMemset(count.data(), 0, sizeof(unsigned long long)), cudaSuccess);
+  if (difference) {
+    ex::collect_changes_kernel<std::uint32_t, true, kThreads><<<blocks, kThreads>>>(
+        now.data(), agreed.data(), pairs.data(), capacity, count.data(), Rank::n);
+  } else {
+    ex::collect_changes_kernel<std::uint32_t, false, kThreads><<<blocks, kThreads>>>(
+        now.data(), agreed.data(), pairs.data(), capacity, count.data(), Rank::n);
+  }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  found.collected = to_host(count, 1)[0];
+  found.pairs = to_host(pairs, std::min<std::uint64_t>(found.collected, capacity));
+  return found;
+}
+
+std::uint64_t pair_of(vid_t v, std::uint32_t x) {
+  return (std::uint64_t{x} << 32) | v;
+}
+
+TEST(CudaExchangeKernels, MonotoneChangesAreTheChangedValues) {
+  OOC_REQUIRE_GPU();
+  const Rank rank(1);
+  const std::vector<vid_t> expected = rank.changes();
+  ASSERT_GT(expected.size(), 1000u);
+  const Found found = find_changes(rank, false, Rank::n);
+  EXPECT_EQ(found.counted, expected.size());
+  EXPECT_EQ(found.collected, expected.size());
+  std::vector<std::uint64_t> want;
+  for (const vid_t v : expected)
+    want.push_back(pair_of(v, rank.now[v]));
+  std::vector<std::uint64_t> got = found.pairs;
+  std::sort(got.begin(), got.end(), [](std::uint64_t a, std::uint64_t b) {
+    return static_cast<vid_t>(a) < static_cast<vid_t>(b);
+  });
+  EXPECT_EQ(got, want);
+}
+
+TEST(CudaExchangeKernels, AccumulativeChangesAreEveryChangedDeltaAsItsDifference) {
+  OOC_REQUIRE_GPU();
+  const Rank rank(2);
+  const std::vector<vid_t> expected = rank.changes();
+  const Found found = find_changes(rank, true, Rank::n);
+  EXPECT_EQ(found.counted, expected.size());
+  EXPECT_EQ(found.collected, expected.size());
+  std::vector<std::uint64_t> want;
+  for (const vid_t v : expected)
+    want.push_back(pair_of(v, rank.now[v] - rank.agreed[v]));
+  std::vector<std::uint64_t> got = found.pairs;
+  std::sort(got.begin(), got.end(), [](std::uint64_t a, std::uint64_t b) {
+    return static_cast<vid_t>(a) < static_cast<vid_t>(b);
+  });
+  EXPECT_EQ(got, want);
+}
+
+TEST(CudaExchangeKernels, CollectingCountsEveryChangeAndWritesOnlyTheCapacity) {
+  OOC_REQUIRE_GPU();
+  const Rank rank(3);
+  const std::vector<vid_t> expected = rank.changes();
+  const std::uint64_t capacity = expected.size() / 3;
+  const Found found = find_changes(rank, false, capacity);
+  EXPECT_EQ(found.collected, expected.size());
+  ASSERT_EQ(found.pairs.size(), capacity);
+  for (const std::uint64_t p : found.pairs) {
+    const auto v = static_cast<vid_t>(p);
+    ASSERT_LT(v, Rank::n);
+    EXPECT_TRUE(std::binary_search(expected.begin(), expected.end(), v)) << "vertex " << v;
+    EXPECT_EQ(p, pair_of(v, rank.now[v]));
+  }
+}
+
+// Three ranks' pairs, padded, as gathered; this rank (1) owns the odd vertices. After the
+// others' pairs are applied (min) and the changes marked, every vertex whose value moved is
+// agreed, the owned ones among them are next, and no other vertex is touched.
+TEST(CudaExchangeKernels, GatheredPairsAreAgreedAndTheOwnedOnesMarked) {
+  OOC_REQUIRE_GPU();
+  constexpr vid_t n = 1000;
+  constexpr std::uint64_t c = 6;  // the busiest rank's count
+  std::vector<std::uint32_t> values(n), agreed(n);
+  for (vid_t v = 0; v < n; ++v)
+    agreed[v] = values[v] = 500 + v;
+  std::vector<std::uint64_t> owned((n + 63) / 64), next((n + 63) / 64);
+  for (vid_t v = 1; v < n; v += 2)
+    owned[v >> 6] |= std::uint64_t{1} << (v & 63u);
+  // This rank's own changes, already in its values: 11 (owned), 20 (not owned), 31 (owned, and
+  // lowered further by rank 2), 40 (not owned, and rank 0 offers a larger value).
+  for (const vid_t v : {11u, 20u, 31u, 40u})
+    values[v] -= 100;
+  next[0] |= (std::uint64_t{1} << 11) | (std::uint64_t{1} << 20) | (std::uint64_t{1} << 31) |
+             (std::uint64_t{1} << 40);
+  const std::uint64_t pad = ex::kNoPair;
+  const std::vector<std::uint64_t> gathered = {
+      // rank 0: 40 at a larger value than this rank's, 501 and 700 (owned, not owned), padding
+      pair_of(40, 480), pair_of(501, 3), pair_of(700, 4), pad, pad, pad,
+      // rank 1 (this one): its own four, padded
+      pair_of(11, values[11]), pair_of(20, values[20]), pair_of(31, values[31]),
+      pair_of(40, values[40]), pad, pad,
+      // rank 2: 31 lower still, 501 again at a larger value, 999 (owned) and 998 (not owned)
+      // at larger values than agreed: min keeps them
+      pair_of(31, 1), pair_of(501, 9), pair_of(999, 2000), pair_of(998, 2000), pad, pad};
+  ASSERT_EQ(gathered.size(), 3 * c);
+  const DeviceArray<std::uint32_t> d_values = to_device(values), d_agreed = to_device(agreed);
+  const DeviceArray<std::uint64_t> d_pairs = to_device(gathered), d_owned = to_device(owned),
+                                   d_next = to_device(next);
+  ex::apply_pairs_kernel<std::uint32_t, Reduction::min>
+      <<<1, 32>>>(d_values.data(), d_pairs.data(), 3 * c, c, 2 * c);
+  ex::changed_kernel<<<4, 64>>>(d_values.data(), d_agreed.data(), d_next.data(), d_owned.data(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<std::uint32_t> got_values = to_host(d_values, n);
+  const std::vector<std::uint32_t> got_agreed = to_host(d_agreed, n);
+  const std::vector<std::uint64_t> got_next = to_host(d_next, next.size());
+
+  std::vector<std::uint32_t> want = values;
+  want[31] = 1;
+  want[501] = 3;
+  want[700] = 4;
+  EXPECT_EQ(got_values, want);
+  EXPECT_EQ(got_agreed, want);
+  for (vid_t v = 0; v < n; ++v) {
+    const bool changed = want[v] != agreed[v];
+    const bool expect_next = (changed && bit(owned, v)) || bit(next, v);
+    EXPECT_EQ(bit(got_next, v), expect_next) << "vertex " << v;
+  }
+  EXPECT_TRUE(bit(got_next, 501));
+  EXPECT_FALSE(bit(got_next, 700));  // changed, but another rank's
+  EXPECT_FALSE(bit(got_next, 999));  // offered a larger value: unchanged
+}
+
+}  // namespace
+}  // namespace ooc
