@@ -47,6 +47,25 @@ bool prefer_sparse(const ExchangeCalibration& c, const ExchangeShape& s) {
   return price.sparse < price.dense;
 }
 
+std::uint64_t automatic_pair_capacity(const ExchangeCalibration& calibration, ExchangeShape shape) {
+  const std::uint64_t ranks = std::max<std::uint64_t>(shape.ranks, 1);
+  const std::uint64_t most = (shape.vertices + ranks - 1) / ranks;
+  const auto sparse_at = [&](std::uint64_t c) {
+    shape.busiest = c;
+    return prefer_sparse(calibration, shape);
+  };
+  if (!calibration.measured() || sparse_at(most)) return most;
+  // sparse_at(lo) holds (c = 0: no collective at all), sparse_at(hi) does not.
+  std::uint64_t lo = 0, hi = most;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (sparse_at(mid) ? lo : hi) = mid;
+  }
+  // Room for one pair at least: the count runs, and an exchange without changes skips the
+  // collective.
+  return std::max<std::uint64_t>(lo, 1);
+}
+
 std::array<std::uint64_t, kExchangeSizes> exchange_sizes(std::uint64_t largest,
                                                          std::uint64_t unit) {
   const std::uint64_t top = std::max(largest / unit, std::uint64_t{1});

@@ -68,16 +68,31 @@ void plan_compressed(MemoryPlan& plan, const Graph& g, std::span<const Partition
   }
 }
 
+// A GPU rank's room for its changed pairs (MemoryPlan::pair_capacity).
+std::uint64_t pair_capacity(std::uint64_t n, std::uint32_t value_bytes, bool accumulative,
+                            Exchange exchange, std::uint32_t gpu_ranks,
+                            const ExchangeCalibration& calibration) {
+  switch (exchange) {
+    case Exchange::dense:
+      return 0;
+    case Exchange::sparse:
+      return n;
+    default:
+      return automatic_pair_capacity(calibration, {.vertices = n,
+                                                   .ranks = gpu_ranks,
+                                                   .busiest = 0,
+                                                   .value_bytes = value_bytes,
+                                                   .accumulative = accumulative});
+  }
+}
+
 // A GPU rank's exchange arrays: the values (or deltas) as last agreed, an accumulative program's
 // changes of them, and for a sparse exchange the rank's changed (vertex, value) pairs and every
 // rank's, gathered, and their count.
 std::uint64_t exchange_bytes(std::uint64_t n, std::uint32_t value_bytes, bool accumulative,
-                             Exchange exchange, std::uint32_t gpu_ranks) {
+                             std::uint64_t pairs, std::uint32_t gpu_ranks) {
   std::uint64_t bytes = n * value_bytes * (accumulative ? 2 : 1);
-  if (exchange != Exchange::dense) {
-    const std::uint64_t pairs = exchange == Exchange::sparse ? n : (n + gpu_ranks - 1) / gpu_ranks;
-    bytes += pairs * sizeof(std::uint64_t) * (1 + gpu_ranks) + 8;
-  }
+  if (pairs > 0) bytes += pairs * sizeof(std::uint64_t) * (1 + gpu_ranks) + 8;
   return bytes;
 }
 
@@ -123,7 +138,8 @@ void place_edges(MemoryPlan& plan, const EngineOptions& o, const Graph& g,
 
 MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::uint32_t value_bytes,
                        bool accumulative, const EngineOptions& o, std::uint64_t budget,
-                       std::uint32_t gpu_ranks, std::uint64_t l2_bytes) {
+                       std::uint32_t gpu_ranks, std::uint64_t l2_bytes,
+                       const ExchangeCalibration& exchange) {
   MemoryPlan plan;
   plan.budget = budget;
   const std::uint64_t n = g.num_vertices();
@@ -151,8 +167,12 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
   }
   plan.compressed = o.compressed && !g.compressed.empty();
   if (plan.compressed) plan_compressed(plan, g, parts);
-  if (gpu_ranks > 0)
-    plan.exchange_bytes = exchange_bytes(n, value_bytes, accumulative, o.exchange, gpu_ranks);
+  if (gpu_ranks > 0) {
+    plan.pair_capacity =
+        pair_capacity(n, value_bytes, accumulative, o.exchange, gpu_ranks, exchange);
+    plan.exchange_bytes =
+        exchange_bytes(n, value_bytes, accumulative, plan.pair_capacity, gpu_ranks);
+  }
   if (budget == 0) return plan;
   check_budget(plan, budget);
   place_edges(plan, o, g, value_bytes, gpu_ranks, in_lists, l2_bytes);

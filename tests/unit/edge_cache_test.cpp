@@ -182,6 +182,39 @@ TEST(MemoryPlan, AGpuRankCountsItsExchangeArrays) {
   }
 }
 
+// Under auto the pairs' room is what the ranks' calibration says auto can use
+// (automatic_pair_capacity), and the edge cache gets the rest. Here the all-reduce of the whole
+// array costs less than gathering any pair: room for one. Forced sparse keeps room for every
+// vertex; dense for none.
+TEST(MemoryPlan, AutomaticPairsTakeTheRoomTheCalibrationSaysTheyCanUse) {
+  const PlanGraph plan_graph;
+  const auto& [g, parts, n] = plan_graph;
+  EngineOptions o = plan_graph.options();
+  ExchangeCalibration c;
+  for (std::size_t i = 0; i < kExchangeSizes; ++i) {
+    const std::uint64_t bytes = (std::uint64_t{4096} << i) * 16;
+    c.all_reduce.at[i] = {bytes / 4, 1e-9};
+    c.all_gather.at[i] = c.apply_pairs.at[i] = {bytes, 1e-6 * static_cast<double>(i + 1)};
+  }
+  ASSERT_TRUE(c.measured());
+  const std::uint64_t room = automatic_pair_capacity(c, {n, 2, 0, 4, false});
+  ASSERT_EQ(room, 1u);
+  const MemoryPlan plan = plan_memory(g, parts, 4, false, o, 0, 2, 0, c);
+  EXPECT_EQ(plan.pair_capacity, room);
+  EXPECT_EQ(plan.exchange_bytes, 4 * n + room * 8 * 3 + 8);
+  const MemoryPlan unmeasured = plan_memory(g, parts, 4, false, o, 0, 2);
+  EXPECT_EQ(unmeasured.pair_capacity, (n + 1) / 2);
+  // The same budget leaves the cache the bytes the smaller room frees.
+  const std::uint64_t budget = unmeasured.needed() + unmeasured.edge_bytes / 4;
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, budget, 2, 0, c).cache_bytes -
+                plan_memory(g, parts, 4, false, o, budget, 2).cache_bytes,
+            unmeasured.exchange_bytes - plan.exchange_bytes);
+  o.exchange = Exchange::sparse;
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, 0, 2, 0, c).pair_capacity, n);
+  o.exchange = Exchange::dense;
+  EXPECT_EQ(plan_memory(g, parts, 4, false, o, 0, 2, 0, c).pair_capacity, 0u);
+}
+
 // Out of core, a GPU rank's edge cache gets what the budget leaves after the exchange arrays too,
 // in every form: the arrays and the cache never overcommit the budget together.
 TEST(MemoryPlan, ARanksEdgeCacheGetsWhatTheExchangeLeaves) {

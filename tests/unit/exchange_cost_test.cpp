@@ -99,19 +99,38 @@ TEST(ExchangeCost, OverNvlinkTheDenseFormWinsWhereBytesAloneChoseSparse) {
 TEST(ExchangeCost, OnASlowerLinkTheSparseFormWinsUpToMoreChanges) {
   const ExchangeCalibration fast = nvlink(), slow = network();
   // The crossover: the most changes for which each link still takes the sparse form.
-  const auto crossover = [](const ExchangeCalibration& c) {
-    std::uint64_t lo = 0, hi = kVertices;
-    while (lo + 1 < hi) {
-      const std::uint64_t mid = (lo + hi) / 2;
-      (prefer_sparse(c, shape(mid)) ? lo : hi) = mid;
-    }
-    return lo;
-  };
-  const std::uint64_t on_nvlink = crossover(fast), between_hosts = crossover(slow);
+  const std::uint64_t on_nvlink = automatic_pair_capacity(fast, shape(0));
+  const std::uint64_t between_hosts = automatic_pair_capacity(slow, shape(0));
   EXPECT_GT(between_hosts, on_nvlink);
   // Bytes alone cross at V/N = 2^25 changes; time crosses earlier on both links here.
   EXPECT_LT(between_hosts, kVertices / 2);
   EXPECT_GT(on_nvlink, kVertices / 100);
+}
+
+// Auto's room for pairs is its crossover: sparse at it, dense one change past it. Past V/N the
+// pairs would gather more than every vertex, so V/N bounds it, and without a calibration (bytes
+// decide) it is V/N.
+TEST(ExchangeCost, AutomaticRoomForPairsEndsWhereTheDenseFormWins) {
+  for (const ExchangeCalibration& c : {nvlink(), network()}) {
+    const std::uint64_t room = automatic_pair_capacity(c, shape(12345));  // busiest is ignored
+    EXPECT_TRUE(prefer_sparse(c, shape(room)));
+    EXPECT_FALSE(prefer_sparse(c, shape(room + 1)));
+    EXPECT_LT(room, kVertices / 2);
+  }
+  EXPECT_EQ(automatic_pair_capacity(ExchangeCalibration{}, shape(0)), kVertices / 2);
+  ExchangeShape three = shape(0);
+  three.ranks = 3;
+  EXPECT_EQ(automatic_pair_capacity(ExchangeCalibration{}, three), (kVertices + 2) / 3);
+  // A link so slow per byte that sparse wins at every count: V/N, no more.
+  ExchangeCalibration slow_reduce = nvlink();
+  slow_reduce.all_reduce = line(1.0, 1e6, kDense, 4);
+  EXPECT_EQ(automatic_pair_capacity(slow_reduce, shape(0)), kVertices / 2);
+  // The dense form wins from the first change: room for one pair, so that a count runs and an
+  // exchange with no changes still skips the collective.
+  ExchangeCalibration fast_reduce = nvlink();
+  fast_reduce.all_reduce = line(1e-9, 1e15, kDense, 4);
+  EXPECT_FALSE(prefer_sparse(fast_reduce, shape(1)));
+  EXPECT_EQ(automatic_pair_capacity(fast_reduce, shape(0)), 1u);
 }
 
 TEST(ExchangeCost, AnAccumulativeProgramsDenseFormAlsoPaysItsChangeKernel) {

@@ -43,9 +43,9 @@ __global__ void fold_marks_kernel(std::uint32_t* marks, const std::uint32_t* gat
 
 }  // namespace
 
-void RankExchange::reserve(Exchange form, std::uint64_t n, std::uint64_t ranks) {
-  if (form == Exchange::dense) return;
-  pair_capacity_ = form == Exchange::sparse ? n : (n + ranks - 1) / ranks;
+void RankExchange::reserve(std::uint64_t capacity, std::uint64_t ranks) {
+  if (capacity == 0) return;
+  pair_capacity_ = capacity;
   own_pairs_ = DeviceArray<std::uint64_t>(pair_capacity_, "the rank's changed vertices");
   all_pairs_ = DeviceArray<std::uint64_t>(pair_capacity_ * ranks, "every rank's changes");
   pair_count_ = DeviceArray<unsigned long long>(1, "the count of changed vertices");

@@ -71,6 +71,13 @@ ExchangePrice price_exchange(const ExchangeCalibration& calibration, const Excha
 // all-gather's).
 bool prefer_sparse(const ExchangeCalibration& calibration, const ExchangeShape& shape);
 
+// Exchange::automatic's room for pairs on each rank: the most changes c for which it still takes
+// the sparse form (prefer_sparse with shape.busiest = c, which is ignored here), at most
+// ceil(V / N). The sparse form's price grows with c and the dense form's does not, so below that c
+// auto exchanges sparse and above it dense: room for more pairs would only take device memory from
+// the edge cache. Without a calibration, ceil(V / N).
+std::uint64_t automatic_pair_capacity(const ExchangeCalibration& calibration, ExchangeShape shape);
+
 // The sizes a calibration measures: kExchangeSizes from kSmallestExchangeBytes (or `largest`,
 // when smaller) up to `largest`, evenly spaced on a log scale, each a whole number of `unit`s.
 std::array<std::uint64_t, kExchangeSizes> exchange_sizes(std::uint64_t largest, std::uint64_t unit);

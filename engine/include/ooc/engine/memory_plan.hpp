@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "ooc/engine/exchange_cost.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/partitioner/graph.hpp"
 #include "ooc/partitioner/partition.hpp"
@@ -38,6 +39,10 @@ struct MemoryPlan {
   std::uint64_t budget = 0;          // 0: no device memory limit (CPU backend)
   std::uint64_t cache_bytes = 0;     // out of core: the budget left for the edge cache
   std::uint64_t exchange_bytes = 0;  // a GPU rank: the agreed copy, changes and sparse pairs
+  // A GPU rank's room for its changed pairs in the sparse form (each rank's as many again are
+  // gathered): every vertex when forced, what Exchange::automatic can use (its calibrated
+  // crossover, automatic_pair_capacity), none for dense.
+  std::uint64_t pair_capacity = 0;
   // Filter tasks move compressed lists (EngineOptions::compressed and the graph has them): each
   // staging buffer also holds a task's compressed bytes, and the device the compressed offsets.
   bool compressed = false;
@@ -66,12 +71,13 @@ std::uint32_t pull_blocks_for(std::uint64_t vertices, std::uint32_t value_bytes,
 
 // value_bytes: sizeof(Value); accumulative programs keep a delta per vertex too. gpu_ranks: the
 // rank count of a distributed run on GPUs, whose exchange arrays the plan counts (0: none; see
-// docs/distributed.md, section 1). l2_bytes: the GPU's L2 (0: the CPU backend), for the pull
+// docs/distributed.md, section 1), with `exchange`, what the ranks measured when they joined, for
+// the room Exchange::automatic needs. l2_bytes: the GPU's L2 (0: the CPU backend), for the pull
 // blocks, which an in-memory run takes only when the budget also holds their offsets. Throws
 // OutOfMemory when vertex data, staging and the exchange exceed a non-zero budget.
 MemoryPlan plan_memory(const Graph& graph, std::span<const Partition> partitions,
                        std::uint32_t value_bytes, bool accumulative, const EngineOptions& options,
                        std::uint64_t budget, std::uint32_t gpu_ranks = 0,
-                       std::uint64_t l2_bytes = 0);
+                       std::uint64_t l2_bytes = 0, const ExchangeCalibration& exchange = {});
 
 }  // namespace ooc

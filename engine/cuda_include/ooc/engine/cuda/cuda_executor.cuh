@@ -280,8 +280,7 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
                              agreed_.bytes(), cudaMemcpyDeviceToDevice, s),
              doing);
     if constexpr (kAccumulative) change_ = DeviceArray<Value>(g_.num_vertices(), "delta changes");
-    exchange_.reserve(options_.exchange, g_.num_vertices(),
-                      static_cast<std::uint64_t>(device_.nccl->size()));
+    exchange_.reserve(plan_.pair_capacity, static_cast<std::uint64_t>(device_.nccl->size()));
   }
   ws_.streams[kDirect].synchronize(doing);
 }

@@ -22,9 +22,9 @@ namespace ooc::detail {
 
 class RankExchange {
  public:
-  // Room for the sparse form's pairs: forced sparse gathers up to every vertex, auto only below
-  // its crossover, V/N pairs; none in the dense form.
-  void reserve(Exchange form, std::uint64_t n, std::uint64_t ranks);
+  // Room for `capacity` of this rank's pairs and as many of every rank's
+  // (MemoryPlan::pair_capacity: every vertex when forced sparse, auto's crossover, 0 for dense).
+  void reserve(std::uint64_t capacity, std::uint64_t ranks);
   std::uint64_t capacity() const { return pair_capacity_; }
   std::uint64_t* own_pairs() { return own_pairs_.data(); }
   std::uint64_t* all_pairs() { return all_pairs_.data(); }
