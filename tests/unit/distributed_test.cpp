@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <filesystem>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "engine_cases.hpp"
@@ -177,6 +179,30 @@ TEST(DistributedRuns, AfforestsPassExchangesNoValues) {
     EXPECT_EQ(pass.exchange_bytes, 4 * n);
     test::expect_matches_reference("cc", engine);
   });
+}
+
+// A loaded filter task processed once more takes the marks of the vertices it runs; the exchange
+// then marks only the owned vertices another rank moved, so one rank processes exactly the edges
+// of a run without ranks. (Marking every vertex changed since the last exchange again ran their
+// lists twice: CC by labels 3.2% more edges on kron-18, out of core.)
+TEST(DistributedRuns, OneRankProcessesTheEdgesOfARunWithoutRanks) {
+  EngineOptions o = test::options_for("filter", true, Backend::cpu);
+  o.cc = CcAlgorithm::labels;
+  auto communicators = thread_communicators(1);
+  OocEngine alone(test::make_shape("kron"), o);
+  OocEngine ranked(test::make_shape("kron"), o, std::move(communicators[0]));
+  const vid_t source = alone.highest_degree_vertex();
+  const std::array<std::pair<const char*, std::pair<RunStats, RunStats>>, 3> runs = {{
+      {"bfs", {alone.bfs(source).stats, ranked.bfs(source).stats}},
+      {"sssp", {alone.sssp(source).stats, ranked.sssp(source).stats}},
+      {"cc", {alone.cc().stats, ranked.cc().stats}},
+  }};
+  for (const auto& [name, stats] : runs) {
+    SCOPED_TRACE(name);
+    ASSERT_GT(stats.second.iterations.front().exchange_rounds, 0u);  // it did exchange
+    EXPECT_EQ(stats.second.edges_processed(), stats.first.edges_processed());
+    EXPECT_EQ(stats.second.iterations.size(), stats.first.iterations.size());
+  }
 }
 
 TEST(DistributedRuns, ExchangeRoundsOutOfRangeAreRefused) {

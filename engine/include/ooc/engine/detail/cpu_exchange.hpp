@@ -14,7 +14,10 @@
 namespace ooc::detail {
 
 // Monotone programs: the values reduce with the program's own direction (min unless it says),
-// and an owned vertex whose value changed anywhere joins the next frontier. Accumulative ones:
+// and an owned vertex whose value another rank moved joins the next frontier. The rank's own
+// changes keep the marks relax() left: a loaded filter task processed once more (take_next) has
+// taken the marks of the vertices it ran, and marking every changed vertex again ran their lists
+// twice. Accumulative ones:
 // every rank's change of the deltas is summed onto the agreed deltas, and an owned vertex whose
 // delta now reaches the activation threshold (relax() from zero says so) joins it.
 template <class P>
@@ -43,12 +46,10 @@ void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats)
       return activated_by(program_, deltas_[v], &from_zero, v);
     });
   } else {
+    // agreed_ keeps this rank's own values through the reduction.
+    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { agreed_[v] = values_[v]; });
     communicator.all_reduce(values_.span(), reduction_of<P>());
-    each_word([&](vid_t v) {
-      const bool changed = values_[v] != agreed_[v];
-      agreed_[v] = values_[v];
-      return changed;
-    });
+    each_word([&](vid_t v) { return values_[v] != agreed_[v]; });
   }
   stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
   if constexpr (SharingProgram<P>) exchange_slots(communicator, stats);

@@ -193,8 +193,8 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   ListSet pull_lists_;
   CpuStaging staging_;
   Buffer<Value> values_, deltas_;
-  // Distributed runs: the array the ranks combine (values, or deltas for accumulative
-  // programs) as it was after the last exchange, and its change since (accumulative).
+  // Distributed runs: accumulative programs' deltas as they were after the last exchange, and
+  // their change since; monotone programs' own values as they went into the last reduction.
   Buffer<Value> agreed_, change_;
   std::vector<PartitionSurvey> surveys_;
   PriorityWindow window_;
@@ -251,7 +251,7 @@ void CpuExecutor<P>::initialise() {
                       }
                     });
   if (owned_ != nullptr) {
-    agreed_ = Buffer<Value>::copy_of(kAccumulative ? deltas_.span() : values_.span());
+    agreed_ = kAccumulative ? Buffer<Value>::copy_of(deltas_.span()) : Buffer<Value>::allocate(n);
     if constexpr (kAccumulative) change_ = Buffer<Value>::allocate(n);
   }
   if (options_.transfer == TransferPolicy::unified) {
