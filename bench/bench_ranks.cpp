@@ -8,7 +8,9 @@
 // OOC_BENCH_SCALE (default 20), undirected, weights 1..64, hub-sorted. The GPU when there is one,
 // else the CPU. A GPU rank keeps its lists in the edge cache, never in in-memory mode: give
 // OOC_BENCH_BUDGET (a size, e.g. 6GiB) below the graph's bytes so that the engine without ranks
-// does too, or the two differ by more than the rank path. Counters per run: iterations,
+// does too, or the two differ by more than the rank path. OOC_BENCH_IN_MEMORY=off and
+// OOC_BENCH_PARTITION_BYTES (a size) stream every list on either backend (filter tasks, processed
+// again when loaded), as the CPU backend's ranks do out of core. Counters per run: iterations,
 // exchanges, and per exchange its time and, of that, NCCL's; the label is the last run's summary.
 #include <benchmark/benchmark.h>
 
@@ -49,6 +51,10 @@ ooc::OocEngine& engine_for(bool ranked) {
     o.cc = ooc::CcAlgorithm::labels;  // Afforest's pass exchanges nothing on ranks
     if (const char* budget = std::getenv("OOC_BENCH_BUDGET"))
       o.device_budget = ooc::parse_size(budget);
+    if (const char* in_memory = std::getenv("OOC_BENCH_IN_MEMORY"))
+      o.in_memory = std::string(in_memory) != "off";
+    if (const char* bytes = std::getenv("OOC_BENCH_PARTITION_BYTES"))
+      o.partition_bytes = ooc::parse_size(bytes);
     std::shared_ptr<ooc::Communicator> one;
     if (with_rank) one = std::move(ooc::thread_communicators(1).front());
     return new ooc::OocEngine(bench_graph(), o, one);

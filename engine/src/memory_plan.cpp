@@ -77,13 +77,14 @@ std::uint64_t pair_capacity(std::uint64_t n, std::uint32_t value_bytes, bool acc
       return 0;
     case Exchange::sparse:
       return n;
-    default:
-      return automatic_pair_capacity(calibration, {.vertices = n,
-                                                   .ranks = gpu_ranks,
-                                                   .busiest = 0,
-                                                   .value_bytes = value_bytes,
-                                                   .accumulative = accumulative});
+    case Exchange::automatic:
+      break;
   }
+  return automatic_pair_capacity(calibration, {.vertices = n,
+                                               .ranks = gpu_ranks,
+                                               .busiest = 0,
+                                               .value_bytes = value_bytes,
+                                               .accumulative = accumulative});
 }
 
 // A GPU rank's exchange arrays: the values (or deltas) as last agreed, an accumulative program's

@@ -104,17 +104,16 @@ std::uint64_t pair_of(vid_t v, std::uint32_t x) {
   return (std::uint64_t{x} << 32) | v;
 }
 
-TEST(CudaExchangeKernels, MonotoneChangesAreTheChangedValues) {
-  OOC_REQUIRE_GPU();
-  const Rank rank(1);
+// Every change counted and collected: the new value (monotone) or the delta's difference.
+void expect_every_change(const Rank& rank, bool difference) {
   const std::vector<vid_t> expected = rank.changes();
   ASSERT_GT(expected.size(), 1000u);
-  const Found found = find_changes(rank, false, Rank::n);
+  const Found found = find_changes(rank, difference, Rank::n);
   EXPECT_EQ(found.counted, expected.size());
   EXPECT_EQ(found.collected, expected.size());
   std::vector<std::uint64_t> want;
   for (const vid_t v : expected)
-    want.push_back(pair_of(v, rank.now[v]));
+    want.push_back(pair_of(v, difference ? rank.now[v] - rank.agreed[v] : rank.now[v]));
   std::vector<std::uint64_t> got = found.pairs;
   std::sort(got.begin(), got.end(), [](std::uint64_t a, std::uint64_t b) {
     return static_cast<vid_t>(a) < static_cast<vid_t>(b);
@@ -122,21 +121,14 @@ TEST(CudaExchangeKernels, MonotoneChangesAreTheChangedValues) {
   EXPECT_EQ(got, want);
 }
 
+TEST(CudaExchangeKernels, MonotoneChangesAreTheChangedValues) {
+  OOC_REQUIRE_GPU();
+  expect_every_change(Rank(1), false);
+}
+
 TEST(CudaExchangeKernels, AccumulativeChangesAreEveryChangedDeltaAsItsDifference) {
   OOC_REQUIRE_GPU();
-  const Rank rank(2);
-  const std::vector<vid_t> expected = rank.changes();
-  const Found found = find_changes(rank, true, Rank::n);
-  EXPECT_EQ(found.counted, expected.size());
-  EXPECT_EQ(found.collected, expected.size());
-  std::vector<std::uint64_t> want;
-  for (const vid_t v : expected)
-    want.push_back(pair_of(v, rank.now[v] - rank.agreed[v]));
-  std::vector<std::uint64_t> got = found.pairs;
-  std::sort(got.begin(), got.end(), [](std::uint64_t a, std::uint64_t b) {
-    return static_cast<vid_t>(a) < static_cast<vid_t>(b);
-  });
-  EXPECT_EQ(got, want);
+  expect_every_change(Rank(2), true);
 }
 
 TEST(CudaExchangeKernels, CollectingCountsEveryChangeAndWritesOnlyTheCapacity) {
