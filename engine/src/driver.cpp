@@ -50,13 +50,18 @@ class Scheduler {
   // Chooses the window, surveys, chooses the direction and tells the executor; puts the
   // frontier's totals and the direction into `it`. Returns the surveys the tasks come from.
   std::span<const PartitionSurvey> plan(IterationStats& it) {
-    executor_.survey(window(), push_);
+    auto start = Clock::now();
+    const PriorityWindow w = window();
+    it.window_seconds += since(start);
+    executor_.survey(w, push_);
     for (const PartitionSurvey& s : push_) {
       it.frontier_vertices += s.activity.active_vertices;
       it.frontier_edges += s.activity.active_edges;
     }
+    start = Clock::now();
     it.pull = facts_.may_pull && pulls();
     executor_.set_direction(it.pull);
+    it.direction_seconds += since(start);
     return it.pull ? pull_ : push_;
   }
 

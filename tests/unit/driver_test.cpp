@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "ooc/engine/detail/executor.hpp"
@@ -38,6 +40,7 @@ class ScriptedExecutor final : public Executor {
   ScheduleFacts facts() const override { return facts_; }
   std::optional<UrgencyRange> urgency_range() override {
     ++range_calls;
+    std::this_thread::sleep_for(window_delay);
     return range;
   }
   void urgency_loads(const UrgencyRange& r, std::span<BucketLoad> out) override {
@@ -50,6 +53,7 @@ class ScriptedExecutor final : public Executor {
   }
   void survey_pull(std::span<PartitionSurvey> out) override {
     ++pull_calls;
+    std::this_thread::sleep_for(pull_delay);
     fill(out, &Iteration::pull);
   }
   void set_direction(bool pull) override { directions.push_back(pull); }
@@ -64,6 +68,7 @@ class ScriptedExecutor final : public Executor {
 
   std::optional<UrgencyRange> range;
   std::vector<BucketLoad> loads;
+  std::chrono::milliseconds window_delay{0}, pull_delay{0};  // what urgency_range, survey_pull take
   int range_calls = 0;
   int pull_calls = 0;
   std::optional<UrgencyRange> loads_range;
@@ -189,6 +194,27 @@ TEST(Drive, ChoosesThePriorityWindowFromTheUrgencyLoads) {
   ASSERT_TRUE(executor.loads_range.has_value());
   EXPECT_EQ(executor.loads_range->least, 255);
   EXPECT_EQ(executor.range_calls, 2);
+}
+
+// The survey's time is split: the priority window's passes and the direction's (the pull survey
+// and the choice) are each timed on their own, within the survey's.
+TEST(Drive, TimesTheWindowAndTheDirectionWithinTheSurvey) {
+  ScheduleFacts facts = out_of_core();
+  facts.windowed = true;
+  ScriptedExecutor executor(facts, {{{zerocopy(3, 30, 10)}, {zerocopy(5, 50, 30)}}});
+  executor.range = UrgencyRange{0, 255};
+  executor.loads.assign(kPriorityBuckets, BucketLoad{.edges = 1});
+  executor.window_delay = std::chrono::milliseconds(20);
+  executor.pull_delay = std::chrono::milliseconds(50);
+  const RunStats stats = drive_script(executor);
+  ASSERT_EQ(stats.iterations.size(), 1u);
+  const IterationStats& it = stats.iterations[0];
+  // Each at least its own delay and short of both together (70 ms), with room for a slow sleep.
+  EXPECT_GE(it.window_seconds, 0.020);
+  EXPECT_LT(it.window_seconds, 0.050);
+  EXPECT_GE(it.direction_seconds, 0.050);
+  EXPECT_LT(it.direction_seconds, 0.070);
+  EXPECT_GE(it.survey_seconds, it.window_seconds + it.direction_seconds);
 }
 
 // A delta in place of the fraction: the keys up to the smallest plus delta (range 0..255, one

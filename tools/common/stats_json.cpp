@@ -24,6 +24,8 @@ nlohmann::json iteration_json(const IterationStats& it) {
           {"tasks", it.tasks},
           {"seconds", it.seconds},
           {"survey_seconds", it.survey_seconds},
+          {"window_seconds", it.window_seconds},
+          {"direction_seconds", it.direction_seconds},
           {"transfer_seconds", it.transfer_seconds},
           {"compute_seconds", it.compute_seconds},
           {"exchange_bytes", it.exchange_bytes},

@@ -34,6 +34,8 @@ void for_each_trace_field(Stats& it, Visit&& visit) {
   visit("tasks", it.tasks);
   visit("seconds", it.seconds);
   visit("survey_seconds", it.survey_seconds);
+  visit("window_seconds", it.window_seconds);
+  visit("direction_seconds", it.direction_seconds);
   visit("transfer_seconds", it.transfer_seconds);
   visit("compute_seconds", it.compute_seconds);
   visit("exchange_bytes", it.exchange_bytes);

@@ -32,10 +32,12 @@ struct IterationStats {
   std::array<std::uint64_t, kEngines> bytes{};       // bytes over PCIe per engine
   std::uint64_t cached_bytes = 0;  // edge bytes the active lists read from the edge cache
   std::uint32_t tasks = 0;
-  double seconds = 0;           // wall time of the iteration
-  double survey_seconds = 0;    // activity and cost model
-  double transfer_seconds = 0;  // copies and compaction (CPU: staging copies)
-  double compute_seconds = 0;   // kernels / loops
+  double seconds = 0;            // wall time of the iteration
+  double survey_seconds = 0;     // activity and cost model, of which:
+  double window_seconds = 0;     //   the priority window's passes (priority.hpp)
+  double direction_seconds = 0;  //   the pull survey and the choice of direction (direction.hpp)
+  double transfer_seconds = 0;   // copies and compaction (CPU: staging copies)
+  double compute_seconds = 0;    // kernels / loops
   // Distributed runs: what the ranks combined (dense: the array each rank hands to the
   // all-reduce; sparse: the changed pairs of every rank, as gathered), the time it took from
   // the end of this rank's tasks (waiting for slower ranks included), whether any exchange took
