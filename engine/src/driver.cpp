@@ -52,7 +52,7 @@ class Scheduler {
   std::span<const PartitionSurvey> plan(IterationStats& it) {
     auto start = Clock::now();
     const PriorityWindow w = window();
-    it.window_seconds += since(start);
+    it.window_seconds = since(start);
     executor_.survey(w, push_);
     for (const PartitionSurvey& s : push_) {
       it.frontier_vertices += s.activity.active_vertices;
@@ -61,7 +61,7 @@ class Scheduler {
     start = Clock::now();
     it.pull = facts_.may_pull && pulls();
     executor_.set_direction(it.pull);
-    it.direction_seconds += since(start);
+    it.direction_seconds = since(start);
     return it.pull ? pull_ : push_;
   }
 

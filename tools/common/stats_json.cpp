@@ -10,33 +10,21 @@ nlohmann::json per_engine(const auto& values) {
   return j;
 }
 
+// The trace's fields, with the per-engine ones (partitions_filter, bytes_filter, ...) grouped as
+// {"partitions": {"filter": ...}, "bytes": {...}}.
 nlohmann::json iteration_json(const IterationStats& it) {
-  return {{"iteration", it.iteration},
-          {"pull", it.pull},
-          {"active_vertices", it.active_vertices},
-          {"active_edges", it.active_edges},
-          {"frontier_vertices", it.frontier_vertices},
-          {"frontier_edges", it.frontier_edges},
-          {"edges_processed", it.edges_processed},
-          {"partitions", per_engine(it.partitions)},
-          {"bytes", per_engine(it.bytes)},
-          {"cached_bytes", it.cached_bytes},
-          {"tasks", it.tasks},
-          {"seconds", it.seconds},
-          {"survey_seconds", it.survey_seconds},
-          {"window_seconds", it.window_seconds},
-          {"direction_seconds", it.direction_seconds},
-          {"transfer_seconds", it.transfer_seconds},
-          {"compute_seconds", it.compute_seconds},
-          {"exchange_bytes", it.exchange_bytes},
-          {"exchange_seconds", it.exchange_seconds},
-          {"nccl_seconds", it.nccl_seconds},
-          {"wait_seconds", it.wait_seconds},
-          {"sparse_exchange", it.sparse_exchange},
-          {"exchange_rounds", it.exchange_rounds},
-          {"busiest_changes", it.busiest_changes},
-          {"link_bandwidth", it.link_bandwidth},
-          {"zerocopy_round_trip", it.zerocopy_round_trip}};
+  nlohmann::json j;
+  for_each_trace_field(it, [&](const std::string& name, const auto& field) { j[name] = field; });
+  for (const std::string group : {"partitions", "bytes"}) {
+    nlohmann::json per;
+    for (std::size_t e = 0; e < kEngines; ++e) {
+      const std::string engine(to_string(static_cast<TransferEngine>(e)));
+      per[engine] = j[group + "_" + engine];
+      j.erase(group + "_" + engine);
+    }
+    j[group] = std::move(per);
+  }
+  return j;
 }
 
 nlohmann::json size_times(const SizeTimes& t) {
