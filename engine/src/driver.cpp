@@ -77,6 +77,9 @@ class Scheduler {
     if (!facts_.windowed) return {};
     const std::optional<UrgencyRange> range = executor_.urgency_range();
     if (!range) return {};
+    // Every active vertex equally urgent (a BFS level): one bucket would hold them all, and the
+    // window would take it whole, so the second pass is not asked for.
+    if (!(range->least > range->most)) return {.range = *range};
     std::array<BucketLoad, kPriorityBuckets> loads{};
     executor_.urgency_loads(*range, loads);
     if (priority_delta_ > 0 && !facts_.accumulative)

@@ -274,6 +274,25 @@ TEST(Drive, NoWindowAdmitsAKeyAboveTheFloor) {
   EXPECT_EQ(urgency_floor(Bfs{0}), std::numeric_limits<double>::infinity());
 }
 
+// A frontier at one urgency (a BFS level) takes no histogram: the window is every vertex.
+TEST(Drive, TakesNoHistogramWhenEveryActiveVertexIsEquallyUrgent) {
+  ScheduleFacts facts = out_of_core();
+  facts.windowed = true;
+  facts.priority_fraction = 0.1;
+  ScriptedExecutor executor(facts, {{{zerocopy(3, 30, 10)}, {}}});
+  executor.range = UrgencyRange{7, 7};
+  drive_script(executor);
+  ASSERT_EQ(executor.windows.size(), 2u);
+  EXPECT_EQ(executor.range_calls, 2);
+  EXPECT_FALSE(executor.loads_range.has_value());
+  EXPECT_FALSE(executor.windows[0].deferring);
+  EXPECT_TRUE(executor.windows[0].admits(7.0));
+  // What the histogram would have given: everything in bucket 0, taken whole.
+  std::vector<BucketLoad> one_bucket(kPriorityBuckets);
+  one_bucket[0].edges = 30;
+  EXPECT_FALSE(choose_window(*executor.range, one_bucket, false, 0.1, 0).deferring);
+}
+
 TEST(Drive, AdmitsEveryVertexWhenNoneIsActive) {
   ScheduleFacts facts = out_of_core();
   facts.windowed = true;
