@@ -1,6 +1,7 @@
 // The exchange's kernels (engine/cuda_include/ooc/engine/cuda/exchange.cuh) against a host
 // reference, on one GPU: the changes a rank counts and collects as pairs, and what the gathered
-// pairs of several ranks leave in the values, the agreed copy and the next frontier. The ranks'
+// pairs of several ranks, or the reduction of every rank's values, leave in the values and the
+// next frontier. The ranks'
 // engine runs (distributed_gpu_test) need a GPU per rank; these kernels do not, so the other
 // ranks' pairs are checked here on any GPU.
 #include <cuda_runtime.h>
@@ -147,22 +148,23 @@ TEST(CudaExchangeKernels, CollectingCountsEveryChangeAndWritesOnlyTheCapacity) {
   }
 }
 
-// Three ranks' pairs, padded, as gathered; this rank (1) owns the odd vertices. After the
-// others' pairs are applied (min) and the changes marked, every vertex whose value moved is
-// agreed, the owned ones among them are next, and no other vertex is touched.
-TEST(CudaExchangeKernels, GatheredPairsAreAgreedAndTheOwnedOnesMarked) {
+// Three ranks' pairs, padded, as gathered; this rank (1) owns the odd vertices. Applying the
+// others' pairs (min) marks the owned vertices whose value they lowered, and no other: the rank's
+// own changes keep the marks its kernels left (13 changed, processed again, its mark taken).
+TEST(CudaExchangeKernels, OtherRanksPairsMarkTheOwnedVerticesTheyLowered) {
   OOC_REQUIRE_GPU();
   constexpr vid_t n = 1000;
   constexpr std::uint64_t c = 6;  // the busiest rank's count
-  std::vector<std::uint32_t> values(n), agreed(n);
+  std::vector<std::uint32_t> values(n);
   for (vid_t v = 0; v < n; ++v)
-    agreed[v] = values[v] = 500 + v;
+    values[v] = 500 + v;
   std::vector<std::uint64_t> owned((n + 63) / 64), next((n + 63) / 64);
   for (vid_t v = 1; v < n; v += 2)
     owned[v >> 6] |= std::uint64_t{1} << (v & 63u);
-  // This rank's own changes, already in its values: 11 (owned), 20 (not owned), 31 (owned, and
-  // lowered further by rank 2), 40 (not owned, and rank 0 offers a larger value).
-  for (const vid_t v : {11u, 20u, 31u, 40u})
+  // This rank's own changes: 11 (owned, marked), 13 (owned, its mark taken), 20 (not owned,
+  // marked), 31 (owned, marked, and lowered further by rank 2), 40 (not owned, and rank 0 offers a
+  // larger value).
+  for (const vid_t v : {11u, 13u, 20u, 31u, 40u})
     values[v] -= 100;
   next[0] |= (std::uint64_t{1} << 11) | (std::uint64_t{1} << 20) | (std::uint64_t{1} << 31) |
              (std::uint64_t{1} << 40);
@@ -170,38 +172,55 @@ TEST(CudaExchangeKernels, GatheredPairsAreAgreedAndTheOwnedOnesMarked) {
   const std::vector<std::uint64_t> gathered = {
       // rank 0: 40 at a larger value than this rank's, 501 and 700 (owned, not owned), padding
       pair_of(40, 480), pair_of(501, 3), pair_of(700, 4), pad, pad, pad,
-      // rank 1 (this one): its own four, padded
-      pair_of(11, values[11]), pair_of(20, values[20]), pair_of(31, values[31]),
-      pair_of(40, values[40]), pad, pad,
+      // rank 1 (this one): its own five, padded
+      pair_of(11, values[11]), pair_of(13, values[13]), pair_of(20, values[20]),
+      pair_of(31, values[31]), pair_of(40, values[40]), pad,
       // rank 2: 31 lower still, 501 again at a larger value, 999 (owned) and 998 (not owned)
-      // at larger values than agreed: min keeps them
+      // at larger values: min keeps them
       pair_of(31, 1), pair_of(501, 9), pair_of(999, 2000), pair_of(998, 2000), pad, pad};
   ASSERT_EQ(gathered.size(), 3 * c);
-  const DeviceArray<std::uint32_t> d_values = to_device(values), d_agreed = to_device(agreed);
+  const DeviceArray<std::uint32_t> d_values = to_device(values);
   const DeviceArray<std::uint64_t> d_pairs = to_device(gathered), d_owned = to_device(owned),
                                    d_next = to_device(next);
   ex::apply_pairs_kernel<std::uint32_t, Reduction::min>
-      <<<1, 32>>>(d_values.data(), d_pairs.data(), 3 * c, c, 2 * c);
-  ex::changed_kernel<<<4, 64>>>(d_values.data(), d_agreed.data(), d_next.data(), d_owned.data(), n);
+      <<<1, 32>>>(d_values.data(), d_pairs.data(), 3 * c, c, 2 * c, d_next.data(), d_owned.data());
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const std::vector<std::uint32_t> got_values = to_host(d_values, n);
-  const std::vector<std::uint32_t> got_agreed = to_host(d_agreed, n);
-  const std::vector<std::uint64_t> got_next = to_host(d_next, next.size());
-
   std::vector<std::uint32_t> want = values;
   want[31] = 1;
   want[501] = 3;
   want[700] = 4;
-  EXPECT_EQ(got_values, want);
-  EXPECT_EQ(got_agreed, want);
+  EXPECT_EQ(to_host(d_values, n), want);
+  std::vector<std::uint64_t> want_next = next;
+  want_next[31 >> 6] |= std::uint64_t{1} << 31;  // marked already
+  want_next[501 >> 6] |= std::uint64_t{1} << (501 & 63u);
+  EXPECT_EQ(to_host(d_next, next.size()), want_next);
+}
+
+// The dense form: the reduction of every rank's values arrives beside this rank's own; an owned
+// vertex another rank lowered takes the lower value and is marked, and only those.
+TEST(CudaExchangeKernels, TheReductionMarksTheOwnedVerticesOtherRanksLowered) {
+  OOC_REQUIRE_GPU();
+  constexpr vid_t n = 777;
+  std::vector<std::uint32_t> values(n), reduced(n);
+  std::vector<std::uint64_t> owned((n + 63) / 64), next((n + 63) / 64);
+  std::mt19937 rng(4);
   for (vid_t v = 0; v < n; ++v) {
-    const bool changed = want[v] != agreed[v];
-    const bool expect_next = (changed && bit(owned, v)) || bit(next, v);
-    EXPECT_EQ(bit(got_next, v), expect_next) << "vertex " << v;
+    values[v] = 1000 + rng() % 1000;
+    reduced[v] = rng() % 4 == 0 ? values[v] - 1 - rng() % 500 : values[v];
+    if (rng() % 2 == 0) owned[v >> 6] |= std::uint64_t{1} << (v & 63u);
+    if (rng() % 8 == 0) next[v >> 6] |= std::uint64_t{1} << (v & 63u);  // the rank's own marks
   }
-  EXPECT_TRUE(bit(got_next, 501));
-  EXPECT_FALSE(bit(got_next, 700));  // changed, but another rank's
-  EXPECT_FALSE(bit(got_next, 999));  // offered a larger value: unchanged
+  const DeviceArray<std::uint32_t> d_values = to_device(values), d_reduced = to_device(reduced);
+  const DeviceArray<std::uint64_t> d_owned = to_device(owned), d_next = to_device(next);
+  ex::take_reduced_kernel<<<2, 64>>>(d_values.data(), d_reduced.data(), d_next.data(),
+                                     d_owned.data(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(to_host(d_values, n), reduced);
+  const std::vector<std::uint64_t> got = to_host(d_next, next.size());
+  for (vid_t v = 0; v < n; ++v) {
+    const bool lowered = reduced[v] != values[v];
+    EXPECT_EQ(bit(got, v), bit(next, v) || (lowered && bit(owned, v))) << "vertex " << v;
+  }
 }
 
 }  // namespace

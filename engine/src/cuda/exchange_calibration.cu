@@ -132,7 +132,8 @@ ExchangeCalibration calibrate_exchange(NcclLink& nccl, Communicator& host, std::
                              OOC_LAUNCH(
                                  (cuda_exchange::apply_pairs_kernel<std::uint32_t, Reduction::min>),
                                  grid(pairs * ranks), kThreads, s, kDoing, values.data(),
-                                 all.data(), pairs * ranks, mine, mine + pairs);
+                                 all.data(), pairs * ranks, mine, mine + pairs, nullptr,
+                                 nullptr);  // unmarked: a run marks only where a pair moves
                            })};
   }
   c.change_seconds = kernel_seconds(stream, [&] {

@@ -59,16 +59,24 @@ void NcclLink::check(ncclResult_t status, const char* doing) {
 }
 
 void NcclLink::all_reduce(std::uint32_t* data, std::size_t n, Reduction op, cudaStream_t stream) {
-  reduce(data, n, ncclUint32, op, stream);
+  reduce(data, data, n, ncclUint32, op, stream);
 }
 void NcclLink::all_reduce(float* data, std::size_t n, Reduction op, cudaStream_t stream) {
-  reduce(data, n, ncclFloat32, op, stream);
+  reduce(data, data, n, ncclFloat32, op, stream);
+}
+void NcclLink::all_reduce(const std::uint32_t* send, std::uint32_t* receive, std::size_t n,
+                          Reduction op, cudaStream_t stream) {
+  reduce(send, receive, n, ncclUint32, op, stream);
+}
+void NcclLink::all_reduce(const float* send, float* receive, std::size_t n, Reduction op,
+                          cudaStream_t stream) {
+  reduce(send, receive, n, ncclFloat32, op, stream);
 }
 
-void NcclLink::reduce(void* data, std::size_t n, ncclDataType_t type, Reduction op,
-                      cudaStream_t stream) {
+void NcclLink::reduce(const void* send, void* receive, std::size_t n, ncclDataType_t type,
+                      Reduction op, cudaStream_t stream) {
   const char* doing = "exchanging vertex values over NCCL";
-  check(ncclAllReduce(data, data, n, type, nccl_op(op), comm_, stream), doing);
+  check(ncclAllReduce(send, receive, n, type, nccl_op(op), comm_, stream), doing);
   wait(stream, doing);
 }
 

@@ -3,7 +3,7 @@
 // section 2), priced in seconds from what the ranks measured when they joined over NCCL
 // (calibrate_exchange, src/cuda/exchange_calibration.cu). Both forms first count this rank's
 // changes, read the count back and all-reduce the busiest rank's count on the host, and both end
-// with the kernel that marks the owned vertices that changed; neither is priced. What differs:
+// by marking the owned vertices that join the next frontier; neither is priced. What differs:
 //   dense   the all-reduce of V values; an accumulative program first takes its change of every
 //           delta (a kernel over V)
 //   sparse  a second pass over V that writes this rank's changed pairs (not priced), the

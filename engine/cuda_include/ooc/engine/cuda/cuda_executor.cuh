@@ -224,8 +224,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   void advance_direct(const Task& task, const cuda::RangeSet& ranges, Source source,
                       bool count_lines, const char* doing);
   void run_compaction(const Task& task, IterationStats& stats);
-  // The exchange's last step (executor_exchange.cuh): the owned vertices that changed join the
-  // next frontier.
+  // An accumulative program's last step of the exchange (executor_exchange.cuh): the deltas are
+  // agreed, and the owned vertices whose delta reaches the threshold join the next frontier.
   void mark_changed(bool sparse, const char* doing);
   // The values' (or deltas') half of exchange(); a sharing program's slots follow.
   void exchange_values(Communicator& host, IterationStats& stats);

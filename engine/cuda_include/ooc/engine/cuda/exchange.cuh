@@ -40,19 +40,23 @@ __device__ inline void set_owned_bits(bool verdict, vid_t v, std::uint64_t* next
   }
 }
 
-// Monotone programs, after the all-reduce: an owned vertex whose value changed anywhere is next.
+// Monotone programs, dense form, after the all-reduce out of place into `reduced`: an owned vertex
+// whose value another rank lowered (or raised, with max) takes it and joins the next frontier.
+// The rank's own changes need no mark here: the ones not yet processed are still marked, and a
+// loaded filter task processed once more has taken the marks of the ones it processed
+// (TakeAdmitted): marking every changed vertex again made their lists run twice.
 template <class Value>
-__global__ void changed_kernel(const Value* values, Value* agreed, std::uint64_t* next,
-                               const std::uint64_t* owned, vid_t n) {
+__global__ void take_reduced_kernel(Value* values, const Value* reduced, std::uint64_t* next,
+                                    const std::uint64_t* owned, vid_t n) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x; base < n; base += stride) {
     const auto v = static_cast<vid_t>(base + threadIdx.x);
-    bool changed = false;
+    bool taken = false;
     if (v < n) {
-      changed = values[v] != agreed[v];
-      agreed[v] = values[v];
+      taken = reduced[v] != values[v];
+      if (taken) values[v] = reduced[v];
     }
-    set_owned_bits(changed, v, next, owned);
+    set_owned_bits(taken, v, next, owned);
   }
 }
 
@@ -156,10 +160,13 @@ __global__ void collect_changes_kernel(const Value* now, const Value* agreed, st
 }
 
 // The other ranks' pairs onto this rank's array: min or max of the values, or the sum of the
-// deltas' changes. [own_begin, own_end) is this rank's share, already in the array.
+// deltas' changes. [own_begin, own_end) is this rank's share, already in the array. With `next`
+// (monotone programs), an owned vertex whose value another rank's pair moved joins the next
+// frontier, as in take_reduced_kernel.
 template <class Value, Reduction kOp>
 __global__ void apply_pairs_kernel(Value* target, const std::uint64_t* pairs, std::uint64_t total,
-                                   std::uint64_t own_begin, std::uint64_t own_end) {
+                                   std::uint64_t own_begin, std::uint64_t own_end,
+                                   std::uint64_t* next, const std::uint64_t* owned) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < total;
        i += stride) {
@@ -168,12 +175,17 @@ __global__ void apply_pairs_kernel(Value* target, const std::uint64_t* pairs, st
     if (pair == kNoPair) continue;
     const auto v = static_cast<vid_t>(pair);
     const Value x = pair_value<Value>(pair);
+    bool moved = false;
     if constexpr (kOp == Reduction::sum) {
       atomic_add(&target[v], x);
     } else if constexpr (kOp == Reduction::max) {
-      atomic_max(&target[v], x);
+      moved = atomic_max(&target[v], x) < x;
     } else {
-      atomic_min(&target[v], x);
+      moved = atomic_min(&target[v], x) > x;
+    }
+    if (moved && next != nullptr && ((owned[v >> 6] >> (v & 63u)) & 1u) != 0) {
+      atomicOr(reinterpret_cast<unsigned long long*>(next + (v >> 6)),
+               static_cast<unsigned long long>(std::uint64_t{1} << (v & 63u)));
     }
   }
 }

@@ -20,8 +20,9 @@ namespace ooc::detail {
 //           rank's count, and applies the others' (min, max or sum)
 // Exchange::automatic takes the sparse form when it costs less time, priced from what the ranks
 // measured when they joined (prefer_sparse, exchange_cost.hpp) for the busiest rank's c changes.
-// Then an owned vertex whose value changed, or whose delta now reaches the threshold, joins the
-// next frontier.
+// Then an owned vertex whose value another rank moved, or whose delta now reaches the threshold,
+// joins the next frontier. A monotone program's own changes keep the marks its kernels left: a
+// loaded filter task processed once more has taken the marks of the vertices it processed.
 template <class P>
 void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
   exchange_values(host, stats);
@@ -73,8 +74,14 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
     const std::uint64_t own = static_cast<std::uint64_t>(nccl.rank()) * c;
     constexpr Reduction op = kAccumulative ? Reduction::sum : reduction_of<P>();
     OOC_LAUNCH((cuda_exchange::apply_pairs_kernel<Value, op>), grid_for(ranks * c), kBlockThreads,
-               s, doing, now, exchange_.all_pairs(), ranks * c, own, own + c);
+               s, doing, now, exchange_.all_pairs(), ranks * c, own, own + c,
+               kAccumulative ? nullptr : next_.data(), device_.owned.data());
     stats.exchange_bytes += ranks * c * sizeof(std::uint64_t);
+    if constexpr (!kAccumulative) {  // marked as applied: the values are agreed as they stand
+      OOC_CUDA(cudaMemcpyAsync(agreed_.data(), values_.data(), agreed_.bytes(),
+                               cudaMemcpyDeviceToDevice, s),
+               doing);
+    }
   } else if constexpr (kAccumulative) {
     OOC_LAUNCH(cuda_exchange::delta_change_kernel, grid_for(n), kBlockThreads, s, doing,
                deltas_.data(), agreed_.data(), change_.data(), n);
@@ -82,26 +89,24 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
                           [&] { nccl.all_reduce(change_.data(), n, Reduction::sum, s); });
     stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
   } else {
-    RankExchange::in_nccl(direct, stats, doing,
-                          [&] { nccl.all_reduce(values_.data(), n, reduction_of<P>(), s); });
+    // Into the agreed copy, which the count above has read: the values keep this rank's own.
+    RankExchange::in_nccl(direct, stats, doing, [&] {
+      nccl.all_reduce(values_.data(), agreed_.data(), n, reduction_of<P>(), s);
+    });
     stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+    OOC_LAUNCH(cuda_exchange::take_reduced_kernel, grid_for(n), kBlockThreads, s, doing,
+               values_.data(), agreed_.data(), next_.data(), device_.owned.data(), n);
   }
-  mark_changed(sparse, doing);
+  if constexpr (kAccumulative) mark_changed(sparse, doing);
+  direct.synchronize(doing);
 }
 
 template <class P>
 void CudaExecutor<P>::mark_changed(bool sparse, const char* doing) {
-  const cudaStream_t s = stream(kDirect);
   const vid_t n = g_.num_vertices();
-  if constexpr (kAccumulative) {
-    OOC_LAUNCH((cuda_exchange::apply_change_kernel<P, kBlockThreads>), grid_for(n), kBlockThreads,
-               s, doing, program_, deltas_.data(), agreed_.data(),
-               sparse ? nullptr : change_.data(), next_.data(), device_.owned.data(), n);
-  } else {
-    OOC_LAUNCH(cuda_exchange::changed_kernel, grid_for(n), kBlockThreads, s, doing, values_.data(),
-               agreed_.data(), next_.data(), device_.owned.data(), n);
-  }
-  ws_.streams[kDirect].synchronize(doing);
+  OOC_LAUNCH((cuda_exchange::apply_change_kernel<P, kBlockThreads>), grid_for(n), kBlockThreads,
+             stream(kDirect), doing, program_, deltas_.data(), agreed_.data(),
+             sparse ? nullptr : change_.data(), next_.data(), device_.owned.data(), n);
 }
 
 // Accumulative programs keep each vertex's value on its owner alone: gather them everywhere.

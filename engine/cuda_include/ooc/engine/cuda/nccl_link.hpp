@@ -26,6 +26,11 @@ class NcclLink {
   // makes it abort the communicator and throw, naming NCCL's reason.
   void all_reduce(std::uint32_t* data, std::size_t n, Reduction op, cudaStream_t stream);
   void all_reduce(float* data, std::size_t n, Reduction op, cudaStream_t stream);
+  // The same out of place: `receive` gets the reduction, `send` keeps this rank's own.
+  void all_reduce(const std::uint32_t* send, std::uint32_t* receive, std::size_t n, Reduction op,
+                  cudaStream_t stream);
+  void all_reduce(const float* send, float* receive, std::size_t n, Reduction op,
+                  cudaStream_t stream);
   // `count` words from every rank into `receive`, rank r's at r * count; waits the same way.
   void all_gather(const std::uint64_t* send, std::uint64_t* receive, std::size_t count,
                   cudaStream_t stream);
@@ -35,7 +40,8 @@ class NcclLink {
   int size() const { return size_; }
 
  private:
-  void reduce(void* data, std::size_t n, ncclDataType_t type, Reduction op, cudaStream_t stream);
+  void reduce(const void* send, void* receive, std::size_t n, ncclDataType_t type, Reduction op,
+              cudaStream_t stream);
   void gather(const void* send, void* receive, std::size_t count, ncclDataType_t type,
               cudaStream_t stream);
   void wait(cudaStream_t stream, const char* doing);
