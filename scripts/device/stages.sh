@@ -49,7 +49,10 @@ stage_tests() {
     shards=1
     [[ $name == engine_gpu_test ]] && shards=$GPU_SHARDS
     [[ $name == user_programs_gpu_test ]] && shards=2
-    # Its one-rank shapes take 2 minutes each on one H200: one process ran past 460 s.
+    # Its one-rank shapes take 2 minutes each on one H200: one process ran past 460 s. On two
+    # H200s, 8 shards at once (2026-11-29), its shape cases took 60-350 s each (chain the
+    # longest), 4,435 s for the 39 cases that finished: the whole binary needs more than one
+    # call's 540 s. Split it over calls with GPU_FILTER ('*CudaRanks.*', then '-*CudaRanks.*').
     [[ $name == distributed_gpu_test ]] && shards=4
     for ((i = 0; i < shards; i++)); do
       bounded 540 env GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$i" "$B/tests/$name" \
