@@ -1,9 +1,8 @@
 // The exchange's kernels (engine/cuda_include/ooc/engine/cuda/exchange.cuh) against a host
 // reference, on one GPU: the changes a rank counts and collects as pairs, and what the gathered
 // pairs of several ranks, or the reduction of every rank's values, leave in the values and the
-// next frontier. The ranks'
-// engine runs (distributed_gpu_test) need a GPU per rank; these kernels do not, so the other
-// ranks' pairs are checked here on any GPU.
+// next frontier. The ranks' engine runs (distributed_gpu_test) need a GPU per rank; these
+// kernels do not, so the other ranks' pairs are checked here on any GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
