@@ -21,6 +21,19 @@ void check_sizes(std::span<const Partition> partitions, std::span<const std::uin
   }
 }
 
+void check_owners(std::span<const Partition> partitions, std::span<const std::uint32_t> owner,
+                  std::uint32_t ranks) {
+  check_ranks(ranks);
+  check_sizes(partitions, owner);
+  for (std::size_t p = 0; p < owner.size(); ++p) {
+    if (owner[p] >= ranks) {
+      throw InvalidInput("partition " + std::to_string(p) + " is owned by rank " +
+                         std::to_string(owner[p]) + ", but there are only " +
+                         std::to_string(ranks) + " ranks");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> assign_partitions(std::span<const Partition> partitions, vid_t hub_count,
@@ -106,22 +119,39 @@ std::vector<std::pair<vid_t, vid_t>> owned_vertex_ranges(std::span<const Partiti
 
 double edge_imbalance(std::span<const Partition> partitions, std::span<const std::uint32_t> owner,
                       std::uint32_t ranks) {
-  check_ranks(ranks);
-  check_sizes(partitions, owner);
+  check_owners(partitions, owner, ranks);
   std::vector<eid_t> load(ranks, 0);
   eid_t total = 0;
   for (std::size_t p = 0; p < partitions.size(); ++p) {
-    if (owner[p] >= ranks) {
-      throw InvalidInput("partition " + std::to_string(p) + " is owned by rank " +
-                         std::to_string(owner[p]) + ", but there are only " +
-                         std::to_string(ranks) + " ranks");
-    }
     load[owner[p]] += partitions[p].num_edges();
     total += partitions[p].num_edges();
   }
   if (total == 0) return 1.0;
   const double mean = static_cast<double>(total) / ranks;
   return static_cast<double>(*std::max_element(load.begin(), load.end())) / mean;
+}
+
+OwnedLayout owned_layout(std::span<const Partition> partitions,
+                         std::span<const std::uint32_t> owner, std::uint32_t ranks) {
+  check_owners(partitions, owner, ranks);
+  std::vector<std::uint64_t> count(ranks, 0);
+  for (std::size_t p = 0; p < partitions.size(); ++p)
+    count[owner[p]] += partitions[p].last_vertex - partitions[p].first_vertex;
+  OwnedLayout layout;
+  layout.block = count.empty() ? 0 : *std::max_element(count.begin(), count.end());
+  std::vector<std::uint64_t> next(ranks);  // each rank's next free slot
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    next[r] = layout.block * r;
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    const std::uint32_t r = owner[p];
+    for (vid_t v = partitions[p].first_vertex; v < partitions[p].last_vertex;) {
+      const vid_t n = std::min(kLayoutPieceVertices, partitions[p].last_vertex - v);
+      layout.pieces.push_back({v, n, r, next[r]});
+      next[r] += n;
+      v += n;
+    }
+  }
+  return layout;
 }
 
 }  // namespace ooc

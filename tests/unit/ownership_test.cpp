@@ -227,6 +227,56 @@ TEST(Ownership, OwnedVertexRangesCoverTheVerticesOnceAndHoldTheOwnedEdges) {
   }
 }
 
+// The rank-by-rank layout: each rank's vertices in vertex order from r * block, block the most any
+// rank owns, and pieces no longer than kLayoutPieceVertices.
+TEST(Ownership, OwnedLayoutPutsEachRanksVerticesInItsBlock) {
+  std::vector<Partition> parts{{0, 3, 0, 10}, {3, 5, 10, 20}, {5, 9, 20, 30}, {9, 10, 30, 40}};
+  const std::vector<std::uint32_t> owner{1, 0, 1, 0};
+  const OwnedLayout layout = owned_layout(parts, owner, 2);
+  EXPECT_EQ(layout.block, 7u);  // rank 1: 3 + 4 vertices, rank 0: 2 + 1
+  EXPECT_EQ(layout.slots(2), 14u);
+  ASSERT_EQ(layout.pieces.size(), 4u);
+  const auto piece = [&](std::size_t i) {
+    const OwnedLayout::Piece& p = layout.pieces[i];
+    return std::vector<std::uint64_t>{p.first, p.count, p.rank, p.slot};
+  };
+  EXPECT_EQ(piece(0), (std::vector<std::uint64_t>{0, 3, 1, 7}));
+  EXPECT_EQ(piece(1), (std::vector<std::uint64_t>{3, 2, 0, 0}));
+  EXPECT_EQ(piece(2), (std::vector<std::uint64_t>{5, 4, 1, 10}));
+  EXPECT_EQ(piece(3), (std::vector<std::uint64_t>{9, 1, 0, 2}));
+  EXPECT_TRUE(layout.scatters(2, 10));  // 14 slots against 20 values all-reduced
+  EXPECT_FALSE(owned_layout(parts, std::vector<std::uint32_t>{1, 1, 1, 1}, 2).scatters(2, 10));
+  EXPECT_THROW(owned_layout(parts, std::vector<std::uint32_t>{0, 0, 2, 0}, 2), InvalidInput);
+}
+
+TEST(Ownership, OwnedLayoutGivesEveryVertexOneSlotInItsOwnersBlock) {
+  // Partitions longer than a piece are cut.
+  const vid_t big = 3 * kLayoutPieceVertices + 5;
+  std::vector<Partition> parts{{0, big, 0, 1}, {big, big + 7, 1, 2}, {big + 7, 2 * big, 2, 3}};
+  for (const std::uint32_t ranks : {1u, 2u, 3u}) {
+    std::vector<std::uint32_t> owner(parts.size());
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      owner[p] = static_cast<std::uint32_t>(p % ranks);
+    const OwnedLayout layout = owned_layout(parts, owner, ranks);
+    std::vector<int> slot_seen(layout.slots(ranks), 0);
+    vid_t next = 0;
+    for (const OwnedLayout::Piece& p : layout.pieces) {
+      EXPECT_EQ(p.first, next);
+      EXPECT_GT(p.count, 0u);
+      EXPECT_LE(p.count, kLayoutPieceVertices);
+      EXPECT_GE(p.slot, p.rank * layout.block);
+      EXPECT_LE(p.slot + p.count, (p.rank + 1) * layout.block);
+      for (vid_t i = 0; i < p.count; ++i)
+        ++slot_seen[p.slot + i];
+      next += p.count;
+    }
+    EXPECT_EQ(next, 2 * big);
+    EXPECT_EQ(std::count(slot_seen.begin(), slot_seen.end(), 1), std::ptrdiff_t{2} * big);
+    EXPECT_EQ(std::count(slot_seen.begin(), slot_seen.end(), 0),
+              static_cast<std::ptrdiff_t>(layout.slots(ranks)) - std::ptrdiff_t{2} * big);
+  }
+}
+
 TEST(Ownership, RejectsZeroRanks) {
   const auto parts = partitions_of({10});
   try {

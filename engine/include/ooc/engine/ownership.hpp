@@ -35,6 +35,33 @@ std::vector<std::pair<vid_t, vid_t>> owned_vertex_ranges(std::span<const Partiti
                                                          std::span<const std::uint32_t> owner,
                                                          std::uint32_t rank);
 
+// The ranks' vertices laid out rank by rank, for the exchanges in which each rank needs only its
+// own vertices' sums (an accumulative program's deltas: a reduce-scatter, docs/distributed.md
+// section 2): rank r's vertices, in vertex order, fill slots [r * block, r * block + its count) of
+// an array of ranks * block slots, where block is the most vertices any rank owns (the slots past
+// a rank's count are padding). The pieces hold every vertex once, in vertex order, none longer than
+// kLayoutPieceVertices, so that one GPU block (or one oneTBB task) takes one piece.
+inline constexpr vid_t kLayoutPieceVertices = vid_t{1} << 12;
+struct OwnedLayout {
+  struct Piece {
+    vid_t first = 0, count = 0;  // vertices [first, first + count)
+    std::uint32_t rank = 0;      // their owner
+    std::uint64_t slot = 0;      // the first one's slot
+  };
+  std::uint64_t block = 0;
+  std::vector<Piece> pieces;
+  std::uint64_t slots(std::uint32_t ranks) const { return block * ranks; }
+  // Whether a reduce-scatter of the slots moves fewer bytes than an all-reduce of the `vertices`
+  // values: (N - 1) / N of the slots against 2 (N - 1) / N of the values. Ranks that own very
+  // different numbers of vertices (a star's hub and its leaves) pad their blocks past that.
+  bool scatters(std::uint32_t ranks, std::uint64_t vertices) const {
+    return slots(ranks) < 2 * vertices;
+  }
+};
+// Throws InvalidInput when ranks is 0, the sizes differ, or an owner is out of range.
+OwnedLayout owned_layout(std::span<const Partition> partitions,
+                         std::span<const std::uint32_t> owner, std::uint32_t ranks);
+
 // A balance figure for reports: the largest rank's edges over the mean (1.0 = perfect, and for a
 // graph without edges). Throws InvalidInput when ranks is 0, the sizes differ, or an owner is out
 // of range.
