@@ -1,10 +1,11 @@
-// The MPI communicator: MPI_Allreduce in place, in chunks that fit MPI's int counts, and
-// MPI_Allgather. Only the thread that called mpi_world() calls MPI (MPI_THREAD_FUNNELED);
-// oneTBB's workers never do.
+// The MPI communicator: MPI_Allreduce in place, in chunks that fit MPI's int counts,
+// MPI_Reduce_scatter_block and MPI_Allgather. Only the thread that called mpi_world() calls MPI
+// (MPI_THREAD_FUNNELED); oneTBB's workers never do.
 #include <mpi.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -66,6 +67,12 @@ class MpiCommunicator final : public Communicator {
   void all_reduce(std::span<double> data, Reduction op) override {
     reduce(data.data(), data.size(), MPI_DOUBLE, mpi_op(op));
   }
+  void reduce_scatter(std::span<float> data, std::size_t block) override {
+    scatter(data.data(), data.size(), block, MPI_FLOAT);
+  }
+  void reduce_scatter(std::span<double> data, std::size_t block) override {
+    scatter(data.data(), data.size(), block, MPI_DOUBLE);
+  }
   void all_or(std::span<std::uint32_t> data) override {
     reduce(data.data(), data.size(), MPI_UINT32_T, MPI_BOR);
   }
@@ -90,6 +97,22 @@ class MpiCommunicator final : public Communicator {
       check(MPI_Allreduce(MPI_IN_PLACE, data + at, n, type, op, MPI_COMM_WORLD),
             "combining the ranks' vertex arrays");
     }
+  }
+
+  // MPI_Reduce_scatter_block in place leaves this rank's block at the front: moved to its place.
+  // A block past MPI's int count is all-reduced whole (every block's sums, in place), in chunks.
+  template <class T>
+  void scatter(T* data, std::size_t count, std::size_t block, MPI_Datatype type) {
+    if (count != block * static_cast<std::size_t>(size_))
+      throw Error("reduce_scatter: the array does not hold a block for every rank");
+    if (block > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+      reduce(data, count, type, MPI_SUM);
+      return;
+    }
+    check(MPI_Reduce_scatter_block(MPI_IN_PLACE, data, static_cast<int>(block), type, MPI_SUM,
+                                   MPI_COMM_WORLD),
+          "summing the ranks' vertex arrays");
+    std::memmove(data + block * static_cast<std::size_t>(rank_), data, block * sizeof(T));
   }
 
   int rank_ = 0, size_ = 1;

@@ -1,7 +1,7 @@
 // Ranks as threads of one process: all_reduce through shared memory and a barrier. Each rank
 // reduces one slice of the elements across every rank's buffer and writes the result back into
-// all of them, so the work is spread and no temporary is needed. all_gather: each rank copies
-// every rank's published buffer.
+// all of them, so the work is spread and no temporary is needed. reduce_scatter: each rank sums
+// its own block. all_gather: each rank copies every rank's published buffer.
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -89,6 +89,12 @@ class ThreadCommunicator final : public Communicator {
   void all_reduce(std::span<double> data, Reduction op) override {
     reduce(data, combining<double>(op));
   }
+  void reduce_scatter(std::span<float> data, std::size_t block) override {
+    scatter_sums(data, block);
+  }
+  void reduce_scatter(std::span<double> data, std::size_t block) override {
+    scatter_sums(data, block);
+  }
   void all_or(std::span<std::uint32_t> data) override {
     reduce(data, [](std::uint32_t a, std::uint32_t b) { return a | b; });
   }
@@ -122,6 +128,25 @@ class ThreadCommunicator final : public Communicator {
         static_cast<T*>(shared_->buffers[r])[i] = acc;
     }
     shared_->barrier.arrive_and_wait();  // every slice is written back
+  }
+
+  // Each rank sums its own block over every rank's buffer into its own: no rank writes another's
+  // block, so they need no order among themselves.
+  template <class T>
+  void scatter_sums(std::span<T> data, std::size_t block) {
+    const auto ranks = static_cast<std::size_t>(size());
+    if (data.size() != block * ranks)
+      throw Error("reduce_scatter: the array does not hold a block for every rank");
+    shared_->buffers[static_cast<std::size_t>(rank_)] = data.data();
+    shared_->barrier.arrive_and_wait();  // every buffer is published
+    const std::size_t first = block * static_cast<std::size_t>(rank_);
+    for (std::size_t r = 0; r < ranks; ++r) {
+      if (r == static_cast<std::size_t>(rank_)) continue;
+      const T* other = static_cast<const T*>(shared_->buffers[r]);
+      for (std::size_t i = first; i < first + block; ++i)
+        data[i] += other[i];
+    }
+    shared_->barrier.arrive_and_wait();  // every rank has read its block of every buffer
   }
 
   std::shared_ptr<Shared> shared_;

@@ -258,6 +258,36 @@ TEST(ThreadCommunicator, AllGatherPutsEachRanksWordsAtItsPlace) {
   });
 }
 
+// Each rank gets the sums of its own block, in its own place; the others' blocks are not its.
+TEST(ThreadCommunicator, ReduceScatterSumsEachRanksBlockInItsPlace) {
+  test::on_ranks(3, [](int r, const std::shared_ptr<Communicator>& ranks) {
+    const auto mine = static_cast<float>(r);
+    std::vector<float> data(6);
+    for (std::size_t i = 0; i < data.size(); ++i)
+      data[i] = mine * 10 + static_cast<float>(i);  // rank r: 10r, 10r + 1, ...
+    ranks->reduce_scatter(data, 2);
+    const auto at = static_cast<std::size_t>(2 * r);
+    // Sum over ranks of 10r + i: 30 + 3i.
+    EXPECT_EQ(data[at], 30.0f + 3.0f * static_cast<float>(at));
+    EXPECT_EQ(data[at + 1], 30.0f + 3.0f * static_cast<float>(at + 1));
+    std::vector<double> wide{1.0, 2.0, 3.0};
+    ranks->reduce_scatter(wide, 1);
+    EXPECT_EQ(wide[static_cast<std::size_t>(r)], 3.0 * static_cast<double>(r + 1));
+    std::vector<float> short_of_one(5);
+    EXPECT_THROW(
+        {
+          try {
+            ranks->reduce_scatter(short_of_one, 2);
+          } catch (const Error& e) {
+            EXPECT_STREQ(e.what(),
+                         "reduce_scatter: the array does not hold a block for every rank");
+            throw;
+          }
+        },
+        Error);
+  });
+}
+
 // Each rank's own forest over random links, merged in chunks of several sizes: every rank ends
 // with the forest of all the links, each vertex pointing at the least vertex of its tree.
 TEST(ForestMerge, EveryRankGetsTheJoinOfTheRanksForests) {
