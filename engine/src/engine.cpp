@@ -123,6 +123,7 @@ void OocEngine::Impl::join_ranks(std::shared_ptr<Communicator> link) {
   owners = assign_partitions(partitions, graph.hub_count, static_cast<std::uint32_t>(link->size()),
                              options.filter_merge);
   owned = vertices_of(partitions, owners, rank, graph.num_vertices());
+  layout = owned_layout(partitions, owners, static_cast<std::uint32_t>(link->size()));
   communicator = std::move(link);
 }
 
@@ -134,7 +135,7 @@ void OocEngine::Impl::make_device_graph() {
   }
   const auto ranges =
       owned_vertex_ranges(partitions, owners, static_cast<std::uint32_t>(communicator->rank()));
-  const detail::RankSetup rank{*communicator, owned, ranges, owners};
+  const detail::RankSetup rank{*communicator, owned, ranges, owners, layout};
   device = detail::make_device_graph(graph, partitions, options, &rank);
   if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions, &rank);
 }
@@ -254,7 +255,7 @@ std::optional<ExchangeCalibration> OocEngine::exchange_calibration() const {
 }
 detail::RankView OocEngine::rank_view() const {
   if (!impl_->communicator) return {};
-  return {&impl_->owned, impl_->communicator.get()};
+  return {&impl_->owned, impl_->communicator.get(), &impl_->layout};
 }
 
 vid_t OocEngine::highest_degree_vertex() const {

@@ -28,10 +28,12 @@ struct OocEngine::Impl {
   std::uint64_t list_head_count = 0;  // of them, those that are targets (not kNoVertex)
   // PageRank's automatic push rule for this graph (PushRule::automatic), once a run chose it.
   std::optional<PushRule> automatic_push;
-  // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices.
+  // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices, and
+  // every rank's laid out rank by rank (an accumulative program's exchange).
   std::shared_ptr<Communicator> communicator;
   std::vector<std::uint32_t> owners;
   Bitmap owned;
+  OwnedLayout layout;
   std::shared_ptr<detail::DeviceGraph> device;  // the CUDA backend's (null on the CPU)
   // Several GPUs from this process (EngineOptions::devices): a rank each; the fields above are
   // then unused.

@@ -30,8 +30,10 @@ double SizeTimes::seconds(std::uint64_t bytes) const {
 
 ExchangePrice price_exchange(const ExchangeCalibration& c, const ExchangeShape& s) {
   ExchangePrice price;
-  price.dense =
-      c.all_reduce.seconds(s.vertices * s.value_bytes) + (s.accumulative ? c.change_seconds : 0.0);
+  const double collective = s.accumulative && s.scattered > 0
+                                ? c.reduce_scatter.seconds(s.scattered * s.value_bytes)
+                                : c.all_reduce.seconds(s.vertices * s.value_bytes);
+  price.dense = collective + (s.accumulative ? c.change_seconds : 0.0);
   if (s.busiest > 0) {  // no rank changed anything: the sparse form makes no collective
     const std::uint64_t gathered = s.ranks * s.busiest * sizeof(std::uint64_t);
     price.sparse = c.all_gather.seconds(gathered) + c.apply_pairs.seconds(gathered);
@@ -106,9 +108,9 @@ std::string describe(const ExchangeCalibration& c) {
   char head[96];
   std::snprintf(head, sizeof head, "NCCL set up in %.3f s (joined, warmed up, calibrated)",
                 c.setup_seconds);
-  return std::string(head) + ": all-reduce " + ends(c.all_reduce) + "; all-gather " +
-         ends(c.all_gather) + "; applying the pairs " + ends(c.apply_pairs) +
-         "; accumulative changes " + as_time(c.change_seconds);
+  return std::string(head) + ": all-reduce " + ends(c.all_reduce) + "; reduce-scatter " +
+         ends(c.reduce_scatter) + "; all-gather " + ends(c.all_gather) + "; applying the pairs " +
+         ends(c.apply_pairs) + "; accumulative changes " + as_time(c.change_seconds);
 }
 
 }  // namespace ooc

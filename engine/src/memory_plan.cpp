@@ -71,7 +71,7 @@ void plan_compressed(MemoryPlan& plan, const Graph& g, std::span<const Partition
 // A GPU rank's room for its changed pairs (MemoryPlan::pair_capacity).
 std::uint64_t pair_capacity(std::uint64_t n, std::uint32_t value_bytes, bool accumulative,
                             Exchange exchange, std::uint32_t gpu_ranks,
-                            const ExchangeCalibration& calibration) {
+                            const ExchangeCalibration& calibration, std::uint64_t change_slots) {
   switch (exchange) {
     case Exchange::dense:
       return 0;
@@ -84,15 +84,17 @@ std::uint64_t pair_capacity(std::uint64_t n, std::uint32_t value_bytes, bool acc
                                                .ranks = gpu_ranks,
                                                .busiest = 0,
                                                .value_bytes = value_bytes,
-                                               .accumulative = accumulative});
+                                               .accumulative = accumulative,
+                                               .scattered = change_slots});
 }
 
 // A GPU rank's exchange arrays: the values (or deltas) as last agreed, an accumulative program's
-// changes of them, and for a sparse exchange the rank's changed (vertex, value) pairs and every
-// rank's, gathered, and their count.
+// changes of them (`change_slots` of them), and for a sparse exchange the rank's changed (vertex,
+// value) pairs and every rank's, gathered, and their count.
 std::uint64_t exchange_bytes(std::uint64_t n, std::uint32_t value_bytes, bool accumulative,
-                             std::uint64_t pairs, std::uint32_t gpu_ranks) {
-  std::uint64_t bytes = n * value_bytes * (accumulative ? 2 : 1);
+                             std::uint64_t change_slots, std::uint64_t pairs,
+                             std::uint32_t gpu_ranks) {
+  std::uint64_t bytes = n * value_bytes + (accumulative ? change_slots * value_bytes : 0);
   if (pairs > 0) bytes += pairs * sizeof(std::uint64_t) * (1 + gpu_ranks) + 8;
   return bytes;
 }
@@ -140,7 +142,7 @@ void place_edges(MemoryPlan& plan, const EngineOptions& o, const Graph& g,
 MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::uint32_t value_bytes,
                        bool accumulative, const EngineOptions& o, std::uint64_t budget,
                        std::uint32_t gpu_ranks, std::uint64_t l2_bytes,
-                       const ExchangeCalibration& exchange) {
+                       const ExchangeCalibration& exchange, std::uint64_t change_slots) {
   MemoryPlan plan;
   plan.budget = budget;
   const std::uint64_t n = g.num_vertices();
@@ -170,9 +172,10 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
   if (plan.compressed) plan_compressed(plan, g, parts);
   if (gpu_ranks > 0) {
     plan.pair_capacity =
-        pair_capacity(n, value_bytes, accumulative, o.exchange, gpu_ranks, exchange);
+        pair_capacity(n, value_bytes, accumulative, o.exchange, gpu_ranks, exchange, change_slots);
     plan.exchange_bytes =
-        exchange_bytes(n, value_bytes, accumulative, plan.pair_capacity, gpu_ranks);
+        exchange_bytes(n, value_bytes, accumulative, change_slots > 0 ? change_slots : n,
+                       plan.pair_capacity, gpu_ranks);
   }
   if (budget == 0) return plan;
   check_budget(plan, budget);

@@ -174,10 +174,11 @@ EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) cons
 MemoryPlan OocEngine::Impl::plan(const detail::ProgramInfo& info, const EngineOptions& o,
                                  std::uint64_t budget, std::uint64_t l2_bytes) const {
   const bool gpu_rank = communicator && backend == Backend::cuda;
+  const auto ranks = gpu_rank ? static_cast<std::uint32_t>(communicator->size()) : 0;
   return plan_memory(
-      graph, partitions, info.value_bytes, info.kind == ProgramKind::accumulative, o, budget,
-      gpu_rank ? static_cast<std::uint32_t>(communicator->size()) : 0, l2_bytes,
-      gpu_rank && device ? detail::exchange_calibration(*device) : ExchangeCalibration{});
+      graph, partitions, info.value_bytes, info.kind == ProgramKind::accumulative, o, budget, ranks,
+      l2_bytes, gpu_rank && device ? detail::exchange_calibration(*device) : ExchangeCalibration{},
+      gpu_rank && layout.scatters(ranks, graph.num_vertices()) ? layout.slots(ranks) : 0);
 }
 
 detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& info,

@@ -13,6 +13,7 @@
 
 #include "gpu_test.hpp"
 #include "ooc/engine/cuda/exchange.cuh"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/transfer/device_array.hpp"
 
 namespace ooc {
@@ -220,6 +221,92 @@ TEST(CudaExchangeKernels, TheReductionMarksTheOwnedVerticesOtherRanksLowered) {
     const bool lowered = reduced[v] != values[v];
     EXPECT_EQ(bit(got, v), bit(next, v) || (lowered && bit(owned, v))) << "vertex " << v;
   }
+}
+
+// An accumulative program whose delta activates a vertex at 0.5.
+struct HalfThreshold {
+  using Value = float;
+  OOC_HD bool relax(float message, std::uint32_t, float* dst) const {
+    const float before = atomic_add(dst, message);
+    return before < 0.5f && before + message >= 0.5f;
+  }
+};
+
+// The dense form of an accumulative program as a reduce-scatter: three ranks' changes into their
+// slots of the ranks' layout, summed on the host as NCCL would, then rank 1's block onto its own
+// vertices. Its deltas are the agreed ones plus every rank's change, an owned vertex is marked
+// where the sum reaches the threshold (pieces that start inside a bitmap word included), and the
+// vertices of other ranks are back at their agreed deltas.
+TEST(CudaExchangeKernels, AReduceScatterSumsEveryRanksChangesOntoTheOwnedDeltas) {
+  OOC_REQUIRE_GPU();
+  constexpr std::uint32_t ranks = 3, me = 1;
+  // Partitions of uneven sizes (one longer than a piece), dealt round the ranks.
+  std::vector<Partition> parts;
+  vid_t first = 0;
+  for (const vid_t count : {5u, 70u, 33u, kLayoutPieceVertices + 90, 1u, 129u, 64u, 7u}) {
+    parts.push_back({first, first + count, 0, 0});
+    first += count;
+  }
+  const vid_t n = first;
+  std::vector<std::uint32_t> owner(parts.size());
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    owner[p] = static_cast<std::uint32_t>((p + 1) % ranks);  // rank 1: the long one among them
+  const OwnedLayout layout = owned_layout(parts, owner, ranks);
+  std::vector<std::uint64_t> owned((n + 63) / 64);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    for (vid_t v = parts[p].first_vertex; v < parts[p].last_vertex && owner[p] == me; ++v)
+      owned[v >> 6] |= std::uint64_t{1} << (v & 63u);
+  }
+  std::mt19937 rng(5);
+  const auto quarter = [&] { return static_cast<float>(rng() % 4) * 0.125f; };  // exact sums
+  std::vector<float> agreed(n);
+  std::vector<std::vector<float>> deltas(ranks, std::vector<float>(n));
+  for (vid_t v = 0; v < n; ++v) {
+    agreed[v] = quarter();
+    for (std::uint32_t r = 0; r < ranks; ++r)
+      deltas[r][v] = rng() % 3 == 0 ? agreed[v] + quarter() : agreed[v];
+  }
+  const DeviceArray<OwnedLayout::Piece> pieces = to_device(layout.pieces);
+  const DeviceArray<float> d_agreed = to_device(agreed);
+  std::vector<float> summed(layout.slots(ranks), 0.0f);
+  std::vector<float> mine_after;  // rank 1's deltas after its scatter pass
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    const DeviceArray<float> d_deltas = to_device(deltas[r]);
+    const DeviceArray<float> d_slots = to_device(std::vector<float>(layout.slots(ranks), 0.0f));
+    ex::scatter_change_kernel<<<4, 64>>>(d_deltas.data(), d_agreed.data(), d_slots.data(),
+                                         pieces.data(), layout.pieces.size(), r);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::vector<float> slots = to_host(d_slots, summed.size());
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      summed[i] += slots[i];
+    if (r == me) mine_after = to_host(d_deltas, n);
+  }
+  std::vector<std::uint64_t> next((n + 63) / 64, 0);
+  const DeviceArray<float> d_mine = to_device(mine_after), d_summed = to_device(summed);
+  const DeviceArray<float> d_agreed_mine = to_device(agreed);
+  const DeviceArray<std::uint64_t> d_next = to_device(next);
+  ex::take_scattered_kernel<HalfThreshold, 64>
+      <<<3, 64>>>(HalfThreshold{}, d_mine.data(), d_agreed_mine.data(), d_summed.data(),
+                  pieces.data(), layout.pieces.size(), me, d_next.data());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<float> got = to_host(d_mine, n), got_agreed = to_host(d_agreed_mine, n);
+  const std::vector<std::uint64_t> got_next = to_host(d_next, next.size());
+  std::size_t marked = 0;
+  for (vid_t v = 0; v < n; ++v) {
+    if (!bit(owned, v)) {
+      EXPECT_EQ(got[v], agreed[v]) << "vertex " << v;
+      EXPECT_FALSE(bit(got_next, v)) << "vertex " << v;
+      continue;
+    }
+    float want = agreed[v];
+    for (std::uint32_t r = 0; r < ranks; ++r)
+      want += deltas[r][v] - agreed[v];
+    EXPECT_EQ(got[v], want) << "vertex " << v;
+    EXPECT_EQ(got_agreed[v], want) << "vertex " << v;
+    EXPECT_EQ(bit(got_next, v), want >= 0.5f) << "vertex " << v;
+    marked += want >= 0.5f ? 1 : 0;
+  }
+  EXPECT_GT(marked, 1000u);
 }
 
 }  // namespace

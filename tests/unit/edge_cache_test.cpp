@@ -161,6 +161,9 @@ TEST(MemoryPlan, AGpuRankCountsItsExchangeArrays) {
             2 * 4 * n + (n + 1) / 2 * 8 * 3 + 8);
   o.exchange = Exchange::dense;
   EXPECT_EQ(plan_memory(g, parts, 4, false, o, 0, 2).exchange_bytes, 4 * n);
+  // Changes in the ranks' layout (a reduce-scatter): its slots, padding included.
+  EXPECT_EQ(plan_memory(g, parts, 4, true, o, 0, 2, 0, {}, n + 6).exchange_bytes,
+            4 * n + 4 * (n + 6));
   o.exchange = Exchange::sparse;
   const MemoryPlan sparse = plan_memory(g, parts, 4, false, o, 0, 4);
   EXPECT_EQ(sparse.exchange_bytes, 4 * n + n * 8 * 5 + 8);

@@ -27,6 +27,7 @@ constexpr std::uint64_t kDense = 4 * kVertices;
 ExchangeCalibration nvlink() {
   ExchangeCalibration c;
   c.all_reduce = line(20e-6, 200e9, kDense, 4);
+  c.reduce_scatter = line(15e-6, 400e9, kDense, 4);
   c.all_gather = line(20e-6, 150e9, kDense, 16);
   c.apply_pairs = line(5e-6, 80e9, kDense, 16);
   c.change_seconds = 0.2e-3;
@@ -146,6 +147,20 @@ TEST(ExchangeCost, AnAccumulativeProgramsDenseFormAlsoPaysItsChangeKernel) {
   EXPECT_TRUE(prefer_sparse(c, s));
 }
 
+// An accumulative program whose ranks' layout scatters pays the reduce-scatter of the layout's
+// slots, not the all-reduce of V values; a monotone program always the all-reduce.
+TEST(ExchangeCost, AScatteringDenseFormPaysTheReduceScatterOfItsSlots) {
+  const ExchangeCalibration c = nvlink();
+  ExchangeShape s = shape(kVertices / 8, true);
+  const double all_reduced = price_exchange(c, s).dense;
+  s.scattered = kVertices + 64;
+  EXPECT_DOUBLE_EQ(price_exchange(c, s).dense,
+                   c.reduce_scatter.seconds((kVertices + 64) * 4) + c.change_seconds);
+  EXPECT_LT(price_exchange(c, s).dense, all_reduced);
+  s.accumulative = false;
+  EXPECT_DOUBLE_EQ(price_exchange(c, s).dense, c.all_reduce.seconds(kVertices * 4));
+}
+
 TEST(ExchangeCost, TheDescriptionNamesTheSetUpAndBothEnds) {
   ExchangeCalibration c = nvlink();
   c.setup_seconds = 0.912;
@@ -153,6 +168,7 @@ TEST(ExchangeCost, TheDescriptionNamesTheSetUpAndBothEnds) {
   EXPECT_EQ(text.rfind("NCCL set up in 0.912 s", 0), 0u) << text;
   EXPECT_NE(text.find("all-reduce 20 us at 4.00 KiB ... 1.36 ms at 256.0 MiB"), std::string::npos)
       << text;
+  EXPECT_NE(text.find("; reduce-scatter "), std::string::npos) << text;
   EXPECT_NE(text.find("; all-gather "), std::string::npos) << text;
 }
 

@@ -87,6 +87,7 @@ nlohmann::json to_json(const RunStats& s) {
 nlohmann::json to_json(const ExchangeCalibration& c) {
   return {{"setup_seconds", c.setup_seconds},
           {"all_reduce", size_times(c.all_reduce)},
+          {"reduce_scatter", size_times(c.reduce_scatter)},
           {"all_gather", size_times(c.all_gather)},
           {"apply_pairs", size_times(c.apply_pairs)},
           {"change_seconds", c.change_seconds}};

@@ -189,6 +189,11 @@ void map_edges(DeviceGraph& d, Graph& g, int device, const RankSetup* rank) {
 // took is reported with the calibration.
 void join_ranks(DeviceGraph& d, const RankSetup& rank, int device) {
   upload(d.owned, rank.owned.words(), rank.owned.num_words(), "uploading the rank's vertices");
+  upload(d.layout_pieces, rank.layout.pieces.data(), rank.layout.pieces.size(),
+         "uploading the ranks' layout");
+  d.layout_block = rank.layout.block;
+  d.layout_scatters = rank.layout.scatters(static_cast<std::uint32_t>(rank.communicator.size()),
+                                           d.graph->num_vertices());
   const auto me = static_cast<std::uint32_t>(rank.communicator.rank());
   for (const std::uint32_t owner : rank.owners)
     d.cacheable.push_back(owner == me ? 1 : 0);

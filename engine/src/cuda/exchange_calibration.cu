@@ -1,7 +1,8 @@
 // NCCL warmed up and the exchange calibrated when a rank joins the others (exchange_cost.hpp).
 // NCCL connects lazily, at the first collective of each kind and size: under mpirun the first
 // timed run paid 0.91 s in NCCL. Here every rank makes the collectives a run makes (the dense
-// all-reduce of V 4-byte values with min and with sum, the sparse all-gather of pairs), at sizes
+// all-reduce of V 4-byte values with min and with sum, the reduce-scatter of an accumulative
+// program's changes, the sparse all-gather of pairs), at sizes
 // from 4 KiB to the dense array's, and times them, and the kernels that only one form runs, so
 // that Exchange::automatic prices both forms in seconds.
 #include <algorithm>
@@ -69,14 +70,14 @@ double kernel_seconds(const Stream& stream, Launch&& launch) {
 // Every figure becomes the slowest rank's, so that every rank prices alike and chooses alike.
 void agree(Communicator& host, ExchangeCalibration& c) {
   std::vector<double> seconds;
-  for (const SizeTimes* t : {&c.all_reduce, &c.all_gather, &c.apply_pairs}) {
+  for (const SizeTimes* t : {&c.all_reduce, &c.reduce_scatter, &c.all_gather, &c.apply_pairs}) {
     for (const TimedSize& at : t->at)
       seconds.push_back(at.seconds);
   }
   seconds.push_back(c.change_seconds);
   host.all_reduce(seconds, Reduction::max);
   auto next = seconds.begin();
-  for (SizeTimes* t : {&c.all_reduce, &c.all_gather, &c.apply_pairs}) {
+  for (SizeTimes* t : {&c.all_reduce, &c.reduce_scatter, &c.all_gather, &c.apply_pairs}) {
     for (TimedSize& at : t->at)
       at.seconds = *next++;
   }
@@ -100,7 +101,7 @@ ExchangeCalibration calibrate_exchange(NcclLink& nccl, Communicator& host, std::
   };
   // The values (all-reduced, and the pairs' and the changes' target), this rank's pairs, and every
   // rank's (read as V deltas by the change kernel).
-  DeviceArray<std::uint32_t> values(n, "timing the exchange");
+  DeviceArray<std::uint32_t> values(std::max(n, ranks), "timing the exchange");  // a slot a rank
   DeviceArray<std::uint64_t> own(most_pairs, "timing the exchange");
   DeviceArray<std::uint64_t> all(std::max(most_pairs * ranks, (n + 1) / 2), "timing the exchange");
   const Stream stream;
@@ -123,6 +124,9 @@ ExchangeCalibration calibrate_exchange(NcclLink& nccl, Communicator& host, std::
     const double as_sum = collective_seconds(
         [&] { nccl.all_reduce(as_float, count, Reduction::sum, s); });  // accumulative ones
     c.all_reduce.at[i] = {reduced[i], std::max(as_min, as_sum)};
+    const std::uint64_t block = std::max<std::uint64_t>(count / ranks, 1);  // as the values fit
+    c.reduce_scatter.at[i] = {block * ranks * sizeof(float),
+                              collective_seconds([&] { nccl.reduce_scatter(as_float, block, s); })};
     const std::uint64_t pairs = gathered[i] / sizeof(std::uint64_t) / ranks;
     c.all_gather.at[i] = {gathered[i], collective_seconds([&] {
                             nccl.all_gather(own.data(), all.data(), pairs, s);

@@ -80,6 +80,15 @@ void NcclLink::reduce(const void* send, void* receive, std::size_t n, ncclDataTy
   wait(stream, doing);
 }
 
+void NcclLink::reduce_scatter(float* data, std::size_t block, cudaStream_t stream) {
+  const char* doing = "summing vertex deltas over NCCL";
+  // In place: this rank's block of the array it sends is where its sums land.
+  check(ncclReduceScatter(data, data + block * static_cast<std::size_t>(rank_), block, ncclFloat32,
+                          ncclSum, comm_, stream),
+        doing);
+  wait(stream, doing);
+}
+
 void NcclLink::all_gather(const std::uint64_t* send, std::uint64_t* receive, std::size_t count,
                           cudaStream_t stream) {
   gather(send, receive, count, ncclUint64, stream);

@@ -5,7 +5,8 @@
 // changes, read the count back and all-reduce the busiest rank's count on the host, and both end
 // by marking the owned vertices that join the next frontier; neither is priced. What differs:
 //   dense   the all-reduce of V values; an accumulative program first takes its change of every
-//           delta (a kernel over V)
+//           delta (a kernel over V), and sums the changes by a reduce-scatter of the ranks'
+//           layout's slots where that moves fewer bytes (OwnedLayout::scatters)
 //   sparse  a second pass over V that writes this rank's changed pairs (not priced), the
 //           all-gather of N c pairs of 8 bytes (c: the busiest rank's changes), then the kernel
 //           that applies them
@@ -41,6 +42,7 @@ struct SizeTimes {
 // rank's), so that every rank makes the same choice.
 struct ExchangeCalibration {
   SizeTimes all_reduce;       // bytes: the array each rank hands in (4 V at the largest size)
+  SizeTimes reduce_scatter;   // bytes: the same (an accumulative program's dense form)
   SizeTimes all_gather;       // bytes: every rank's pairs together, as each rank receives them
   SizeTimes apply_pairs;      // bytes: the same gathered pairs, applied by the kernel
   double change_seconds = 0;  // an accumulative program's change of its V deltas (a kernel)
@@ -57,6 +59,9 @@ struct ExchangeShape {
   std::uint64_t busiest = 0;  // the most vertices any rank changed since the last exchange
   std::uint32_t value_bytes = 4;
   bool accumulative = false;
+  // An accumulative program's dense form as a reduce-scatter: its slots (OwnedLayout::slots);
+  // 0: an all-reduce of the V values.
+  std::uint64_t scattered = 0;
 };
 
 // Seconds of what only that form runs.

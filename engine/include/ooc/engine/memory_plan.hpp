@@ -72,12 +72,15 @@ std::uint32_t pull_blocks_for(std::uint64_t vertices, std::uint32_t value_bytes,
 // value_bytes: sizeof(Value); accumulative programs keep a delta per vertex too. gpu_ranks: the
 // rank count of a distributed run on GPUs, whose exchange arrays the plan counts (0: none; see
 // docs/distributed.md, section 1), with `exchange`, what the ranks measured when they joined, for
-// the room Exchange::automatic needs. l2_bytes: the GPU's L2 (0: the CPU backend), for the pull
-// blocks, which an in-memory run takes only when the budget also holds their offsets. Throws
-// OutOfMemory when vertex data, staging and the exchange exceed a non-zero budget.
+// the room Exchange::automatic needs, and `change_slots`, the slots an accumulative program's
+// changes take (the ranks' layout when it scatters, OwnedLayout::slots; 0: one per vertex).
+// l2_bytes: the GPU's L2 (0: the CPU backend), for the pull blocks, which an in-memory run takes
+// only when the budget also holds their offsets. Throws OutOfMemory when vertex data, staging and
+// the exchange exceed a non-zero budget.
 MemoryPlan plan_memory(const Graph& graph, std::span<const Partition> partitions,
                        std::uint32_t value_bytes, bool accumulative, const EngineOptions& options,
                        std::uint64_t budget, std::uint32_t gpu_ranks = 0,
-                       std::uint64_t l2_bytes = 0, const ExchangeCalibration& exchange = {});
+                       std::uint64_t l2_bytes = 0, const ExchangeCalibration& exchange = {},
+                       std::uint64_t change_slots = 0);
 
 }  // namespace ooc

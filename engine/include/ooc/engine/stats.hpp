@@ -39,10 +39,11 @@ struct IterationStats {
   double transfer_seconds = 0;   // copies and compaction (CPU: staging copies)
   double compute_seconds = 0;    // kernels / loops
   // Distributed runs: what the ranks combined (dense: the array each rank hands to the
-  // all-reduce; sparse: the changed pairs of every rank, as gathered), the time it took from
-  // the end of this rank's tasks (waiting for slower ranks included), whether any exchange took
-  // the sparse form, and how many exchanges there were (EngineOptions::exchange_rounds in a
-  // dense iteration, else 1; 0 for one rank).
+  // all-reduce, or to an accumulative program's reduce-scatter, which moves half as much; sparse:
+  // the changed pairs of every rank, as gathered), the time it took from the end of this rank's
+  // tasks (waiting for slower ranks included), whether any exchange took the sparse form, and how
+  // many exchanges there were (EngineOptions::exchange_rounds in a dense iteration, else 1; 0 for
+  // one rank).
   std::uint64_t exchange_bytes = 0;
   double exchange_seconds = 0;
   double nccl_seconds = 0;  // of which inside NCCL's collective (GPU ranks)

@@ -229,6 +229,9 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   void mark_changed(bool sparse, const char* doing);
   // The values' (or deltas') half of exchange(); a sharing program's slots follow.
   void exchange_values(Communicator& host, IterationStats& stats);
+  void scatter_changes(IterationStats& stats, const char* doing);
+  // Whether an accumulative program's dense exchange is a reduce-scatter (OwnedLayout::scatters).
+  bool scatters() const { return device_.layout_scatters; }
 
   P program_;
   DeviceArray<Value> values_, deltas_;
@@ -279,7 +282,12 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
     OOC_CUDA(cudaMemcpyAsync(agreed_.data(), kAccumulative ? deltas_.data() : values_.data(),
                              agreed_.bytes(), cudaMemcpyDeviceToDevice, s),
              doing);
-    if constexpr (kAccumulative) change_ = DeviceArray<Value>(g_.num_vertices(), "delta changes");
+    if constexpr (kAccumulative) {  // in the ranks' layout when it scatters; padding never read
+      const auto ranks = static_cast<std::uint32_t>(device_.nccl->size());
+      change_ = DeviceArray<Value>(scatters() ? device_.layout_block * ranks : g_.num_vertices(),
+                                   "delta changes");
+      OOC_CUDA(cudaMemsetAsync(change_.data(), 0, change_.bytes(), s), doing);
+    }
     exchange_.reserve(plan_.pair_capacity, static_cast<std::uint64_t>(device_.nccl->size()));
   }
   ws_.streams[kDirect].synchronize(doing);

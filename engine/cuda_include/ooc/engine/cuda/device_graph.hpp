@@ -9,6 +9,7 @@
 #include "ooc/engine/cuda/nccl_link.hpp"
 #include "ooc/engine/detail/cuda_backend.hpp"
 #include "ooc/engine/exchange_cost.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/kernels/cuda/group_lists.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/device_array.hpp"
@@ -119,10 +120,14 @@ struct DeviceGraph {
   // Unified policy: the edges in managed memory, read-mostly.
   vid_t* managed_targets = nullptr;
   std::uint32_t* managed_weights = nullptr;
-  // A rank of a distributed run: the vertices it owns (empty on a single GPU), the host ranges
-  // of its own edges that it pinned in place, its link to the other ranks, and that link's
-  // set-up and times (calibrate_exchange), which price the exchange's two forms.
+  // A rank of a distributed run: the vertices it owns (empty on a single GPU), every rank's laid
+  // out rank by rank (the pieces of OwnedLayout, and its block), the host ranges of its own edges
+  // that it pinned in place, its link to the other ranks, and that link's set-up and times
+  // (calibrate_exchange), which price the exchange's two forms.
   DeviceArray<std::uint64_t> owned;
+  DeviceArray<OwnedLayout::Piece> layout_pieces;
+  std::uint64_t layout_block = 0;
+  bool layout_scatters = false;  // OwnedLayout::scatters
   std::vector<void*> registered;
   std::uint64_t registered_bytes = 0;
   std::vector<const void*> pinned_in_place;  // the host arrays whose ranges those are

@@ -13,6 +13,7 @@
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/types.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/engine/programs.hpp"
 #include "ooc/kernels/message.hpp"
 
@@ -91,6 +92,63 @@ __global__ void apply_change_kernel(P program, typename P::Value* deltas, typena
       active = activated_by(program, d, &zero[threadIdx.x], v);
     }
     set_owned_bits(active, v, next, owned);
+  }
+}
+
+// Accumulative programs, before a reduce-scatter in the ranks' layout (OwnedLayout): this rank's
+// change of every delta into its slot; a vertex of another rank's goes back to its agreed delta,
+// since its change goes to its owner. A block takes a piece at a time.
+template <class Value>
+__global__ void scatter_change_kernel(Value* deltas, const Value* agreed, Value* slots,
+                                      const OwnedLayout::Piece* pieces, std::uint64_t count,
+                                      std::uint32_t rank) {
+  for (std::uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
+    const OwnedLayout::Piece piece = pieces[i];
+    for (vid_t k = threadIdx.x; k < piece.count; k += blockDim.x) {
+      const vid_t v = piece.first + k;
+      slots[piece.slot + k] = deltas[v] - agreed[v];
+      if (piece.rank != rank) deltas[v] = agreed[v];
+    }
+  }
+}
+
+// After it: the sums in this rank's block onto its own vertices' agreed deltas; an owned vertex
+// whose delta now reaches the program's threshold (as in apply_change_kernel) is next. A piece
+// may start anywhere in a bitmap word: a warp's 32 verdicts land in one word or two.
+template <class P, unsigned kThreads>
+__global__ void take_scattered_kernel(P program, typename P::Value* deltas,
+                                      typename P::Value* agreed, const typename P::Value* slots,
+                                      const OwnedLayout::Piece* pieces, std::uint64_t count,
+                                      std::uint32_t rank, std::uint64_t* next) {
+  using Value = typename P::Value;
+  __shared__ Value zero[kThreads];  // relax() is atomic, and atomics need shared or global memory
+  for (std::uint64_t i = blockIdx.x; i < count; i += gridDim.x) {
+    const OwnedLayout::Piece piece = pieces[i];
+    if (piece.rank != rank) continue;  // the same for the whole block
+    // Whole warps walk the piece, so that every lane takes each ballot.
+    const vid_t rounded = (piece.count + 31u) & ~31u;
+    for (vid_t k = threadIdx.x; k < rounded; k += blockDim.x) {
+      bool active = false;
+      if (k < piece.count) {
+        const vid_t v = piece.first + k;
+        const Value d = agreed[v] + slots[piece.slot + k];
+        deltas[v] = d;
+        agreed[v] = d;
+        zero[threadIdx.x] = Value{};
+        active = activated_by(program, d, &zero[threadIdx.x], v);
+      }
+      const unsigned bits = __ballot_sync(0xffffffffu, active);
+      if ((threadIdx.x & 31u) == 0 && bits != 0) {
+        const std::uint64_t v0 = piece.first + k;  // lane 0's vertex
+        const std::uint64_t shift = v0 & 63u;
+        atomicOr(reinterpret_cast<unsigned long long*>(next + (v0 >> 6)),
+                 static_cast<unsigned long long>(std::uint64_t{bits} << shift));
+        if (shift > 32) {
+          atomicOr(reinterpret_cast<unsigned long long*>(next + (v0 >> 6) + 1),
+                   static_cast<unsigned long long>(std::uint64_t{bits} >> (64 - shift)));
+        }
+      }
+    }
   }
 }
 

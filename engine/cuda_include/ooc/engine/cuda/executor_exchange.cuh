@@ -20,9 +20,11 @@ namespace ooc::detail {
 //           rank's count, and applies the others' (min, max or sum)
 // Exchange::automatic takes the sparse form when it costs less time, priced from what the ranks
 // measured when they joined (prefer_sparse, exchange_cost.hpp) for the busiest rank's c changes.
-// Then an owned vertex whose value another rank moved, or whose delta now reaches the threshold,
-// joins the next frontier. A monotone program's own changes keep the marks its kernels left: a
-// loaded filter task processed once more has taken the marks of the vertices it processed.
+// An accumulative program's dense form is a reduce-scatter where the ranks' layout allows
+// (scatter_changes): a rank reads only its own vertices' deltas. Then an owned vertex whose value
+// another rank moved, or whose delta now reaches the threshold, joins the next frontier. A monotone
+// program's own changes keep the marks its kernels left: a loaded filter task processed once more
+// has taken the marks of the vertices it processed.
 template <class P>
 void CudaExecutor<P>::exchange(Communicator& host, IterationStats& stats) {
   exchange_values(host, stats);
@@ -64,7 +66,8 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
   const std::uint64_t c = RankExchange::busiest(host, mine, stats);
   if (n == 0) return;
   stats.busiest_changes = std::max(stats.busiest_changes, c);
-  const ExchangeShape shape{n, ranks, c, sizeof(Value), kAccumulative};
+  const ExchangeShape shape{
+      n, ranks, c, sizeof(Value), kAccumulative, scatters() ? change_.size() : 0};
   const bool sparse = exchange_.sparse(options_.exchange, device_.exchange, shape);
   if (sparse) {
     stats.sparse_exchange = true;
@@ -83,6 +86,11 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
                doing);
     }
   } else if constexpr (kAccumulative) {
+    if (scatters()) {
+      scatter_changes(stats, doing);
+      direct.synchronize(doing);
+      return;
+    }
     OOC_LAUNCH(cuda_exchange::delta_change_kernel, grid_for(n), kBlockThreads, s, doing,
                deltas_.data(), agreed_.data(), change_.data(), n);
     RankExchange::in_nccl(direct, stats, doing,
@@ -101,6 +109,26 @@ void CudaExecutor<P>::exchange_values(Communicator& host, IterationStats& stats)
   direct.synchronize(doing);
 }
 
+// An accumulative program's dense form where the ranks' layout allows (OwnedLayout::scatters):
+// the changes into the layout's slots, a reduce-scatter of them (half an all-reduce's bytes), and
+// the sums onto the rank's own vertices, which alone it reads.
+template <class P>
+void CudaExecutor<P>::scatter_changes(IterationStats& stats, const char* doing) {
+  const cudaStream_t s = stream(kDirect);
+  const std::uint64_t pieces = device_.layout_pieces.size();
+  const auto rank = static_cast<std::uint32_t>(device_.nccl->rank());
+  const unsigned grid = grid_for(pieces * kBlockThreads);  // a block a piece
+  OOC_LAUNCH(cuda_exchange::scatter_change_kernel, grid, kBlockThreads, s, doing, deltas_.data(),
+             agreed_.data(), change_.data(), device_.layout_pieces.data(), pieces, rank);
+  RankExchange::in_nccl(ws_.streams[kDirect], stats, doing, [&] {
+    device_.nccl->reduce_scatter(change_.data(), device_.layout_block, s);
+  });
+  stats.exchange_bytes += change_.bytes();
+  OOC_LAUNCH((cuda_exchange::take_scattered_kernel<P, kBlockThreads>), grid, kBlockThreads, s,
+             doing, program_, deltas_.data(), agreed_.data(), change_.data(),
+             device_.layout_pieces.data(), pieces, rank, next_.data());
+}
+
 template <class P>
 void CudaExecutor<P>::mark_changed(bool sparse, const char* doing) {
   const vid_t n = g_.num_vertices();
@@ -109,16 +137,20 @@ void CudaExecutor<P>::mark_changed(bool sparse, const char* doing) {
              sparse ? nullptr : change_.data(), next_.data(), device_.owned.data(), n);
 }
 
-// Accumulative programs keep each vertex's value on its owner alone: gather them everywhere.
+// Accumulative programs keep each vertex's value and pending delta on its owner alone: gather
+// them everywhere.
 template <class P>
 void CudaExecutor<P>::finish(Communicator&) {
   if constexpr (kAccumulative) {
     const vid_t n = g_.num_vertices();
     if (!ranked_ || n == 0) return;
     const cudaStream_t s = stream(kDirect);
-    OOC_LAUNCH(cuda_exchange::keep_owned_kernel, grid_for(n), kBlockThreads, s,
-               "gathering the ranks' values", values_.data(), device_.owned.data(), n);
-    device_.nccl->all_reduce(values_.data(), n, Reduction::sum, s);
+    const char* doing = "gathering the ranks' values";
+    for (Value* owned_only : {values_.data(), deltas_.data()}) {
+      OOC_LAUNCH(cuda_exchange::keep_owned_kernel, grid_for(n), kBlockThreads, s, doing, owned_only,
+                 device_.owned.data(), n);
+      device_.nccl->all_reduce(owned_only, n, Reduction::sum, s);
+    }
   }
 }
 

@@ -31,6 +31,10 @@ class NcclLink {
                   cudaStream_t stream);
   void all_reduce(const float* send, float* receive, std::size_t n, Reduction op,
                   cudaStream_t stream);
+  // The sums over all ranks of `data` (size() * block values), in place: rank r's block,
+  // data[r * block, (r + 1) * block), gets its sums (Communicator::reduce_scatter); waits the same
+  // way.
+  void reduce_scatter(float* data, std::size_t block, cudaStream_t stream);
   // `count` words from every rank into `receive`, rank r's at r * count; waits the same way.
   void all_gather(const std::uint64_t* send, std::uint64_t* receive, std::size_t count,
                   cudaStream_t stream);

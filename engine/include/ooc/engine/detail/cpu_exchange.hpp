@@ -18,8 +18,12 @@ namespace ooc::detail {
 // changes keep the marks relax() left: a loaded filter task processed once more (take_next) has
 // taken the marks of the vertices it ran, and marking every changed vertex again ran their lists
 // twice. Accumulative ones:
-// every rank's change of the deltas is summed onto the agreed deltas, and an owned vertex whose
-// delta now reaches the activation threshold (relax() from zero says so) joins it.
+// every rank's change of the deltas is summed onto the agreed deltas of the owned vertices (a
+// reduce-scatter in the ranks' layout: a rank reads only its own vertices' deltas), and an owned
+// vertex whose delta now reaches the activation threshold (relax() from zero says so) joins it.
+// The other vertices' deltas go back to their agreed values: their change has gone to the owners.
+// Where the layout's padding would make the reduce-scatter move more than an all-reduce
+// (OwnedLayout::scatters), every delta is all-reduced instead.
 template <class P>
 void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats) {
   const vid_t n = g_.num_vertices();
@@ -37,11 +41,21 @@ void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats)
                       });
   };
   if constexpr (kAccumulative) {
-    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { change_[v] = deltas_[v] - agreed_[v]; });
-    communicator.all_reduce(change_.span(), Reduction::sum);
+    const bool scattered = scatters();
+    if (scattered) {
+      scatter_deltas(communicator, stats);
+    } else {
+      tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { change_[v] = deltas_[v] - agreed_[v]; });
+      communicator.all_reduce(change_.span(), Reduction::sum);
+      stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
+    }
+    // The sums are in place (every vertex, or the owned ones when scattered): mark the owned
+    // vertices they activate.
     each_word([&](vid_t v) {
-      deltas_[v] = agreed_[v] + change_[v];
-      agreed_[v] = deltas_[v];
+      if (!scattered) {
+        deltas_[v] = agreed_[v] + change_[v];
+        agreed_[v] = deltas_[v];
+      }
       Value from_zero{};
       return activated_by(program_, deltas_[v], &from_zero, v);
     });
@@ -50,9 +64,37 @@ void CpuExecutor<P>::exchange(Communicator& communicator, IterationStats& stats)
     tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { agreed_[v] = values_[v]; });
     communicator.all_reduce(values_.span(), reduction_of<P>());
     each_word([&](vid_t v) { return values_[v] != agreed_[v]; });
+    stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
   }
-  stats.exchange_bytes += std::uint64_t{n} * sizeof(Value);
   if constexpr (SharingProgram<P>) exchange_slots(communicator, stats);
+}
+
+// An accumulative program's changes by a reduce-scatter in the ranks' layout: each into its slot,
+// the other ranks' vertices back at their agreed deltas, then this rank's block of sums onto its
+// own vertices.
+template <class P>
+void CpuExecutor<P>::scatter_deltas(Communicator& communicator, IterationStats& stats) {
+  const OwnedLayout& layout = *layout_;
+  const auto me = static_cast<std::uint32_t>(communicator.rank());
+  const auto each_piece = [&](auto&& per_vertex) {
+    tbb::parallel_for(std::size_t{0}, layout.pieces.size(), [&](std::size_t i) {
+      const OwnedLayout::Piece& piece = layout.pieces[i];
+      for (vid_t k = 0; k < piece.count; ++k)
+        per_vertex(piece, piece.first + k, piece.slot + k);
+    });
+  };
+  each_piece([&](const OwnedLayout::Piece& piece, vid_t v, std::uint64_t slot) {
+    change_[slot] = deltas_[v] - agreed_[v];
+    if (piece.rank != me) deltas_[v] = agreed_[v];
+  });
+  communicator.reduce_scatter(change_.span(), layout.block);
+  each_piece([&](const OwnedLayout::Piece& piece, vid_t v, std::uint64_t slot) {
+    if (piece.rank != me) return;
+    deltas_[v] = agreed_[v] + change_[slot];
+    agreed_[v] = deltas_[v];
+  });
+  stats.exchange_bytes +=
+      layout.slots(static_cast<std::uint32_t>(communicator.size())) * sizeof(Value);
 }
 
 // A sharing program's slots (SharedSlots): the other ranks' sums of the slots they marked are
@@ -80,14 +122,16 @@ void CpuExecutor<P>::exchange_slots(Communicator& communicator,
   stats.exchange_bytes += marks * sizeof(std::uint32_t);
 }
 
-// Accumulative programs keep each vertex's value on its owner alone: collect them.
+// Accumulative programs keep each vertex's value and pending delta on its owner alone: collect
+// them.
 template <class P>
 void CpuExecutor<P>::finish(Communicator& communicator) {
   if constexpr (kAccumulative) {
     tbb::parallel_for(vid_t{0}, g_.num_vertices(), [&](vid_t v) {
-      if (!owned_->test(v)) values_[v] = Value{};
+      if (!owned_->test(v)) values_[v] = deltas_[v] = Value{};
     });
     communicator.all_reduce(values_.span(), Reduction::sum);
+    communicator.all_reduce(deltas_.span(), Reduction::sum);
   }
 }
 

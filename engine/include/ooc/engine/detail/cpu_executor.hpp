@@ -71,6 +71,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
         plan_(plan),
         owned_(rank.owned),
         link_(rank.link),
+        layout_(rank.layout),
         pull_lists_{&pull.graph, pull.partitions, plan.compressed && &pull.graph == &g},
         staging_(P::needs_weights && g.weighted(), plan),
         values_(Buffer<Value>::allocate(g.num_vertices())),
@@ -93,6 +94,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   void execute(std::span<const Task> tasks, IterationStats& stats) override;
   void exchange(Communicator& communicator, IterationStats& stats) override;
   void exchange_slots(Communicator& communicator, IterationStats& stats) requires SharingProgram<P>;
+  void scatter_deltas(Communicator& communicator, IterationStats& stats);
   void advance_frontier() override;
   void finish(Communicator& communicator) override;
 
@@ -108,6 +110,10 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
     return ooc::urgency<P>(values_[v], kAccumulative ? deltas_[v] : Value{}, g_.degree(v));
   }
   bool admitted(vid_t v) const { return window_.admits(urgency(v)); }
+  // A distributed run: whether an accumulative program's exchange is a reduce-scatter.
+  bool scatters() const {
+    return layout_->scatters(static_cast<std::uint32_t>(link_->size()), g_.num_vertices());
+  }
   // Lists the engines bring: a graph's, its partitions (the same vertex ranges, their edges in
   // these lists), and whether they are read compressed (in-lists never are).
   struct ListSet {
@@ -189,6 +195,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   MemoryPlan plan_;
   const Bitmap* owned_;
   Communicator* link_;
+  const OwnedLayout* layout_;
   ListSet push_lists_{&g_, parts_, plan_.compressed};
   ListSet pull_lists_;
   CpuStaging staging_;
@@ -252,7 +259,11 @@ void CpuExecutor<P>::initialise() {
                     });
   if (owned_ != nullptr) {
     agreed_ = kAccumulative ? Buffer<Value>::copy_of(deltas_.span()) : Buffer<Value>::allocate(n);
-    if constexpr (kAccumulative) change_ = Buffer<Value>::allocate(n);
+    if constexpr (kAccumulative) {  // in the ranks' layout; its padding is never written
+      change_ = Buffer<Value>::allocate(
+          scatters() ? layout_->slots(static_cast<std::uint32_t>(link_->size())) : n);
+      std::fill(change_.begin(), change_.end(), Value{});
+    }
   }
   if (options_.transfer == TransferPolicy::unified) {
     touched_pages_ = Bitmap(static_cast<std::size_t>(plan_.edge_bytes / kUnifiedPageBytes + 1));

@@ -14,6 +14,7 @@
 #include "ooc/engine/exchange_cost.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/engine/programs.hpp"
 #include "ooc/kernels/bitmap.hpp"
 #include "ooc/partitioner/graph.hpp"
@@ -42,6 +43,7 @@ struct RankSetup {
   const Bitmap& owned;                                     // the rank's vertices
   std::span<const std::pair<vid_t, vid_t>> vertex_ranges;  // the same, as its partitions' ranges
   std::span<const std::uint32_t> owners;                   // each partition's rank
+  const OwnedLayout& layout;                               // every rank's vertices, rank by rank
 };
 
 // Moves the graph's edges (and its compressed lists, when the options read them) to pinned memory

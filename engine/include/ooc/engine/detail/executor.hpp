@@ -15,6 +15,7 @@
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/program_contract.hpp"
 #include "ooc/engine/stats.hpp"
@@ -32,12 +33,14 @@ struct Lists {
 };
 
 // A rank of a distributed run as its executor sees it: the vertices it owns (it processes only
-// their partitions, and pulls only into them) and the host link through which the ranks agree
+// their partitions, and pulls only into them), the host link through which the ranks agree
 // on what must be the same everywhere (the pull floor, an accumulative program's messages on the
-// CPU). Both null: one rank.
+// CPU), and every rank's vertices laid out rank by rank (an accumulative program's deltas are
+// summed by a reduce-scatter in that layout). All null: one rank.
 struct RankView {
   const Bitmap* owned = nullptr;
   Communicator* link = nullptr;
+  const OwnedLayout* layout = nullptr;
 };
 
 // What the driver needs to know of a run's executor to schedule its iterations; fixed for the run.
