@@ -19,6 +19,7 @@
 #include "engine_cases.hpp"
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/forest_merge.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/engine/programs.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/oocg.hpp"
@@ -107,6 +108,31 @@ TEST(DistributedRuns, EachRankProcessesOnlyItsOwnPartitions) {
   EXPECT_GT(bytes[1], 0u);
   EXPECT_LT(bytes[0], single);
   EXPECT_LT(bytes[1], single);
+}
+
+// PageRank's exchange hands the collective the ranks' layout (a reduce-scatter) where its padding
+// allows, and all V deltas (an all-reduce) where it does not: three ranks of a star whose hubs
+// hold half the edges, one rank the hubs and the others most of the leaves. Either way every rank
+// gets the reference's ranks.
+TEST(DistributedRuns, PageRanksChangesGoToTheirOwnersWhereTheLayoutAllows) {
+  for (const auto& [shape, ranks] : {std::pair{"kron", 2}, std::pair{"big_star", 3}}) {
+    SCOPED_TRACE(shape);
+    test::on_ranks(ranks, [&](int, const std::shared_ptr<Communicator>& communicator) {
+      OocEngine engine(test::make_shape(shape), test::options_for("hybrid", true, Backend::cpu),
+                       communicator);
+      const vid_t n = engine.graph().num_vertices();
+      const auto count = static_cast<std::uint32_t>(ranks);
+      const OwnedLayout layout = owned_layout(engine.partitions(), engine.owners(), count);
+      const RunStats stats = test::expect_matches_reference("pagerank", engine);
+      const bool scatters = layout.scatters(count, n);
+      EXPECT_EQ(std::string_view(shape) == "kron", scatters) << layout.block << " of " << n;
+      const std::uint64_t handed = scatters ? layout.slots(count) : n;
+      for (const IterationStats& it : stats.iterations) {
+        EXPECT_EQ(it.exchange_bytes, it.exchange_rounds * handed * sizeof(float))
+            << "iteration " << it.iteration;
+      }
+    });
+  }
 }
 
 // EngineOptions::exchange_rounds: an iteration with at least a quarter of the graph's edges
