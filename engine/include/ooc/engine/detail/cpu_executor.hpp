@@ -259,7 +259,7 @@ void CpuExecutor<P>::initialise() {
                     });
   if (owned_ != nullptr) {
     agreed_ = kAccumulative ? Buffer<Value>::copy_of(deltas_.span()) : Buffer<Value>::allocate(n);
-    if constexpr (kAccumulative) {  // in the ranks' layout; its padding is never written
+    if constexpr (kAccumulative) {  // in the ranks' layout; its padding stays 0, never read
       change_ = Buffer<Value>::allocate(
           scatters() ? layout_->slots(static_cast<std::uint32_t>(link_->size())) : n);
       std::fill(change_.begin(), change_.end(), Value{});
