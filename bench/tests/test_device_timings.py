@@ -50,11 +50,20 @@ def test_check_names_an_unknown_set(capsys):
     assert "'nope'" in capsys.readouterr().err
 
 
+def run_sh_variables():
+    """The variables run.sh gives defaults (`: "${NAME:=...}"`), which its caller may have set."""
+    with open(os.path.join(ROOT, "scripts/device/run.sh")) as f:
+        return set(re.findall(r"\$\{(\w+):?=", f.read()))
+
+
 def dry_run(tmp_path, stages, **env):
     """The '+ COMMAND' lines of DRY_RUN=1 run.sh STAGES, with the results folder and graph as
-    $RESULTS and $GRAPH, and the suite's --time-limit (what is left of the budget) as N."""
+    $RESULTS and $GRAPH, and the suite's --time-limit (what is left of the budget) as N. run.sh's
+    own variables are taken out of the environment first: on the GPU machine this test runs
+    inside run.sh's tests stage, under whatever GPU_FILTER or BUDGET_S that call was given."""
     results, graph = str(tmp_path / "results"), str(tmp_path / "graph.oocg")
-    run_env = dict(os.environ, DRY_RUN="1", RESULTS=results, OUT=str(tmp_path / "out"), GRAPH=graph, **env)
+    caller = {k: v for k, v in os.environ.items() if k not in run_sh_variables()}
+    run_env = dict(caller, DRY_RUN="1", RESULTS=results, OUT=str(tmp_path / "out"), GRAPH=graph, **env)
     p = subprocess.run(["bash", os.path.join(ROOT, "scripts/device/run.sh"), *stages], env=run_env,
                        capture_output=True, text=True, timeout=120)
     lines = [line.replace(results, "$RESULTS").replace(graph, "$GRAPH") for line in p.stdout.splitlines()
