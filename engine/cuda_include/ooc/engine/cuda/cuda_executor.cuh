@@ -208,7 +208,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
                         const char* doing);
   template <class Source>
   void gather_compressed(const cuda::RangeSet& ranges, Source source,
-                         const cuda::CompressedEdges& lists, const char* doing);
+                         const cuda::CompressedEdges& lists, bool tiled, const char* doing);
   void drain_gathers(unsigned i, const cuda::CompressedEdges& lists, bool count_lines,
                      const char* doing);
   // What a gather reads, combines and lands (pull.hpp).

@@ -3,9 +3,11 @@
 // In an iteration that pulls, a task's kernels gather into its gathering vertices instead of
 // pushing from the frontier (advance_pull.cuh): the warp gathers under the warp mapping and for a
 // zero-copy task that counts the lines it reads, SAGE-style tiled gathers under every other
-// mapping, compressed lists read in place a warp per vertex; then the long lists they queued.
+// mapping, compressed lists read in place a warp per vertex (from pinned host memory) or a thread
+// per short list (from the edge cache); then the long lists they queued.
 // Templated on the program because a gather reduces the program's offers.
 #include "ooc/engine/cuda/cuda_executor.cuh"
+#include "ooc/kernels/cuda/advance_compressed_tiled.cuh"
 #include "ooc/kernels/cuda/advance_pull.cuh"
 #include "ooc/kernels/cuda/launch.cuh"
 
@@ -53,16 +55,23 @@ void CudaExecutor<P>::gather_compacted(unsigned i, const cuda::CompactedEdges& b
   }
 }
 
-// Compressed lists read in place: a warp per gathering vertex, whatever load_balance says.
+// Compressed lists read in place: a thread per short list (`tiled`: in the edge cache), else a
+// warp per gathering vertex.
 template <class P>
 template <class Source>
 void CudaExecutor<P>::gather_compressed(const cuda::RangeSet& ranges, Source source,
-                                        const cuda::CompressedEdges& lists, const char* doing) {
+                                        const cuda::CompressedEdges& lists, bool tiled,
+                                        const char* doing) {
   if constexpr (kCanPull) {
     const auto rule = pull_rule();
-    OOC_LAUNCH(cuda::pull_compressed_kernel, warp_grid_for(task_words_), kBlockThreads,
-               stream(kDirect), doing, rule, pull_state(kDirect, false, lists), ranges, source,
-               lists);
+    const cuda::PullState state = pull_state(kDirect, false, lists);
+    if (tiled) {
+      OOC_LAUNCH(cuda::pull_compressed_tiled_kernel, grid_for(task_words_ * 64), kBlockThreads,
+                 stream(kDirect), doing, rule, state, ranges, source, lists);
+    } else {
+      OOC_LAUNCH(cuda::pull_compressed_kernel, warp_grid_for(task_words_), kBlockThreads,
+                 stream(kDirect), doing, rule, state, ranges, source, lists);
+    }
     drain_gathers(kDirect, lists, false, doing);
   }
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ooc/engine/cuda/cuda_executor.cuh"
+#include "ooc/kernels/cuda/advance_compressed_tiled.cuh"
 #include "ooc/kernels/cuda/launch.cuh"
 
 namespace ooc::detail {
@@ -102,13 +103,28 @@ template <class Source>
 void CudaExecutor<P>::advance_direct(const Task& task, const cuda::RangeSet& ranges, Source source,
                                      bool count_lines, const char* doing) {
   if (const auto lists = compressed_edges(task.engine)) {
+    const bool tiled = tiles_compressed(task.engine);
     if (pulling_) {
-      if constexpr (kCanPull) gather_compressed(ranges, source, *lists, doing);
+      if constexpr (kCanPull) gather_compressed(ranges, source, *lists, tiled, doing);
     } else {
-      // The one mapping for compressed lists read in place, whatever load_balance says.
-      OOC_LAUNCH(cuda::advance_compressed_kernel, warp_grid_for(task_words_), kBlockThreads,
-                 stream(kDirect), doing, program_, program_state(kDirect, *lists), ranges, source,
-                 *lists);
+      // Pushing, an accumulative program's deltas flow between the vertices of a word that a warp
+      // walks in order (as under the Ordered mapping): a thread per list took PageRank more
+      // iterations and longer (kron-26 in the cache, performance-log.md, 2026-12-02), so it keeps
+      // the warp per vertex.
+      bool launched = false;
+      if constexpr (!kAccumulative) {
+        if (tiled) {
+          OOC_LAUNCH(cuda::advance_compressed_tiled_kernel, grid_for(task_words_ * 64),
+                     kBlockThreads, stream(kDirect), doing, program_,
+                     program_state(kDirect, *lists), ranges, source, *lists);
+          launched = true;
+        }
+      }
+      if (!launched) {
+        OOC_LAUNCH(cuda::advance_compressed_kernel, warp_grid_for(task_words_), kBlockThreads,
+                   stream(kDirect), doing, program_, program_state(kDirect, *lists), ranges, source,
+                   *lists);
+      }
       drain_heavy(kDirect, *lists, doing);
     }
   } else if (pulling_ && task.engine == TransferEngine::resident && plan_.pull_blocks > 1) {

@@ -127,6 +127,12 @@ class CudaRunState {
   // reads them from pinned host memory, a task of cached partitions from the cache (out-lists
   // only: device_'s).
   std::optional<cuda::CompressedEdges> compressed_edges(TransferEngine engine) const;
+  // Whether a task of `engine` decodes its compressed lists a thread per short list
+  // (advance_compressed_tiled.cuh): those in the edge cache, under every mapping but warp.
+  // Zero-copy keeps the warp per vertex, whose whole-line reads suit the link.
+  bool tiles_compressed(TransferEngine engine) const {
+    return engine == TransferEngine::resident && options_.load_balance != LoadBalance::warp;
+  }
   cuda::OffsetEdges edges_for(TransferEngine engine) const;
 
   // Before an iteration's tasks: their ranges up, the work bitmap (`work`) down when a task

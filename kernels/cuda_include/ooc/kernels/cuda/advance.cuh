@@ -394,8 +394,8 @@ __device__ __forceinline__ void relax_compressed_chunk(const P& program, typenam
 // Compressed lists read in place (zero-copy, or the edge cache): a warp per 64-vertex word of the
 // task's ranges, as advance_ranges_kernel, each active vertex's list decoded block by block from
 // the lines the warp holds (line_window.cuh); a list of kHeavyDegree edges or more goes to
-// heavy_kernel, a chunk per warp. This is the one mapping for compressed lists read in place,
-// whatever EngineOptions::load_balance says.
+// heavy_kernel, a chunk per warp. Zero-copy tasks always take it, and cached lists under the warp
+// mapping; advance_compressed_tiled.cuh has the cache's thread per short list.
 template <class P, class Source>
 __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet ranges,
                                           Source source, CompressedEdges edges) {

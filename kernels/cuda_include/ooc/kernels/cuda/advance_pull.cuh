@@ -282,10 +282,34 @@ __global__ void __launch_bounds__(kTileThreads)
   count_edges_tiled(s.edges_processed, processed);
 }
 
-// Compressed lists read in place (zero-copy, or the edge cache): a warp per 64-vertex word, each
-// gathering vertex's list decoded block by block from the lines the warp holds, as
-// advance_compressed_kernel does for push; a vertex with a floor stops after the block that
-// brings it there.
+// Vertex v's compressed list (fewer than kHeavyDegree edges), its blocks from address `at` on,
+// gathered by the whole warp from the lines it holds, as advance_compressed_kernel reads them for
+// push; a vertex with a floor stops after the block that brings it there. Returns the edges of
+// the blocks read.
+template <class Rule>
+__device__ __forceinline__ eid_t pull_compressed_list(const Rule& rule, const PullState& s,
+                                                      ListWindows& windows,
+                                                      const PackedWeights& packed, vid_t v,
+                                                      std::uintptr_t at, eid_t degree,
+                                                      const std::uint32_t* weights,
+                                                      eid_t first_edge, unsigned lane) {
+  const auto started = warp_start(rule, v);
+  auto gathered = started;
+  const eid_t read = for_each_block(windows, packed, at, 0, degree, weights, first_edge, lane,
+                                    [&](vid_t t, std::uint32_t weight, bool mine) {
+                                      if (mine)
+                                        gathered = Rule::combine(gathered, rule.offer(t, weight));
+                                      if (!rule.has_floor) return false;
+                                      gathered = warp_combine<Rule>(gathered);
+                                      return rule.done(gathered);
+                                    });
+  land(rule, s, v, warp_combine<Rule>(gathered), started, 0, lane);
+  return read;
+}
+
+// Compressed lists read in place (zero-copy, or the edge cache under the warp mapping;
+// advance_compressed_tiled.cuh has the cache's thread per short list): a warp per 64-vertex word,
+// each gathering vertex's list gathered by pull_compressed_list.
 template <class Rule, class Source>
 __global__ void pull_compressed_kernel(Rule rule, PullState s, RangeSet ranges, Source source,
                                        CompressedEdges edges) {
@@ -309,18 +333,10 @@ __global__ void pull_compressed_kernel(Rule rule, PullState s, RangeSet ranges, 
         if (lane == 0) queue_gather(s, nullptr, weights, degree, v, list, first_edge);
         continue;
       }
-      const auto started = warp_start(rule, v);
-      auto gathered = started;
-      processed += for_each_block(
-          windows, edges.packed,
-          reinterpret_cast<std::uintptr_t>(list) + codec::table_bytes(degree), 0, degree, weights,
-          first_edge, lane, [&](vid_t t, std::uint32_t weight, bool mine) {
-            if (mine) gathered = Rule::combine(gathered, rule.offer(t, weight));
-            if (!rule.has_floor) return false;
-            gathered = warp_combine<Rule>(gathered);
-            return rule.done(gathered);
-          });
-      land(rule, s, v, warp_combine<Rule>(gathered), started, 0, lane);
+      processed +=
+          pull_compressed_list(rule, s, windows, edges.packed, v,
+                               reinterpret_cast<std::uintptr_t>(list) + codec::table_bytes(degree),
+                               degree, weights, first_edge, lane);
     }
   }
   count_edges(s.edges_processed, processed, lane);
