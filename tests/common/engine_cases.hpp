@@ -17,6 +17,7 @@
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
+#include "products.hpp"
 
 namespace ooc::test {
 
@@ -124,9 +125,7 @@ inline std::string compressed_case_name(const ::testing::TestParamInfo<Compresse
 }
 
 inline auto compressed_cases() {
-  return ::testing::Combine(::testing::ValuesIn(program_names()),
-                            ::testing::ValuesIn(shape_names()),
-                            ::testing::ValuesIn(moving_policy_names()));
+  return ::testing::ValuesIn(cases(program_names(), shape_names(), moving_policy_names()));
 }
 
 inline EngineOptions options_for(const std::string& policy, bool priority, Backend backend) {
@@ -249,9 +248,7 @@ inline const std::vector<std::string>& compressed_only_policy_names() {
 }
 
 inline auto compressed_only_cases() {
-  return ::testing::Combine(::testing::ValuesIn(program_names()),
-                            ::testing::ValuesIn(shape_names()),
-                            ::testing::ValuesIn(compressed_only_policy_names()));
+  return ::testing::ValuesIn(cases(program_names(), shape_names(), compressed_only_policy_names()));
 }
 
 // `program` on the compressed-only shape gives the reference's answer on its raw lists, having
@@ -277,10 +274,20 @@ inline std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return program + "_" + shape + "_" + policy + (priority ? "_priority" : "_plain");
 }
 
+inline const std::vector<bool>& priorities() {
+  static const std::vector<bool> values{false, true};
+  return values;
+}
+
 inline auto all_cases() {
-  return ::testing::Combine(::testing::ValuesIn(program_names()),
-                            ::testing::ValuesIn(shape_names()), ::testing::ValuesIn(policy_names()),
-                            ::testing::Bool());
+  return ::testing::ValuesIn(cases(program_names(), shape_names(), policy_names(), priorities()));
+}
+
+// The cases with one more axis (ranks, a mapping), as (case, value).
+template <class X>
+auto all_cases_and(const std::vector<X>& extra) {
+  return ::testing::ValuesIn(
+      nest_last(cases(program_names(), shape_names(), policy_names(), priorities(), extra)));
 }
 
 // The batched traversals (bc, closeness, bfs from several sources): the shapes built undirected
@@ -373,9 +380,19 @@ inline std::string batch_case_name(const ::testing::TestParamInfo<BatchCase>& in
   return shape + "_" + policy + (batch == 0 ? "_chosen" : "_of_" + std::to_string(batch));
 }
 
+inline const std::vector<std::uint32_t>& batch_widths() {
+  static const std::vector<std::uint32_t> widths{1, 5, 0};
+  return widths;
+}
+
 inline auto batch_cases() {
-  return ::testing::Combine(::testing::ValuesIn(bc_shape_names()),
-                            ::testing::ValuesIn(policy_names()), ::testing::Values(1u, 5u, 0u));
+  return ::testing::ValuesIn(cases(bc_shape_names(), policy_names(), batch_widths()));
+}
+
+template <class X>
+auto batch_cases_and(const std::vector<X>& extra) {
+  return ::testing::ValuesIn(
+      nest_last(cases(bc_shape_names(), policy_names(), batch_widths(), extra)));
 }
 
 // The pull direction: the symmetric shapes (a pulling vertex reads its in-edges through its own
@@ -388,10 +405,20 @@ inline std::string direction_case_name(const ::testing::TestParamInfo<DirectionC
   return shape + "_" + policy + "_" + direction + (priority ? "_priority" : "_plain");
 }
 
+inline const std::vector<std::string>& direction_names() {
+  static const std::vector<std::string> names{"pull", "auto"};
+  return names;
+}
+
 inline auto direction_cases() {
-  return ::testing::Combine(::testing::ValuesIn(bc_shape_names()),
-                            ::testing::ValuesIn(policy_names()), ::testing::Values("pull", "auto"),
-                            ::testing::Bool());
+  return ::testing::ValuesIn(
+      cases(bc_shape_names(), policy_names(), direction_names(), priorities()));
+}
+
+template <class X>
+auto direction_cases_and(const std::vector<X>& extra) {
+  return ::testing::ValuesIn(
+      nest_last(cases(bc_shape_names(), policy_names(), direction_names(), priorities(), extra)));
 }
 
 inline EngineOptions direction_options(const std::string& policy, const std::string& direction,
@@ -437,9 +464,14 @@ inline Graph make_in_edge_shape(const std::string& name) {
 }
 
 inline auto in_edge_cases() {
-  return ::testing::Combine(::testing::ValuesIn(in_edge_shape_names()),
-                            ::testing::ValuesIn(policy_names()), ::testing::Values("pull", "auto"),
-                            ::testing::Bool());
+  return ::testing::ValuesIn(
+      cases(in_edge_shape_names(), policy_names(), direction_names(), priorities()));
+}
+
+template <class X>
+auto in_edge_cases_and(const std::vector<X>& extra) {
+  return ::testing::ValuesIn(nest_last(
+      cases(in_edge_shape_names(), policy_names(), direction_names(), priorities(), extra)));
 }
 
 // Every program on `engine` (a graph with in-edges) matches its reference (cc, which needs a

@@ -36,9 +36,8 @@ TEST_P(CudaBackend, MatchesTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, CudaBackend,
-                         ::testing::Combine(test::all_cases(),
-                                            ::testing::Values("tiled", "warp", "ordered",
-                                                              "decompose", "hierarchical")),
+                         test::all_cases_and(std::vector<std::string>{"tiled", "warp", "ordered",
+                                                                      "decompose", "hierarchical"}),
                          [](const ::testing::TestParamInfo<GpuCase>& param) {
                            return test::case_name({std::get<0>(param.param), param.index}) + "_" +
                                   std::get<1>(param.param);
@@ -102,8 +101,7 @@ TEST_P(CudaDirection, MatchesTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, CudaDirection,
-                         ::testing::Combine(test::direction_cases(),
-                                            ::testing::Values("tiled", "warp")),
+                         test::direction_cases_and(std::vector<std::string>{"tiled", "warp"}),
                          direction_gpu_case_name);
 
 // The pull direction over a directed graph's in-lists (DeviceGraph::in_lists), in both mappings.
@@ -118,8 +116,7 @@ TEST_P(CudaInEdges, MatchTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, CudaInEdges,
-                         ::testing::Combine(test::in_edge_cases(),
-                                            ::testing::Values("tiled", "warp")),
+                         test::in_edge_cases_and(std::vector<std::string>{"tiled", "warp"}),
                          direction_gpu_case_name);
 
 // Compressed lists gathered: decoded from staging (filter, compaction) or read in place

@@ -44,8 +44,7 @@ TEST_P(Distributed, EveryRankMatchesTheReference) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCases, Distributed,
-                         ::testing::Combine(test::all_cases(), ::testing::Values(2, 3)),
+INSTANTIATE_TEST_SUITE_P(AllCases, Distributed, test::all_cases_and(std::vector<int>{2, 3}),
                          [](const ::testing::TestParamInfo<RankCase>& param) {
                            return test::case_name({std::get<0>(param.param), param.index}) + "_" +
                                   std::to_string(std::get<1>(param.param)) + "_ranks";
@@ -80,7 +79,7 @@ TEST_P(DistributedDirection, EveryRankMatchesTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, DistributedDirection,
-                         ::testing::Combine(test::direction_cases(), ::testing::Values(2, 3)),
+                         test::direction_cases_and(std::vector<int>{2, 3}),
                          [](const ::testing::TestParamInfo<RankDirectionCase>& param) {
                            return test::direction_case_name(
                                       {std::get<0>(param.param), param.index}) +
@@ -439,7 +438,7 @@ TEST_P(DistributedBatches, EveryRankMatchesTheReferences) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, DistributedBatches,
-                         ::testing::Combine(test::batch_cases(), ::testing::Values(2, 3)),
+                         test::batch_cases_and(std::vector<int>{2, 3}),
                          [](const ::testing::TestParamInfo<RankBatchCase>& param) {
                            return test::batch_case_name({std::get<0>(param.param), param.index}) +
                                   "_" + std::to_string(std::get<1>(param.param)) + "_ranks";
