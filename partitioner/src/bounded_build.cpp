@@ -8,7 +8,7 @@
 //   4 order   hub sort's order from the degrees (hub_order)
 //   5 write   the sections in order (oocg_stream.hpp), the lists read back in the new order;
 //             compressing, they are first sorted and encoded into temporary files
-// A generator, which knows its vertex count and has no weights, is read once: passes 1 and 2 are
+// A generator that knows its vertex count and has no weights is read once: passes 1 and 2 are
 // one, into ranges of equal vertex counts with room to spare, and pass 3 splits a range that
 // turns out too large. Pass 3 is in bounded_lists.cpp, passes 4 and 5 in bounded_write.cpp and
 // compression in bounded_compress.cpp.

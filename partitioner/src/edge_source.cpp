@@ -48,10 +48,15 @@ std::uint64_t max_vertices(std::uint64_t edges) {
   return std::min<std::uint64_t>(2 * edges, std::uint64_t{kMaxVertexId} + 1);
 }
 
+// A generator without weights declares its vertices and is read once; one with weights of its
+// own (road) is counted first, as a file is, so that the build knows their type before it spills.
 class GeneratedSource final : public EdgeSource {
  public:
   explicit GeneratedSource(const GeneratorSpec& spec)
-      : spec_(spec), edges_(generated_edges(spec)), sample_(generate_part(spec, 0, 0)) {}
+      : spec_(spec),
+        edges_(generated_edges(spec)),
+        weighted_(generates_weights(spec)),
+        sample_(generate_part(spec, 0, 0)) {}
   void read(std::uint64_t part_edges, const ReadOptions&,
             const std::function<void(EdgeList&&)>& take) const override {
     std::uint64_t first = 0;
@@ -61,15 +66,19 @@ class GeneratedSource final : public EdgeSource {
       first += count;
     } while (first < edges_);
   }
-  std::optional<vid_t> declared_vertices() const override { return sample_.num_vertices; }
+  std::optional<vid_t> declared_vertices() const override {
+    if (weighted_) return std::nullopt;
+    return sample_.num_vertices;
+  }
   std::uint64_t max_edges() const override { return edges_; }
   Footprint footprint(const BuildOptions& options) const override {
-    return estimate(edges_, sample_.num_vertices, sample_.symmetric_input, false, options, 0);
+    return estimate(edges_, sample_.num_vertices, sample_.symmetric_input, weighted_, options, 0);
   }
 
  private:
   GeneratorSpec spec_;
   std::uint64_t edges_;
+  bool weighted_;
   EdgeList sample_;  // no edges: the vertex count and symmetry
 };
 

@@ -1,15 +1,16 @@
 // Synthetic graph generators. Kronecker follows the Graph500 reference generator (two uniform
-// draws per level, then a random relabelling of the vertices); uniform random is GAP's urand.
-// Every edge i draws from its own counter-based stream keyed by (seed, i), so the output is the
-// same for a seed whatever the thread count.
+// draws per level, then a random relabelling of the vertices); uniform random is GAP's urand; the
+// road-like graph has a file of its own (road_generator.cpp). Every edge i draws from its own
+// counter-based stream keyed by (seed, i), so the output is the same for a seed whatever the
+// thread count.
 #include "ooc/partitioner/generators.hpp"
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <functional>
 #include <string>
 
+#include "generator_shape.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 #include "random.hpp"
@@ -33,16 +34,7 @@ constexpr std::uint32_t threshold(double p) {
   return static_cast<std::uint32_t>(p * 4294967296.0);
 }
 
-// A generated graph: how many edges it lists and how to make those of any range [first, last)
-// of edge indices, so that the whole list and any split of it give the same edges. The
-// undirected shapes list each link once; the builder adds the reverse edges.
-struct Shape {
-  std::string step;  // the progress step's name
-  std::uint64_t edges = 0;
-  vid_t vertices = 0;
-  bool symmetric = false;
-  std::function<void(std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst)> fill;
-};
+using detail::Shape;
 
 Shape kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   check_scale(scale, edge_factor);
@@ -53,7 +45,8 @@ Shape kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   const std::uint32_t a_norm = threshold(kA / (kA + kB));
   const detail::BitPermutation relabel(scale, detail::hash2(seed, 0x6b726f6eull));
   return {"generating Kronecker edges", std::uint64_t{edge_factor} << scale, vid_t{1} << scale,
-          false, [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+          false,
+          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst, std::uint32_t*) {
             for (std::uint64_t i = first; i < last; ++i) {
               detail::Stream stream(seed, i);
               std::uint64_t u = 0, v = 0;
@@ -76,7 +69,8 @@ Shape uniform(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   check_scale(scale, edge_factor);
   const std::uint64_t mask = (std::uint64_t{1} << scale) - 1;
   return {"generating uniform random edges", std::uint64_t{edge_factor} << scale, vid_t{1} << scale,
-          false, [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+          false,
+          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst, std::uint32_t*) {
             for (std::uint64_t i = first; i < last; ++i) {
               const std::uint64_t r = detail::hash2(seed, i);
               src[i - first] = static_cast<vid_t>(r & mask);
@@ -95,7 +89,7 @@ Shape grid(std::uint32_t rows, std::uint32_t cols) {
   const std::uint64_t horizontal = std::uint64_t{rows} * (cols - 1);
   return {"generating grid edges", horizontal + std::uint64_t{rows - 1} * cols,
           static_cast<vid_t>(vertices), true,
-          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst, std::uint32_t*) {
             for (std::uint64_t link = first; link < last; ++link) {
               vid_t& s = src[link - first];
               if (link < horizontal) {
@@ -111,7 +105,7 @@ Shape grid(std::uint32_t rows, std::uint32_t cols) {
 
 Shape star(vid_t vertices) {
   return {"generating a star", vertices > 0 ? vertices - 1u : 0u, vertices, true,
-          [](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+          [](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst, std::uint32_t*) {
             for (std::uint64_t i = first; i < last; ++i) {
               src[i - first] = 0;
               dst[i - first] = static_cast<vid_t>(i + 1);
@@ -121,7 +115,7 @@ Shape star(vid_t vertices) {
 
 Shape chain(vid_t vertices) {
   return {"generating a chain", vertices > 0 ? vertices - 1u : 0u, vertices, true,
-          [](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+          [](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst, std::uint32_t*) {
             for (std::uint64_t i = first; i < last; ++i) {
               src[i - first] = static_cast<vid_t>(i);
               dst[i - first] = static_cast<vid_t>(i + 1);
@@ -135,7 +129,7 @@ Shape complete(vid_t vertices) {
   const std::uint64_t n = vertices;
   const auto row_start = [n](std::uint64_t u) { return u * (n - 1) - u * (u - 1) / 2; };
   return {"generating a complete graph", n * (n > 0 ? n - 1 : 0) / 2, vertices, true,
-          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst) {
+          [=](std::uint64_t first, std::uint64_t last, vid_t* src, vid_t* dst, std::uint32_t*) {
             std::uint64_t u = 0;
             while (u + 1 < n && row_start(u + 1) <= first)
               ++u;
@@ -150,7 +144,7 @@ Shape complete(vid_t vertices) {
 
 Shape empty(vid_t vertices) {
   return {"generating an empty graph", 0, vertices, false,
-          [](std::uint64_t, std::uint64_t, vid_t*, vid_t*) {}};
+          [](std::uint64_t, std::uint64_t, vid_t*, vid_t*, std::uint32_t*) {}};
 }
 
 Shape shape_of(const GeneratorSpec& spec) {
@@ -166,8 +160,9 @@ Shape shape_of(const GeneratorSpec& spec) {
   if (spec.kind == "chain") return chain(spec.vertices);
   if (spec.kind == "complete") return complete(spec.vertices);
   if (spec.kind == "empty") return empty(spec.vertices);
+  if (spec.kind == "road") return detail::road(spec.vertices, spec.seed);
   throw InvalidInput("unknown graph kind '" + spec.kind +
-                     "' (expected one of: kron, urand, grid, star, chain, complete, empty)");
+                     "' (expected one of: kron, urand, grid, road, star, chain, complete, empty)");
 }
 
 // Edges [first, first + count) of the shape, made in parallel chunks, with progress.
@@ -181,11 +176,15 @@ EdgeList part_of(const Shape& shape, std::uint64_t first, std::uint64_t count) {
   list.targets = Buffer<vid_t>::allocate(count);
   list.num_vertices = shape.vertices;
   list.symmetric_input = shape.symmetric;
+  if (shape.weighted && count > 0) {  // no weight type without weights, as a reader gives
+    list.weights = Buffer<std::uint32_t>::allocate(count);
+    list.weight_type = WeightType::u32;
+  }
   ProgressStep progress(shape.step, count);
   tbb::parallel_for(std::uint64_t{0}, (count + kChunk - 1) / kChunk, [&](std::uint64_t c) {
     const std::uint64_t begin = c * kChunk, end = std::min(count, begin + kChunk);
-    shape.fill(first + begin, first + end, list.sources.data() + begin,
-               list.targets.data() + begin);
+    shape.fill(first + begin, first + end, list.sources.data() + begin, list.targets.data() + begin,
+               list.weights.empty() ? nullptr : list.weights.data() + begin);
     progress.advance(end - begin);
   });
   return list;
@@ -225,12 +224,20 @@ EdgeList generate_empty(vid_t vertices) {
   return whole(empty(vertices));
 }
 
+EdgeList generate_road(vid_t vertices, std::uint64_t seed) {
+  return whole(detail::road(vertices, seed));
+}
+
 EdgeList generate(const GeneratorSpec& spec) {
   return whole(shape_of(spec));
 }
 
 std::uint64_t generated_edges(const GeneratorSpec& spec) {
   return shape_of(spec).edges;
+}
+
+bool generates_weights(const GeneratorSpec& spec) {
+  return shape_of(spec).weighted;
 }
 
 EdgeList generate_part(const GeneratorSpec& spec, std::uint64_t first, std::uint64_t count) {

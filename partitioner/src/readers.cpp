@@ -1,7 +1,8 @@
 // The readers' entry points: format names and detection, then a file's bytes (mapped, or
 // inflated when gzipped) handed to the parser of its format. Edge lists and .wel share the line
-// parser and differ only in how the weight column is decided; binary edge lists have their own
-// reader (binary_edge_list.cpp).
+// parser and differ only in how the weight column is decided; Matrix Market and DIMACS read their
+// header first (matrix_market.cpp, dimacs.cpp); binary edge lists have their own reader
+// (binary_edge_list.cpp).
 #include "ooc/partitioner/readers.hpp"
 
 #include <tbb/task_arena.h>
@@ -12,6 +13,7 @@
 #include <limits>
 
 #include "binary_edge_list.hpp"
+#include "dimacs.hpp"
 #include "file_bytes.hpp"
 #include "gzip.hpp"
 #include "matrix_market.hpp"
@@ -26,24 +28,27 @@ struct FormatName {
   Format format;
 };
 
-constexpr std::array<FormatName, 11> kFormatNames{{{"el", Format::edge_list},
+constexpr std::array<FormatName, 13> kFormatNames{{{"el", Format::edge_list},
                                                    {"edgelist", Format::edge_list},
                                                    {"txt", Format::edge_list},
                                                    {"snap", Format::edge_list},
                                                    {"wel", Format::wel},
                                                    {"mtx", Format::mtx},
+                                                   {"gr", Format::gr},
+                                                   {"dimacs", Format::gr},
                                                    {"oocg", Format::oocg},
                                                    {"bin32", Format::bin32},
                                                    {"bin64", Format::bin64},
                                                    {"wbin32", Format::wbin32},
                                                    {"wbin64", Format::wbin64}}};
 
-constexpr std::array<FormatName, 11> kExtensions{{{".el", Format::edge_list},
+constexpr std::array<FormatName, 12> kExtensions{{{".el", Format::edge_list},
                                                   {".txt", Format::edge_list},
                                                   {".edges", Format::edge_list},
                                                   {".snap", Format::edge_list},
                                                   {".wel", Format::wel},
                                                   {".mtx", Format::mtx},
+                                                  {".gr", Format::gr},
                                                   {".oocg", Format::oocg},
                                                   {".bin32", Format::bin32},
                                                   {".bin64", Format::bin64},
@@ -154,6 +159,7 @@ EdgeList parse_text(std::string_view bytes, Format format, const ReadOptions& op
   reject_binary(format, name);
   return with_threads(options.threads, [&] {
     if (format == Format::mtx) return detail::parse_matrix_market(bytes, options, name);
+    if (format == Format::gr) return detail::parse_dimacs(bytes, options, name);
     return detail::parse_lines({bytes, 1, name}, detail::line_rule(format, bytes), options);
   });
 }

@@ -137,10 +137,26 @@ class ChunkParser {
     skip_blanks();
     if (*p_ == '#' || *p_ == '%') {
       skip_to_line_end();
-    } else if (!at_line_end()) {
+    } else if (!at_line_end() && (rule_.edge_word == '\0' || at_edge_word())) {
       parse_edge();
     }
     ++p_;  // the '\n'
+  }
+
+  // A line of a format whose lines begin with their type's word: true at an edge line, with the
+  // word skipped; a comment is skipped whole, any other line refused.
+  bool at_edge_word() {
+    const bool word = is_blank(p_[1]) || p_[1] == '\n';  // p_[1] exists: *p_ is not the '\n'
+    if (word && *p_ == rule_.edge_word) {
+      ++p_;
+      skip_blanks();
+      return true;
+    }
+    if (word && *p_ == rule_.comment_word) {
+      skip_to_line_end();
+      return false;
+    }
+    throw LineError{rule_.other_line(token_at(p_))};
   }
 
   void parse_edge() {
@@ -178,6 +194,7 @@ class ChunkParser {
   std::uint32_t read_weight() {
     const std::string_view token = token_at(p_);
     p_ += token.size();
+    if (rule_.integer_weights) return integer_weight(token);
     if (!out_.float_weights) {
       if (const auto integer = as_u32(token)) return *integer;
     }
@@ -188,6 +205,13 @@ class ChunkParser {
     }
     if (!out_.float_weights) switch_to_float();
     return std::bit_cast<std::uint32_t>(value);
+  }
+
+  std::uint32_t integer_weight(std::string_view token) const {
+    const auto integer = as_u32(token);
+    if (!integer) throw LineError{"weight " + quote(token) + " " + rule_.integer_weight_error};
+    if (out_.float_weights) return std::bit_cast<std::uint32_t>(static_cast<float>(*integer));
+    return *integer;
   }
 
   void switch_to_float() {
@@ -222,8 +246,11 @@ class ChunkParser {
   }
 
   [[noreturn]] void extra_column() const {
-    const std::string ordinal = rule_.weighted ? "fourth" : "third";
-    throw LineError{"unexpected " + ordinal + " column " + quote(token_at(p_)) + " (" +
+    // Counted from the line's first word: its type's word, where it has one, is a column too.
+    constexpr std::string_view kOrdinals[] = {"third", "fourth", "fifth"};
+    const std::string_view ordinal =
+        kOrdinals[(rule_.weighted ? 1 : 0) + (rule_.edge_word != '\0' ? 1 : 0)];
+    throw LineError{"unexpected " + std::string(ordinal) + " column " + quote(token_at(p_)) + " (" +
                     rule_.extra_column_note + ")"};
   }
 

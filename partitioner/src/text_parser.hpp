@@ -5,6 +5,7 @@
 // so an error names its exact line whichever chunk finds it, and the first error of the file
 // is the one reported.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,16 @@ struct LineRule {
   std::string below_min;                          // "vertex id N is below min_id (<this>)"
   std::string missing_weight;     // the whole message for a weighted line with two columns
   std::string extra_column_note;  // "unexpected third column 'x' (<this>)"
+  // Weights are integers from 0 to 2^32-1 whatever the options force (DIMACS; forced f32 makes
+  // them floats of that value); any other is refused: "weight 'x' <integer_weight_error>".
+  bool integer_weights = false;
+  std::string integer_weight_error;
+  // Line types by their first word (DIMACS): an edge line begins with the word `edge_word`, a
+  // line that begins with the word `comment_word` is a comment, and any other line is refused
+  // with other_line(its first word). '\0': no words, every line that is not a comment is an edge.
+  char edge_word = '\0';
+  char comment_word = '\0';
+  std::function<std::string(std::string_view word)> other_line;
 };
 
 struct TextBody {

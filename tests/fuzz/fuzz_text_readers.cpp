@@ -40,7 +40,8 @@ const std::array<ooc::ReadOptions, 4> kOptions{
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  for (const ooc::Format format : {ooc::Format::edge_list, ooc::Format::wel, ooc::Format::mtx}) {
+  for (const ooc::Format format :
+       {ooc::Format::edge_list, ooc::Format::wel, ooc::Format::mtx, ooc::Format::gr}) {
     for (const ooc::ReadOptions& o : kOptions) {
       try {
         check(ooc::parse_text(bytes, format, o, "fuzz"));

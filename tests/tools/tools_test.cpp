@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -109,8 +110,8 @@ TEST_P(ToolsEachReader, ConvertKeepsTheFilesWeightsWithNoFlag) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, ToolsEachReader,
-                         ::testing::Values("small.el", "small.wel", "small.mtx", "small.txt.gz",
-                                           "small.wbin32"),
+                         ::testing::Values("small.el", "small.wel", "small.mtx", "small.gr",
+                                           "small.txt.gz", "small.gr.gz", "small.wbin32"),
                          [](const auto& p) {
                            std::string name = p.param;
                            for (char& c : name)
@@ -282,6 +283,45 @@ TEST_F(Tools, GenerateStillDefaultsToNoWeights) {
           .exit_code,
       0);
   EXPECT_EQ(info(graph)["weights"], "none");
+}
+
+// generate road keeps its own weights with no flag (as convert keeps a file's) and makes a
+// connected, symmetric graph of about 2.5 edges a vertex; --weights none drops them; built in
+// bounded memory (counted first, since it has weights), it is the same file.
+TEST_F(Tools, GenerateRoadKeepsItsOwnWeights) {
+  const fs::path graph = path("road.oocg");
+  const Ran r = partition_tool(
+      {"generate", "road", "--vertices", "5000", "--seed", "3", "-o", graph.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote " + graph.string() + ": 5,000 vertices, "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(" edges (symmetric, weights u32, "), std::string::npos) << r.out;
+  const nlohmann::json described = info(graph);
+  EXPECT_EQ(described["vertices"], 5000);
+  EXPECT_EQ(described["symmetric"], true);
+  EXPECT_EQ(described["weights"], "u32");
+  EXPECT_GE(described["edges"].get<double>(), 2.3 * 5000) << described.dump();
+  EXPECT_LE(described["edges"].get<double>(), 2.7 * 5000) << described.dump();
+  const std::vector<double> distances = sssp(graph, "0");
+  ASSERT_EQ(distances.size(), 5000u);
+  EXPECT_EQ(std::count(distances.begin(), distances.end(), kInf), 0);
+
+  ASSERT_EQ(partition_tool({"generate", "road", "--vertices", "5000", "--seed", "3", "--weights",
+                            "none", "-q", "-o", path("plain.oocg").string()})
+                .exit_code,
+            0);
+  EXPECT_EQ(info(path("plain.oocg"))["weights"], "none");
+
+  const std::vector<std::string> road{"generate", "road", "--vertices", "50000", "--seed", "3"};
+  std::vector<std::string> args = road;
+  args.insert(args.end(), {"-q", "-o", path("whole.oocg").string()});
+  ASSERT_EQ(partition_tool(args).exit_code, 0);
+  args = road;
+  args.insert(args.end(), {"--memory", "3MiB", "-o", path("bounded.oocg").string()});
+  const Ran bounded = partition_tool(args);
+  ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
+  EXPECT_NE(bounded.out.find("\n  counting edges: "), std::string::npos) << bounded.out;
+  EXPECT_EQ(slurp(path("bounded.oocg")), slurp(path("whole.oocg")));
 }
 
 // --compact-ids drops the vertices without edges and numbers the others 0..n-1 in their order:

@@ -1,6 +1,6 @@
-// The text readers: one small graph stored as .el, .wel, .mtx and gzip reads the same from every
-// reader (as GAP's test/ does), the parsing rules (comments, CRLF, weight types, chunking), and
-// the exact message for each kind of bad input.
+// The text readers: one small graph stored as .el, .wel, .mtx, .gr and gzip reads the same from
+// every reader (as GAP's test/ does), the parsing rules (comments, CRLF, weight types, chunking),
+// and the exact message for each kind of bad input.
 #include "ooc/partitioner/readers.hpp"
 
 #include <gtest/gtest.h>
@@ -46,8 +46,11 @@ float as_float(std::uint32_t bits) {
 // --- formats ---------------------------------------------------------------------------------
 
 TEST(Formats, NamesRoundTripAndAliasesAreAccepted) {
-  for (Format f : {Format::edge_list, Format::wel, Format::mtx, Format::oocg})
+  for (Format f : {Format::edge_list, Format::wel, Format::mtx, Format::gr, Format::oocg})
     EXPECT_EQ(parse_format(to_string(f)), f);
+  EXPECT_EQ(parse_format("dimacs"), Format::gr);
+  EXPECT_EQ(parse_format("GR"), Format::gr);
+  EXPECT_EQ(to_string(Format::gr), "gr");
   EXPECT_EQ(parse_format("edgelist"), Format::edge_list);
   EXPECT_EQ(parse_format("txt"), Format::edge_list);
   EXPECT_EQ(parse_format("snap"), Format::edge_list);
@@ -57,9 +60,9 @@ TEST(Formats, NamesRoundTripAndAliasesAreAccepted) {
 }
 
 TEST(Formats, UnknownNameListsTheAcceptedOnes) {
-  EXPECT_EQ(test::message_of<InvalidInput>([] { parse_format("gr"); }),
-            "unknown format 'gr' (accepted: el, edgelist, txt, snap, wel, mtx, oocg, bin32, bin64, "
-            "wbin32, wbin64)");
+  EXPECT_EQ(test::message_of<InvalidInput>([] { parse_format("csv"); }),
+            "unknown format 'csv' (accepted: el, edgelist, txt, snap, wel, mtx, gr, dimacs, oocg, "
+            "bin32, bin64, wbin32, wbin64)");
 }
 
 TEST(Formats, DetectedFromTheNameIgnoringGz) {
@@ -69,6 +72,8 @@ TEST(Formats, DetectedFromTheNameIgnoringGz) {
   EXPECT_EQ(detect_format("g.snap"), Format::edge_list);
   EXPECT_EQ(detect_format("g.wel"), Format::wel);
   EXPECT_EQ(detect_format("G.MTX.gz"), Format::mtx);
+  EXPECT_EQ(detect_format("USA-road-d.USA.gr"), Format::gr);
+  EXPECT_EQ(detect_format("dir/USA-road-d.NY.gr.gz"), Format::gr);
   EXPECT_EQ(detect_format("g.oocg"), Format::oocg);
   EXPECT_EQ(test::message_of<InvalidInput>([] { detect_format("dir/graph.csv"); }),
             "cannot tell the format of 'dir/graph.csv'; use --format");
@@ -100,7 +105,7 @@ TEST(SmallGraph, WelHasTheExpectedShape) {
 
 TEST(SmallGraph, EveryReaderGivesTheSameEdges) {
   const EdgeList reference = read_text(data_file("small.wel"), Format::wel);
-  for (const char* file : {"small.el", "small.mtx", "small.txt.gz"}) {
+  for (const char* file : {"small.el", "small.mtx", "small.gr", "small.txt.gz", "small.gr.gz"}) {
     SCOPED_TRACE(file);
     const EdgeList edges = read_text(data_file(file), detect_format(file));
     EXPECT_EQ(sorted_edges(edges), sorted_edges(reference));
@@ -113,6 +118,12 @@ TEST(SmallGraph, MatrixMarketEntriesKeepTheirFileOrder) {
   const EdgeList mtx = read_text(data_file("small.mtx"), Format::mtx);
   // The file lists entries by column: (4, 1, 39) is its first, 1-based.
   EXPECT_EQ(file_order(mtx).front(), Edge(3, 0, 39));
+}
+
+TEST(SmallGraph, DimacsArcsKeepTheirFileOrderAndAreDirected) {
+  const EdgeList gr = read_text(data_file("small.gr"), Format::gr);
+  EXPECT_EQ(file_order(gr), file_order(read_text(data_file("small.wel"), Format::wel)));
+  EXPECT_FALSE(gr.symmetric_input);
 }
 
 TEST(SmallGraph, GzipIsRecognisedByItsMagicBytesWithoutTheSuffix) {
@@ -190,9 +201,11 @@ TEST(Parsing, CrlfWeightedLines) {
 }
 
 TEST(Parsing, EmptyInputIsAnEmptyGraph) {
-  for (const Format f : {Format::edge_list, Format::wel, Format::mtx}) {
+  for (const Format f : {Format::edge_list, Format::wel, Format::mtx, Format::gr}) {
     for (std::string_view text : {"", "\n \r\n", "# only\n% comments\n\n"}) {
-      if (f == Format::mtx && text.find('#') != std::string_view::npos) continue;
+      // A header is required once there is more than blank space: a banner, a problem line.
+      const bool header = f == Format::mtx || f == Format::gr;
+      if (header && text.find('#') != std::string_view::npos) continue;
       const EdgeList edges = parse(text, f);
       EXPECT_EQ(edges.size(), 0u);
       EXPECT_EQ(edges.num_vertices, 0u);
@@ -216,6 +229,38 @@ TEST(Parsing, MatrixMarketBannerIsCaseInsensitiveAndValuesAreTyped) {
   EXPECT_EQ(as_float(real.weights[0]), 2.0f);
   EXPECT_EQ(as_float(real.weights[1]), -0.5f);
   EXPECT_EQ(file_order(real)[1], Edge(2, 0, real.weights[1]));
+}
+
+TEST(Parsing, DimacsWithoutArcsKeepsItsVertexCount) {
+  const EdgeList edges = parse("c nothing yet\np sp 5 0\nc still nothing\n", Format::gr);
+  EXPECT_EQ(edges.size(), 0u);
+  EXPECT_EQ(edges.num_vertices, 5u);
+  EXPECT_EQ(edges.weight_type, WeightType::none);
+}
+
+TEST(Parsing, DimacsCommentsBlankLinesTabsAndCrlf) {
+  const EdgeList edges = parse(
+      "c\r\n\nc\tx\n  p\tsp 7 3\r\na 1 2 5\r\n\nc between\n\ta\t7 1\t0 \n% other\n# comments\n"
+      "a 3 3 4294967295",
+      Format::gr);
+  EXPECT_EQ(file_order(edges), (std::vector<Edge>{{0, 1, 5}, {6, 0, 0}, {2, 2, 4294967295u}}));
+  EXPECT_EQ(edges.num_vertices, 7u);  // from the problem line, not the largest id
+  EXPECT_EQ(edges.weight_type, WeightType::u32);
+}
+
+TEST(Parsing, DimacsWeightsFollowTheReadOptions) {
+  const std::string text = "p sp 3 2\na 1 2 7\na 2 3 9\n";
+  ReadOptions f32;
+  f32.force_weight_type = WeightType::f32;
+  const EdgeList floats = parse(text, Format::gr, f32);
+  EXPECT_EQ(floats.weight_type, WeightType::f32);
+  EXPECT_EQ(as_float(floats.weights[1]), 9.0f);
+  ReadOptions dropped;
+  dropped.read_weights = false;
+  EXPECT_EQ(parse(text, Format::gr, dropped).weight_type, WeightType::none);
+  EXPECT_EQ(format_error("p sp 3 1\na 1 2 -7\n", Format::gr, dropped),
+            "g.gr:2: weight '-7' is not an integer from 0 to 4294967295 (DIMACS arc weights are "
+            "non-negative integers)");
 }
 
 TEST(Parsing, LargestIdIsAccepted) {
@@ -428,6 +473,84 @@ TEST(BadInput, MatrixMarketEntryCount) {
   text += "12 1 1\n1 1 1\n";
   EXPECT_EQ(format_error(text, Format::mtx),
             "g.mtx: expected 12 entries, found 13 (is the size line wrong?)");
+}
+
+TEST(BadInput, DimacsProblemLine) {
+  EXPECT_EQ(format_error("c no problem line\n\nc at all\n", Format::gr),
+            "g.gr: missing the problem line 'p sp <vertices> <arcs>'");
+  EXPECT_EQ(format_error("c comment\na 1 2 3\np sp 2 1\n", Format::gr),
+            "g.gr:2: arc before the problem line 'p sp <vertices> <arcs>'");
+  EXPECT_EQ(format_error("p sp 3 1\na 1 2 3\np sp 3 1\n", Format::gr),
+            "g.gr:3: a second problem line (the first is line 1)");
+  EXPECT_EQ(format_error("c\np max 3 2\n", Format::gr),
+            "g.gr:2: problem 'max' is not supported (a graph is 'p sp <vertices> <arcs>', a "
+            "shortest-path problem)");
+  EXPECT_EQ(format_error("p sp 3\n", Format::gr),
+            "g.gr:1: expected the problem line 'p sp <vertices> <arcs>', found 'p sp 3'");
+  EXPECT_EQ(format_error("p sp 3 2 1\n", Format::gr),
+            "g.gr:1: expected the problem line 'p sp <vertices> <arcs>', found 'p sp 3 2 1'");
+  EXPECT_EQ(format_error("p sp -3 2\n", Format::gr),
+            "g.gr:1: expected the problem line 'p sp <vertices> <arcs>', found 'p sp -3 2'");
+  EXPECT_EQ(format_error("p\n", Format::gr),
+            "g.gr:1: expected the problem line 'p sp <vertices> <arcs>', found 'p'");
+  EXPECT_EQ(format_error("p sp 4294967296 0\n", Format::gr),
+            "g.gr:1: vertex count 4294967296 is above the largest allowed (4294967295)");
+}
+
+TEST(BadInput, DimacsLineTypes) {
+  EXPECT_EQ(format_error("x 1 2\np sp 3 1\n", Format::gr),
+            "g.gr:1: unknown line type 'x' (DIMACS lines start with c, p or a)");
+  EXPECT_EQ(format_error("p sp 3 2\na 1 2 3\ne 2 3\n", Format::gr),
+            "g.gr:3: unknown line type 'e' (DIMACS lines start with c, p or a)");
+  EXPECT_EQ(format_error("p sp 3 1\nc fine\ncomment 1\n", Format::gr),
+            "g.gr:3: unknown line type 'comment' (DIMACS lines start with c, p or a)");
+  EXPECT_EQ(format_error("p sp 3 1\na1 2 3\n", Format::gr),
+            "g.gr:2: unknown line type 'a1' (DIMACS lines start with c, p or a)");
+  EXPECT_EQ(format_error("p sp 3 1\n1 2 3\n", Format::gr),
+            "g.gr:2: unknown line type '1' (DIMACS lines start with c, p or a)");
+}
+
+TEST(BadInput, DimacsArcs) {
+  const std::string header = "c header\np sp 12 3\n";
+  EXPECT_EQ(format_error(header + "a 1 2 3\na 0 2 3\n", Format::gr),
+            "g.gr:4: vertex id 0 is below 1 (DIMACS vertex ids start at 1)");
+  EXPECT_EQ(format_error(header + "a 1 13 3\n", Format::gr),
+            "g.gr:3: vertex id 13 is above the problem line's vertex count (12)");
+  EXPECT_EQ(format_error(header + "a 1 2\n", Format::gr),
+            "g.gr:3: missing weight (an arc line is 'a <from> <to> <weight>')");
+  EXPECT_EQ(format_error(header + "a 1\n", Format::gr),
+            "g.gr:3: expected a vertex id, found the end of the line");
+  EXPECT_EQ(format_error(header + "a\n", Format::gr),
+            "g.gr:3: expected a vertex id, found the end of the line");
+  EXPECT_EQ(format_error(header + "a 1 2 3 4\n", Format::gr),
+            "g.gr:3: unexpected fifth column '4' (an arc line has four: a, from, to, weight)");
+  EXPECT_EQ(format_error(header + "a -1 2 3\n", Format::gr), "g.gr:3: negative vertex id '-1'");
+}
+
+TEST(BadInput, DimacsWeights) {
+  const std::string header = "p sp 12 3\n";
+  const std::string why =
+      " is not an integer from 0 to 4294967295 (DIMACS arc weights are non-negative integers)";
+  for (std::string_view weight : {"-3", "2.5", "1e3", "4294967296", "+5", "x"}) {
+    EXPECT_EQ(format_error(header + "a 1 2 " + std::string(weight) + "\n", Format::gr),
+              "g.gr:2: weight '" + std::string(weight) + "'" + why);
+  }
+  ReadOptions u32;
+  u32.force_weight_type = WeightType::u32;
+  EXPECT_EQ(format_error(header + "a 1 2 0.5\n", Format::gr, u32), "g.gr:2: weight '0.5'" + why);
+}
+
+TEST(BadInput, DimacsArcCount) {
+  std::string text = "p sp 12 12\n";
+  for (int i = 1; i <= 11; ++i)
+    text += "a " + std::to_string(i) + " " + std::to_string(i + 1) + " 1\n";
+  EXPECT_EQ(format_error(text, Format::gr),
+            "g.gr: the problem line declares 12 arcs, but the file has 11 (fewer: file "
+            "truncated?)");
+  text += "a 12 1 1\na 1 1 1\n";
+  EXPECT_EQ(format_error(text, Format::gr),
+            "g.gr: the problem line declares 12 arcs, but the file has 13 (more: is the problem "
+            "line wrong?)");
 }
 
 TEST(BadInput, FilesThatCannotBeRead) {

@@ -159,7 +159,7 @@ std::string reorder(Graph& g, const BuildArgs& b, double fraction) {
 }
 
 // Where a build's edges come from: read or generated whole, or in parts for a bounded build
-// (null where the input is read only whole: Matrix Market, gzip, a pipe).
+// (null where the input is read only whole: Matrix Market, DIMACS, gzip, a pipe).
 struct Input {
   std::function<EdgeList()> whole;
   std::unique_ptr<EdgeSource> parts;
@@ -312,11 +312,13 @@ struct ConvertArgs {
 CLI::App* add_convert(CLI::App& app, ConvertArgs& a, Common& common) {
   auto* cmd = app.add_subcommand(
       "convert",
-      "Read a graph (text edge list, .wel, .mtx, gzip or not; or a binary edge list) into .oocg");
+      "Read a graph (text edge list, .wel, .mtx, DIMACS .gr, gzip or not; or a binary edge list) "
+      "into .oocg");
   cmd->add_option("INPUT", a.input, "Input graph file")->required();
   cmd->add_option("-o,--output", a.output, "Output .oocg file")->required();
   cmd->add_option("--format", a.format,
-                  "el | wel | mtx | bin32 | bin64 | wbin32 | wbin64 (default: from the file name). "
+                  "el | wel | mtx | gr | bin32 | bin64 | wbin32 | wbin64 (default: from the file "
+                  "name; dimacs is gr). "
                   "binN: little-endian uN source, uN target per edge; wbinN: and a u32 weight");
   add_build(*cmd, a.build);
   add_common(*cmd, common);
@@ -333,17 +335,20 @@ void run_convert(const ConvertArgs& a, const Common& common) {
                   a.output, common);
 }
 
+// --weights file keeps a generator's own weights: road's; the others have none.
 struct GenerateArgs {
   GeneratorSpec gen;
   std::string output;
-  BuildArgs build{.weights = "none"};
+  BuildArgs build{.weights = "file"};
 };
 
 CLI::App* add_generate(CLI::App& app, GenerateArgs& a, Common& common) {
   auto* cmd = app.add_subcommand("generate", "Generate a synthetic graph into .oocg");
-  cmd->add_option("KIND", a.gen.kind, "kron | urand | grid | star | chain | complete | empty")
+  cmd->add_option("KIND", a.gen.kind,
+                  "kron | urand | grid | road | star | chain | complete | empty")
       ->required()
-      ->check(CLI::IsMember({"kron", "urand", "grid", "star", "chain", "complete", "empty"}));
+      ->check(
+          CLI::IsMember({"kron", "urand", "grid", "road", "star", "chain", "complete", "empty"}));
   cmd->add_option("-o,--output", a.output, "Output .oocg file")->required();
   cmd->add_option("--scale", a.gen.scale, "kron, urand, grid: 2^scale vertices")
       ->capture_default_str();
@@ -351,7 +356,7 @@ CLI::App* add_generate(CLI::App& app, GenerateArgs& a, Common& common) {
       ->capture_default_str();
   cmd->add_option("--rows", a.gen.rows, "grid: rows (default from --scale)");
   cmd->add_option("--cols", a.gen.cols, "grid: columns (default from --scale)");
-  cmd->add_option("--vertices", a.gen.vertices, "star, chain, complete, empty: vertex count")
+  cmd->add_option("--vertices", a.gen.vertices, "road, star, chain, complete, empty: vertex count")
       ->capture_default_str();
   add_build(*cmd, a.build);
   add_common(*cmd, common);

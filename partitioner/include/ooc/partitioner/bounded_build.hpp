@@ -2,9 +2,10 @@
 // Building a .oocg file in bounded memory (partition-tool --memory), for graphs whose in-memory
 // build (build_graph, hub_sort, write_oocg) would not fit. The input is read in parts, twice:
 // once to count each vertex's edges, once to spill the edges into temporary files by ranges of
-// source vertices, each range's lists small enough to build in the memory given (a generator,
-// which knows its vertices, once: it spills into ranges cut by vertex count, and a range that
-// turns out too large is split). Each range is
+// source vertices, each range's lists small enough to build in the memory given (a generator
+// without weights, which knows its vertices, once: it spills into ranges cut by vertex count, and
+// a range that turns out too large is split; road, which has weights, twice, as a file). Each
+// range is
 // then built as build_graph builds every list (sorted, de-duplicated, random weights drawn), and
 // the lists go to one more temporary file; hub sort's order comes from the degrees alone, and the
 // file is written section by section, the lists read back in the new order. The file is the same,
@@ -13,7 +14,7 @@
 // What is streamed: the generators and the text (el, wel) and binary edge lists, undirected or
 // not, self loops and duplicates kept or not, weights from the input, random or none, in the
 // input's order or hub sorted, with compressed lists beside the raw ones or instead of them. Not
-// (yet): Matrix Market and gzip input, compact ids, SAGE's reordering and in-edges.
+// (yet): Matrix Market, DIMACS and gzip input, compact ids, SAGE's reordering and in-edges.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -48,8 +49,8 @@ class EdgeSource {
   // the input declares (generators) or its own largest id + 1.
   virtual void read(std::uint64_t part_edges, const ReadOptions& read,
                     const std::function<void(EdgeList&&)>& take) const = 0;
-  // The vertex count, when the input declares it before it is read (a generator); such an input
-  // lists no weights, and a bounded build reads it once.
+  // The vertex count, when the input declares it before it is read (a generator without weights
+  // of its own); such an input lists no weights, and a bounded build reads it once.
   virtual std::optional<vid_t> declared_vertices() const { return std::nullopt; }
   // The most edges the input can list (exact for generators and binary files; for text, one per
   // 4 bytes, the shortest edge line).
@@ -61,7 +62,7 @@ class EdgeSource {
 
 std::unique_ptr<EdgeSource> generated_edges_source(const GeneratorSpec& spec);
 // A text (el, wel) or binary edge list in a regular file; nullptr for what is read only whole:
-// Matrix Market, gzip, a pipe. Throws what opening the file throws.
+// Matrix Market, DIMACS, gzip, a pipe. Throws what opening the file throws.
 std::unique_ptr<EdgeSource> file_edges_source(const std::filesystem::path& path, Format format);
 
 // One pass of a bounded build, reported when it ends: `count` things (`unit`) in `seconds`.

@@ -9,6 +9,11 @@
 //              1-based ids; the size line fixes the vertex count (max(rows, cols)) and the
 //              number of entries. "symmetric" sets EdgeList::symmetric_input. Dense (array),
 //              complex, hermitian and skew-symmetric files are rejected.
+//   gr         DIMACS shortest-path (9th DIMACS Implementation Challenge, ".gr"): "c ..." comment
+//              lines, one problem line "p sp N M" before any arc, then M arc lines "a U V W":
+//              the edge U-1 -> V-1 (ids 1 to N) of weight W, an integer from 0 to 2^32-1 (u32;
+//              f32 only when forced, of the same value). The problem line fixes the vertex count
+//              (N) and the number of arcs (M). Arcs are directed: a road network lists both.
 //   oocg       our binary format (see oocg.hpp); not a text format, listed for detection.
 //   bin32, bin64, wbin32, wbin64
 //              binary edge lists: the file is a flat array of records, nothing before, between
@@ -31,12 +36,13 @@
 //
 // Weights: u32 when every weight of the file is an integer in [0, 2^32-1]; f32 as soon as one
 // is not (a fraction, an exponent, a minus sign, or too large), then for the whole file, so a
-// negative integer weight makes the file f32. Matrix Market "real" files are always f32. NaN,
-// infinities and values out of f32's range are errors.
+// negative integer weight makes the file f32. Matrix Market "real" files are always f32; DIMACS
+// weights are always integers (any other is an error). NaN, infinities and values out of f32's
+// range are errors.
 //
 // Input without a single edge (empty, or only blank lines and comments) is a valid, empty
-// EdgeList without weights: 0 vertices for the edge-list formats; a Matrix Market file keeps
-// the vertex count of its size line (an entirely blank one has 0).
+// EdgeList without weights: 0 vertices for the edge-list formats; a Matrix Market or DIMACS file
+// keeps the vertex count of its size or problem line (an entirely blank one has 0).
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -47,16 +53,16 @@
 
 namespace ooc {
 
-enum class Format { edge_list, wel, mtx, oocg, bin32, bin64, wbin32, wbin64 };
+enum class Format { edge_list, wel, mtx, gr, oocg, bin32, bin64, wbin32, wbin64 };
 
 std::string_view to_string(Format f);
-// "el", "edgelist", "txt", "snap", "wel", "mtx", "oocg", "bin32", "bin64", "wbin32", "wbin64"
-// -> Format; throws InvalidInput listing the accepted names.
+// "el", "edgelist", "txt", "snap", "wel", "mtx", "gr", "dimacs", "oocg", "bin32", "bin64",
+// "wbin32", "wbin64" -> Format; throws InvalidInput listing the accepted names.
 Format parse_format(std::string_view name);
 // From the file name, ignoring a ".gz" suffix: .el .txt .edges .snap -> edge_list, .wel -> wel,
-// .mtx -> mtx, .oocg -> oocg, .bin32 .bin64 .wbin32 .wbin64 -> the binary edge list of that
-// name. Throws InvalidInput ("cannot tell the format of 'x'; use
-// --format") for anything else.
+// .mtx -> mtx, .gr -> gr, .oocg -> oocg, .bin32 .bin64 .wbin32 .wbin64 -> the binary edge list
+// of that name. Throws InvalidInput ("cannot tell the format of 'x'; use --format") for anything
+// else.
 Format detect_format(const std::filesystem::path& path);
 // bin32, bin64, wbin32 or wbin64.
 bool is_binary_edge_list(Format format) noexcept;
@@ -74,7 +80,7 @@ struct ReadOptions {
   unsigned threads = 0;  // 0 = all of the task arena
 };
 
-// Reads a text format (edge_list, wel, mtx), gzip or not; `path` as given names the file in
+// Reads a text format (edge_list, wel, mtx, gr), gzip or not; `path` as given names the file in
 // messages. Throws IoError when the file cannot be read ("cannot open 'x': No such file or
 // directory") or its gzip data is corrupt, FormatError on malformed content ("file:line: why"),
 // InvalidInput for Format::oocg and the binary formats.
