@@ -1,6 +1,7 @@
 // HyTGraph's iteration (Fig. 5): cost-aware task generation, then task scheduling, until the
 // frontier is empty. The scheduling decisions are made here, once for both backends: the
 // priority window (priority.hpp), the frontier's totals and the direction (direction.hpp).
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <string>
@@ -39,10 +40,11 @@ std::uint64_t count_everywhere(IterationStats& it, Communicator* communicator,
 class Scheduler {
  public:
   Scheduler(Executor& executor, std::size_t partitions, Communicator* communicator,
-            double priority_delta)
+            double priority_delta, std::uint64_t tiny_edges)
       : executor_(executor),
         communicator_(communicator),
         priority_delta_(priority_delta),
+        tiny_edges_(tiny_edges),
         facts_(executor.facts()),
         push_(partitions),
         pull_(facts_.may_pull ? partitions : 0) {}
@@ -51,21 +53,36 @@ class Scheduler {
   // frontier's totals and the direction into `it`. Returns the surveys the tasks come from.
   std::span<const PartitionSurvey> plan(IterationStats& it) {
     auto start = Clock::now();
-    const PriorityWindow w = window();
+    window_ = window();
     it.window_seconds = since(start);
-    executor_.survey(w, push_);
+    executor_.survey(window_, push_);
     for (const PartitionSurvey& s : push_) {
       it.frontier_vertices += s.activity.active_vertices;
       it.frontier_edges += s.activity.active_edges;
     }
     start = Clock::now();
-    it.pull = facts_.may_pull && pulls();
+    it.pull = facts_.may_pull && !tiny(it) && pulls();
     executor_.set_direction(it.pull);
     it.direction_seconds = since(start);
     return it.pull ? pull_ : push_;
   }
 
+  // Whether the last plan's window held some active vertices back.
+  bool deferring() const { return window_.deferring; }
+
  private:
+  // A frontier so small that pulling cannot win back its survey, a pass over every vertex: one of
+  // the frontier loop's size (the first pulling level of a direction-optimising BFS on kron-26
+  // had a frontier of millions of edges). It pushes, unless pull is forced; ranks survey anyway,
+  // as they must all choose alike from every rank's frontier.
+  bool tiny(const IterationStats& it) {
+    if (facts_.must_pull || communicator_ != nullptr || it.frontier_edges > tiny_edges_ ||
+        tiny_edges_ == 0)
+      return false;
+    direction_.pulled = false;
+    direction_.last_frontier = it.frontier_vertices;
+    return true;
+  }
   // The most urgent buckets that hold the program's share of the work; every active vertex when
   // the program is not windowed or none is active. Either way, none above the urgency floor.
   PriorityWindow window() {
@@ -107,7 +124,9 @@ class Scheduler {
   Executor& executor_;
   Communicator* communicator_;  // a distributed run's host link; null: one rank
   double priority_delta_;       // DriveOptions::priority_delta
+  std::uint64_t tiny_edges_;    // DriveOptions::tiny_edges
   const ScheduleFacts facts_;
+  PriorityWindow window_;
   std::vector<PartitionSurvey> push_, pull_;
   DirectionState direction_;
 };
@@ -159,7 +178,9 @@ std::vector<std::size_t> round_ends(std::span<const Task> tasks,
 bool drive(Executor& executor, std::span<const Partition> partitions, const DriveOptions& options,
            RunStats& stats) {
   Communicator* const communicator = options.communicator;
-  Scheduler scheduler(executor, partitions.size(), communicator, options.priority_delta);
+  Scheduler scheduler(executor, partitions.size(), communicator, options.priority_delta,
+                      options.tiny_edges);
+  bool loop_serves = options.loop.edges > 0 && communicator == nullptr;
   const eid_t graph_edges =
       partitions.empty() ? 0 : partitions.back().last_edge - partitions.front().first_edge;
   for (std::uint32_t iteration = 0;
@@ -180,6 +201,27 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
                       (iteration == 1 ? " iteration" : " iterations"));
     }
     if (it.active_vertices == 0) return true;
+    if (loop_serves && !it.pull && it.active_edges <= options.loop.edges &&
+        it.active_vertices <= options.loop.edges &&
+        (!scheduler.deferring() || options.loop.delta > 0)) {
+      const double surveyed = since(start);
+      std::vector<IterationStats> levels;
+      FrontierLoop loop = options.loop;
+      if (options.max_iterations != 0)
+        loop.iterations = std::min(loop.iterations, options.max_iterations - iteration);
+      loop_serves = executor.run_frontier_loop(loop, levels);
+      if (!levels.empty()) {
+        // The survey that handed the frontier over is the first level's.
+        levels.front().survey_seconds += surveyed;
+        levels.front().seconds += surveyed;
+        for (IterationStats& level : levels) {
+          level.iteration = iteration++;
+          stats.iterations.push_back(level);
+        }
+        --iteration;  // the loop's own step follows
+        continue;
+      }
+    }
     const std::vector<Task> tasks = generate_tasks(surveys, options.tasks);
     it.tasks = static_cast<std::uint32_t>(tasks.size());
     it.survey_seconds = since(start);

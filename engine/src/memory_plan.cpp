@@ -6,6 +6,7 @@
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/engine/cost_model.hpp"
+#include "ooc/engine/frontier_loop.hpp"
 
 namespace ooc {
 namespace {
@@ -160,6 +161,9 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
                       + 2 * ((n + 63) / 64) * 8                   // current and next frontiers
                       + n * sizeof(vid_t);                        // active vertex lists
   if (plan.pull) plan.vertex_bytes += ((n + 63) / 64) * 8 + (accumulative ? n * value_bytes : 0);
+  // The frontier loop's buffers, for a program it may serve (one rank, monotone).
+  if (o.frontier_loop_edges > 0 && !accumulative && gpu_ranks == 0)
+    plan.vertex_bytes += frontier_loop_bytes(o.frontier_loop_edges, n);
   plan.staging_bytes =
       kStagingBuffers * (plan.staging_edges * d1 + plan.staging_vertices * kCompactionIndexBytes);
   plan.staging_bytes += (g.num_edges() / 4096 + 1) * kHeavyQueueBytesPerEdge4096;

@@ -69,7 +69,8 @@ RunSettings run_settings(const EngineOptions& options) {
           .exchange_rounds = options.exchange_rounds,
           .pull_blocks = options.pull_blocks,
           .resident_slices = options.resident_slices,
-          .cc = options.cc};
+          .cc = options.cc,
+          .frontier_loop_edges = options.frontier_loop_edges};
 }
 
 void apply(const RunSettings& settings, EngineOptions& options) {
@@ -82,6 +83,7 @@ void apply(const RunSettings& settings, EngineOptions& options) {
   options.pull_blocks = settings.pull_blocks;
   options.resident_slices = settings.resident_slices;
   options.cc = settings.cc;
+  options.frontier_loop_edges = settings.frontier_loop_edges;
 }
 
 void check(const RunSettings& settings) {

@@ -206,6 +206,13 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
   drive.exchange_rounds = info.settles ? 1 : rounds;
   drive.exchange_values = !info.values_unused;
   drive.priority_delta = std::max(0.0, o.priority_delta);
+  drive.tiny_edges = o.frontier_loop_edges;
+  if (frontier_loop_serves(info.kind, info.settles, o, memory, communicator != nullptr)) {
+    drive.loop.edges = o.frontier_loop_edges;
+    drive.loop.iterations = kLoopIterations;
+    // Near-far piles where the host loop would window by value (delta-stepping's buckets).
+    if (o.priority && info.ordered) drive.loop.delta = drive.priority_delta;
+  }
   return drive;
 }
 
@@ -239,6 +246,8 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   if (device) s.host_pinned_bytes = detail::pinned_host_bytes(*device);
   s.edge_bytes = graph.num_edges() * (info.needs_weights && graph.weighted() ? 8 : 4);
   s.partitions = static_cast<std::uint32_t>(partitions.size());
+  s.frontier_loop_edges = setup.drive.loop.edges;
+  s.frontier_loop_delta = setup.drive.loop.delta;
   return s;
 }
 

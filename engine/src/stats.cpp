@@ -73,6 +73,13 @@ std::size_t RunStats::pull_iterations() const {
   return n;
 }
 
+std::size_t RunStats::loop_iterations() const {
+  std::size_t n = 0;
+  for (const IterationStats& it : iterations)
+    n += it.frontier_loop ? 1 : 0;
+  return n;
+}
+
 namespace {
 
 // The parts of RunStats::summary, in the order it joins them.
@@ -110,6 +117,18 @@ std::string schedule_notes(const RunStats& s) {
     char delta[48];
     std::snprintf(delta, sizeof delta, "; windows of delta %g", s.priority_delta);
     text += delta;
+  }
+  if (s.frontier_loop_edges > 0) {
+    char loop[160];
+    std::snprintf(loop, sizeof loop, "; frontier loop in %zu of %zu iterations (up to %llu edges",
+                  s.loop_iterations(), s.iterations.size(),
+                  static_cast<unsigned long long>(s.frontier_loop_edges));
+    text += loop;
+    if (s.frontier_loop_delta > 0) {
+      std::snprintf(loop, sizeof loop, ", piles of delta %g", s.frontier_loop_delta);
+      text += loop;
+    }
+    text += ")";
   }
   if (s.resident_slices > 1)
     text += "; up to " + std::to_string(s.resident_slices) + " resident slices";

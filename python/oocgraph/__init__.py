@@ -27,6 +27,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      default; 0: sized to the L2; up to 64)
 ``resident_slices``  int: PageRank's and CC's partitions in GPU memory or in the edge cache as
                      this many tasks in turn (4, the default; 1: one task; up to 256)
+``frontier_loop``    int: while an iteration's active edges are at most this many, the GPU (or
+                     the CPU backend) runs the iterations itself (65536, the default; 0: off)
 ``priority``         bool: urgency-ordered scheduling
 ``cc``               ``"afforest"`` (the default: union-find, most lists never read) or
                      ``"labels"`` (label propagation) for :meth:`Graph.cc`

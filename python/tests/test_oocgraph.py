@@ -446,6 +446,17 @@ def test_resident_slices_give_the_ranks_of_one_task(backend):
         oocgraph.generate("chain", vertices=5, backend=backend, resident_slices=0)
 
 
+def test_the_frontier_loop_runs_a_chains_levels(backend):
+    # A chain's levels are a vertex each: with the loop (the default) every iteration runs in it,
+    # with frontier_loop=0 none does, and the levels are the same.
+    on = oocgraph.generate("chain", vertices=300, backend=backend).bfs(0)
+    off = oocgraph.generate("chain", vertices=300, backend=backend, frontier_loop=0).bfs(0)
+    assert on.stats["frontier_loop"]["iterations"] == len(on.stats["per_iteration"]) > 0
+    assert on.stats["frontier_loop"]["edges"] == 65536
+    assert off.stats["frontier_loop"]["iterations"] == 0
+    assert np.array_equal(on, off)
+
+
 def test_a_directed_graph_pulls_over_its_in_edges(tmp_path, backend):
     # Directed Kronecker with in-edges: pulling and auto give the pushed levels and distances,
     # PageRank within its tolerance; the file written keeps them (format version 4).

@@ -54,12 +54,31 @@ inline const std::vector<std::string>& program_names() {
   return names;
 }
 
-// The five policies, plus hybrid with a budget that holds every edge (in-memory mode).
+// The five policies, hybrid with a budget that holds every edge (in-memory mode), and the
+// frontier loop (frontier_loop.hpp) out of core and in memory. Every other policy runs each
+// iteration from the host, so that its engines and kernels run whatever the frontier's size.
 inline const std::vector<std::string>& policy_names() {
-  static const std::vector<std::string> names{"hybrid",   "filter",  "compaction",
-                                              "zerocopy", "unified", "resident"};
+  static const std::vector<std::string> names{"hybrid",  "filter",   "compaction", "zerocopy",
+                                              "unified", "resident", "loop",       "loop_resident"};
   return names;
 }
+
+// The policies of runs that the frontier loop never serves (ranks, which exchange after every
+// iteration; the batched traversals, which settle after every level), where the loop's two would
+// run hybrid's and resident's again.
+inline const std::vector<std::string>& host_policy_names() {
+  static const std::vector<std::string> names(policy_names().begin(), policy_names().end() - 2);
+  return names;
+}
+
+// The policies whose edges are all in GPU memory.
+inline bool in_memory_policy(const std::string& policy) {
+  return policy == "resident" || policy == "loop_resident";
+}
+
+// The loop's threshold in the "loop" policies: small, so that on the larger shapes the host runs
+// the wide levels and the loop the narrow ones, handing the frontier back and forth.
+inline constexpr std::uint64_t kLoopTestEdges = 256;
 
 inline Graph build(EdgeList edges, bool undirected, std::uint64_t seed, double hubs = 0.08) {
   BuildOptions options;
@@ -114,7 +133,7 @@ inline Graph make_compressed_only_shape(const std::string& name) {
 
 // The policies that move edges over the link, which compressed lists change.
 inline const std::vector<std::string>& moving_policy_names() {
-  static const std::vector<std::string> names{"hybrid", "filter", "compaction", "zerocopy"};
+  static const std::vector<std::string> names{"hybrid", "filter", "compaction", "zerocopy", "loop"};
   return names;
 }
 
@@ -136,13 +155,111 @@ inline EngineOptions options_for(const std::string& policy, bool priority, Backe
   // One request per round trip: with 512-byte partitions and MR = 256 every cost rounds up to
   // one round trip and hybrid would never mix engines.
   o.cost.max_requests = 1;
-  if (policy == "resident") {
+  const bool loop = policy.starts_with("loop");
+  o.frontier_loop_edges = loop ? kLoopTestEdges : 0;
+  if (in_memory_policy(policy)) {
     o.device_budget = std::uint64_t{1} << 30;
   } else {
-    o.transfer = parse_transfer_policy(policy);
+    o.transfer = loop ? TransferPolicy::hybrid : parse_transfer_policy(policy);
     o.in_memory = false;  // the GPU's default budget would hold these small graphs whole
   }
   return o;
+}
+
+// The frontier loop (frontier_loop.hpp) on a grid of many levels (255 from a corner),
+// weighted 1..64 and undirected: after the first survey every level runs in the loop, with the
+// host loop's values, and the loop pushes even when asked for auto (no pull survey for a tiny
+// frontier). SSSP's near-far piles relax each edge at most 3 times with the automatic delta; a
+// delta of 1 settles each vertex once (integer weights: its value is final when it is the least),
+// and a delta of all the weights at once is Bellman-Ford's frontier, which relaxes more.
+inline Graph weighted_grid(std::uint32_t side) {
+  return build(generate_grid(side, side), true, 21, 0.0);
+}
+
+inline void expect_frontier_loop_on_a_grid(Backend backend) {
+  const Graph g = weighted_grid(128);
+  const eid_t edges = g.num_edges();
+  EngineOptions host = options_for("hybrid", true, backend);
+  EngineOptions loop = host;
+  loop.frontier_loop_edges = kFrontierLoopEdges;
+  loop.direction = Direction::automatic;
+  OocEngine by_host(weighted_grid(128), host), by_loop(weighted_grid(128), loop);
+  const auto bfs = by_loop.bfs(0);
+  const auto bfs_host = by_host.bfs(0);
+  EXPECT_EQ(bfs.values, bfs_host.values);
+  EXPECT_TRUE(reference::compare_exact(bfs.values, reference::bfs(g, 0)).equal);
+  EXPECT_EQ(bfs_host.stats.loop_iterations(), 0u);
+  ASSERT_EQ(bfs.stats.iterations.size(), bfs_host.stats.iterations.size());  // a level each
+  EXPECT_EQ(bfs.stats.loop_iterations(), bfs.stats.iterations.size());
+  EXPECT_EQ(bfs.stats.pull_iterations(), 0u);
+  EXPECT_EQ(bfs.stats.edges_processed(), edges);  // a BFS level is final: each list once
+  EXPECT_EQ(bfs.stats.frontier_loop_edges, kFrontierLoopEdges);
+  EXPECT_NE(bfs.stats.summary().find("frontier loop in 255 of 255 iterations"), std::string::npos)
+      << bfs.stats.summary();
+  const auto sssp = by_loop.sssp(0);
+  EXPECT_TRUE(reference::compare_exact(sssp.values, reference::sssp(g, 0)).equal);
+  EXPECT_EQ(sssp.values, by_host.sssp(0).values);
+  EXPECT_GT(sssp.stats.frontier_loop_delta, 0.0);
+  EXPECT_LE(sssp.stats.edges_processed(), 3 * edges);
+  EXPECT_EQ(sssp.stats.loop_iterations(), sssp.stats.iterations.size());
+  const auto sssp_with = [&](double delta) {
+    EngineOptions o = loop;
+    o.priority_delta = delta;
+    OocEngine engine(weighted_grid(128), o);
+    const auto run = engine.sssp(0);
+    EXPECT_EQ(run.values, sssp.values) << "delta " << delta;
+    EXPECT_EQ(run.stats.frontier_loop_delta, delta);
+    return run.stats.edges_processed();
+  };
+  EXPECT_EQ(sssp_with(1), edges);
+  EXPECT_GT(sssp_with(1e9), sssp.stats.edges_processed());
+}
+
+// The loop hands the frontier back when it grows past the threshold and takes it again when it
+// shrinks (kron's wide middle levels on the host), stops at the iteration limit like the host
+// loop, and is not asked for where it does not serve: ranks, pull forced, a policy named.
+inline void expect_frontier_loop_hands_back(Backend backend) {
+  EngineOptions o = options_for("loop", true, backend);
+  OocEngine kron(make_shape("kron"), o);
+  const vid_t source = kron.highest_degree_vertex();
+  const auto bfs = kron.bfs(source);
+  EXPECT_TRUE(reference::compare_exact(bfs.values, reference::bfs(kron.graph(), source)).equal);
+  EXPECT_GT(bfs.stats.loop_iterations(), 0u);
+  EXPECT_LT(bfs.stats.loop_iterations(), bfs.stats.iterations.size());
+  for (const IterationStats& it : bfs.stats.iterations) {
+    if (it.frontier_loop) {
+      EXPECT_LE(it.active_edges, kLoopTestEdges);
+    }
+  }
+  OocEngine grid(weighted_grid(64), options_for("loop_resident", true, backend));
+  RunOptions limited;
+  limited.max_iterations = 5;
+  const auto cut = grid.bfs(0, limited);
+  EXPECT_FALSE(cut.converged);
+  EXPECT_EQ(cut.stats.iterations.size(), 5u);
+  EXPECT_EQ(cut.stats.loop_iterations(), 5u);
+  // A run of more levels than a stretch: the cancel is asked before each stretch, and stops the
+  // run after one.
+  OocEngine chain(build(generate_chain(kLoopIterations + 100), false, 22, 0.0),
+                  options_for("loop_resident", true, backend));
+  int asked = 0;
+  RunOptions cancelled;
+  cancelled.cancelled = [&] { return ++asked > 1; };
+  try {
+    chain.bfs(0, cancelled);
+    ADD_FAILURE() << "no exception";
+  } catch (const Cancelled& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the run was cancelled after " + std::to_string(kLoopIterations) + " iterations");
+  }
+  for (const char* policy : {"filter", "compaction"}) {
+    EngineOptions named = options_for(policy, true, backend);
+    named.frontier_loop_edges = kFrontierLoopEdges;
+    OocEngine engine(weighted_grid(64), named);
+    const auto run = engine.bfs(0);
+    EXPECT_EQ(run.stats.loop_iterations(), 0u) << policy;
+    EXPECT_EQ(run.stats.frontier_loop_edges, 0u) << policy;
+  }
 }
 
 // Compressed lists and packed weights, read by `engine`'s tasks (o.transfer), give the raw
@@ -242,8 +359,8 @@ inline void expect_delta_windows_match(Backend backend) {
 // `resident` (a budget that holds every raw edge) its lists go to the edge cache, compressed, on
 // the GPU, and stay in host memory on the CPU.
 inline const std::vector<std::string>& compressed_only_policy_names() {
-  static const std::vector<std::string> names{"hybrid", "filter", "compaction", "zerocopy",
-                                              "resident"};
+  static const std::vector<std::string> names{"hybrid",   "filter",   "compaction",
+                                              "zerocopy", "resident", "loop"};
   return names;
 }
 
@@ -283,18 +400,19 @@ inline auto all_cases() {
   return ::testing::ValuesIn(cases(program_names(), shape_names(), policy_names(), priorities()));
 }
 
-// The cases with one more axis (ranks, a mapping), as (case, value).
+// The cases with one more axis (ranks, a mapping), as (case, value), over `policies`.
 template <class X>
-auto all_cases_and(const std::vector<X>& extra) {
+auto all_cases_and(const std::vector<X>& extra,
+                   const std::vector<std::string>& policies = policy_names()) {
   return ::testing::ValuesIn(
-      nest_last(cases(program_names(), shape_names(), policy_names(), priorities(), extra)));
+      nest_last(cases(program_names(), shape_names(), policies, priorities(), extra)));
 }
 
 // The batched traversals (bc, closeness, bfs from several sources): the shapes built undirected
-// (bc needs a symmetric graph), every policy; 4 sources in batches of 1, 12 in batches of 5 (not a
-// power of two; the last batch short) and 40 (two words of bits) in a batch of the width the
-// engine chooses (all at once). Fewer sources for the narrow batches: each batch runs a level per
-// iteration, and the chain's 200 levels add up.
+// (bc needs a symmetric graph), every policy the loop does not repeat; 4 sources in batches of 1,
+// 12 in batches of 5 (not a power of two; the last batch short) and 40 (two words of bits) in a
+// batch of the width the engine chooses (all at once). Fewer sources for the narrow batches: each
+// batch runs a level per iteration, and the chain's 200 levels add up.
 // Path counts and dependencies are single precision in the engine.
 inline constexpr double kBcRelative = 1e-4;
 inline constexpr double kClosenessRelative = 1e-9;  // sums of 1 / level in another order
@@ -386,13 +504,13 @@ inline const std::vector<std::uint32_t>& batch_widths() {
 }
 
 inline auto batch_cases() {
-  return ::testing::ValuesIn(cases(bc_shape_names(), policy_names(), batch_widths()));
+  return ::testing::ValuesIn(cases(bc_shape_names(), host_policy_names(), batch_widths()));
 }
 
 template <class X>
 auto batch_cases_and(const std::vector<X>& extra) {
   return ::testing::ValuesIn(
-      nest_last(cases(bc_shape_names(), policy_names(), batch_widths(), extra)));
+      nest_last(cases(bc_shape_names(), host_policy_names(), batch_widths(), extra)));
 }
 
 // The pull direction: the symmetric shapes (a pulling vertex reads its in-edges through its own
@@ -416,9 +534,10 @@ inline auto direction_cases() {
 }
 
 template <class X>
-auto direction_cases_and(const std::vector<X>& extra) {
+auto direction_cases_and(const std::vector<X>& extra,
+                         const std::vector<std::string>& policies = policy_names()) {
   return ::testing::ValuesIn(
-      nest_last(cases(bc_shape_names(), policy_names(), direction_names(), priorities(), extra)));
+      nest_last(cases(bc_shape_names(), policies, direction_names(), priorities(), extra)));
 }
 
 inline EngineOptions direction_options(const std::string& policy, const std::string& direction,

@@ -82,6 +82,16 @@ OocEngine direction_engine(Graph g, const DirectionGpuCase& c) {
   return OocEngine(std::move(g), o);
 }
 
+TEST(CudaFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {
+  OOC_REQUIRE_GPU();
+  test::expect_frontier_loop_on_a_grid(Backend::cuda);
+}
+
+TEST(CudaFrontierLoop, HandsTheFrontierBackAndForth) {
+  OOC_REQUIRE_GPU();
+  test::expect_frontier_loop_hands_back(Backend::cuda);
+}
+
 TEST(CudaDeltaWindows, MatchTheReference) {
   OOC_REQUIRE_GPU();
   test::expect_delta_windows_match(Backend::cuda);
@@ -296,9 +306,16 @@ EngineOptions cache_options(const std::string& policy) {
 
 OocEngine with_budget(Graph g, EngineOptions o, double edge_share) {
   const auto parts = partition_by_edges(g, o.partition_bytes, g.bytes_per_edge());
+  // The larger of an accumulative program's vertex data (deltas) and a monotone one's (the
+  // frontier loop's buffers, where it serves).
+  std::uint64_t needed = 0;
+  for (const bool accumulative : {true, false}) {
+    const MemoryPlan plan = plan_memory(g, parts, 4, accumulative, o, 0);
+    needed = std::max(needed, plan.vertex_bytes + plan.staging_bytes);
+  }
   const MemoryPlan plan = plan_memory(g, parts, 4, true, o, 0);
-  o.device_budget = plan.vertex_bytes + plan.staging_bytes +
-                    static_cast<std::uint64_t>(static_cast<double>(plan.edge_bytes) * edge_share);
+  o.device_budget =
+      needed + static_cast<std::uint64_t>(static_cast<double>(plan.edge_bytes) * edge_share);
   return OocEngine(std::move(g), o);
 }
 
@@ -329,7 +346,7 @@ INSTANTIATE_TEST_SUITE_P(EveryPolicy, CudaEdgeCache,
                                             ::testing::Values("kron", "kron_directed", "grid",
                                                               "big_star", "disconnected"),
                                             ::testing::Values("hybrid", "filter", "compaction",
-                                                              "zerocopy")),
+                                                              "zerocopy", "loop")),
                          cache_case_name);
 
 // The same with compressed lists: the cache keeps them compressed and its tasks decode them in
@@ -347,7 +364,7 @@ INSTANTIATE_TEST_SUITE_P(
     EveryPolicy, CudaCompressedCache,
     ::testing::Combine(::testing::ValuesIn(test::program_names()),
                        ::testing::Values("kron", "kron_directed", "grid", "big_star"),
-                       ::testing::Values("hybrid", "filter", "compaction", "zerocopy")),
+                       ::testing::Values("hybrid", "filter", "compaction", "zerocopy", "loop")),
     cache_case_name);
 
 TEST(CudaEdgeCacheRuns, CompressedListsFitMorePartitionsForTheSameValues) {

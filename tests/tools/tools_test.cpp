@@ -654,6 +654,9 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(ooc_run({"sssp", "--generate", "grid:3x3", "--priority-delta", "-2"}),
                "ooc-run: --priority-delta: '-2' is neither auto nor a number of at least 0 (see "
                "ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--frontier-loop", "64,0"}),
+               "ooc-run: --frontier-loop: '0' is neither off nor a whole number of edges of at "
+               "least 1 (see ooc-run --help)");
   expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--push", "per-edge,per-hub"}),
                "ooc-run: --push: unknown push rule 'per-hub' (expected one of: auto, per-edge, "
                "per-vertex) (see ooc-run --help)");

@@ -74,6 +74,14 @@ TEST(CpuBatchRuns, EverySourceGivesExactValuesInSeveralBatches) {
   test::expect_batches_match_references(engine, 96, all);
 }
 
+TEST(CpuFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {
+  test::expect_frontier_loop_on_a_grid(Backend::cpu);
+}
+
+TEST(CpuFrontierLoop, HandsTheFrontierBackAndForth) {
+  test::expect_frontier_loop_hands_back(Backend::cpu);
+}
+
 TEST(CpuDeltaWindows, MatchTheReference) {
   test::expect_delta_windows_match(Backend::cpu);
 }

@@ -44,7 +44,8 @@ TEST_P(Distributed, EveryRankMatchesTheReference) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCases, Distributed, test::all_cases_and(std::vector<int>{2, 3}),
+INSTANTIATE_TEST_SUITE_P(AllCases, Distributed,
+                         test::all_cases_and(std::vector<int>{2, 3}, test::host_policy_names()),
                          [](const ::testing::TestParamInfo<RankCase>& param) {
                            return test::case_name({std::get<0>(param.param), param.index}) + "_" +
                                   std::to_string(std::get<1>(param.param)) + "_ranks";
@@ -79,7 +80,8 @@ TEST_P(DistributedDirection, EveryRankMatchesTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, DistributedDirection,
-                         test::direction_cases_and(std::vector<int>{2, 3}),
+                         test::direction_cases_and(std::vector<int>{2, 3},
+                                                   test::host_policy_names()),
                          [](const ::testing::TestParamInfo<RankDirectionCase>& param) {
                            return test::direction_case_name(
                                       {std::get<0>(param.param), param.index}) +

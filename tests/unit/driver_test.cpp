@@ -65,8 +65,27 @@ class ScriptedExecutor final : public Executor {
     executed.push_back(partitions);
   }
   void advance_frontier() override { ++at_; }
+  // The frontier loop: `loop_levels` levels of `loop_level_edges` each (then the script's next
+  // iteration, as if the loop had run it), or none when it does not serve (`loop_serves`).
+  bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& out) override {
+    loops.push_back(loop);
+    if (!loop_serves) return false;
+    for (std::uint32_t l = 0; l < loop_levels && l < loop.iterations; ++l) {
+      IterationStats it;
+      it.frontier_loop = true;
+      it.iteration = 99;  // drive() numbers them
+      it.active_edges = loop_level_edges;
+      out.push_back(it);
+    }
+    ++at_;
+    return true;
+  }
 
   std::optional<UrgencyRange> range;
+  bool loop_serves = false;
+  std::uint32_t loop_levels = 0;
+  std::uint64_t loop_level_edges = 0;
+  std::vector<FrontierLoop> loops;  // each stretch asked for
   std::vector<BucketLoad> loads;
   std::chrono::milliseconds window_delay{0}, pull_delay{0};  // what urgency_range, survey_pull take
   int range_calls = 0;
@@ -97,6 +116,62 @@ RunStats drive_script(ScriptedExecutor& executor) {
 
 ScheduleFacts out_of_core() {
   return {.vertices = 100, .may_pull = true, .edge_bytes = 4, .request_bytes = kLine};
+}
+
+// A frontier of at most DriveOptions::loop.edges goes to the frontier loop after the survey, whose
+// levels join the run's iterations, numbered on; one past it runs from the host; an executor
+// whose loop does not serve the run is not asked again; and such a tiny frontier pushes without
+// the pull survey.
+TEST(Drive, HandsSmallFrontiersToTheFrontierLoop) {
+  ScriptedExecutor executor(
+      out_of_core(),
+      {{{zerocopy(3, 30, 10), zerocopy(2, 20, 10)}, {zerocopy(1, 10, 1), zerocopy(0, 0, 0)}},
+       {{zerocopy(40, 400, 100), zerocopy(0, 0, 0)}, {zerocopy(1, 10, 1), zerocopy(0, 0, 0)}}});
+  executor.loop_serves = true;
+  executor.loop_levels = 3;
+  executor.loop_level_edges = 7;
+  DriveOptions o;
+  o.loop = {.edges = 100, .iterations = 5, .delta = 0};
+  o.tiny_edges = 100;
+  RunStats stats;
+  EXPECT_TRUE(drive(executor, kTwoPartitions, o, stats));
+  // 50 edges: the loop, its 3 levels numbered 0-2; then 400 edges: the host, iteration 3.
+  ASSERT_EQ(stats.iterations.size(), 4u);
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(stats.iterations[i].frontier_loop);
+    EXPECT_EQ(stats.iterations[i].iteration, i);
+  }
+  EXPECT_FALSE(stats.iterations[3].frontier_loop);
+  EXPECT_EQ(stats.iterations[3].iteration, 3u);
+  ASSERT_EQ(executor.loops.size(), 1u);
+  EXPECT_EQ(executor.loops[0].edges, 100u);
+  ASSERT_EQ(executor.executed.size(), 1u);  // the host ran only the wide iteration
+  // The first iteration's 50 edges are tiny: no pull survey; the second's 400 are not.
+  EXPECT_EQ(executor.pull_calls, 1);
+
+  // Not served: asked once, and every iteration runs from the host.
+  ScriptedExecutor host(out_of_core(), {{{zerocopy(3, 30, 10)}, {}}, {{zerocopy(2, 20, 10)}, {}}});
+  RunStats host_stats;
+  EXPECT_TRUE(drive(host, kTwoPartitions, o, host_stats));
+  EXPECT_EQ(host.loops.size(), 1u);
+  EXPECT_EQ(host_stats.iterations.size(), 2u);
+  EXPECT_EQ(host.executed.size(), 2u);
+  EXPECT_EQ(host_stats.loop_iterations(), 0u);
+}
+
+// The iteration limit holds across the loop: a stretch is asked for no more than what is left.
+TEST(Drive, TheIterationLimitBoundsTheLoopsStretch) {
+  ScriptedExecutor executor(out_of_core(), {{{zerocopy(3, 30, 10)}, {}}});
+  executor.loop_serves = true;
+  executor.loop_levels = 10;
+  DriveOptions o;
+  o.loop = {.edges = 100, .iterations = 4096, .delta = 0};
+  o.max_iterations = 4;
+  RunStats stats;
+  drive(executor, kTwoPartitions, o, stats);
+  ASSERT_EQ(executor.loops.size(), 1u);
+  EXPECT_EQ(executor.loops[0].iterations, 4u);
+  EXPECT_EQ(stats.iterations.size(), 4u);
 }
 
 TEST(Drive, SumsTheSurveysAndPullsWhenThePullMovesFewerBytes) {

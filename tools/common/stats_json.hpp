@@ -21,6 +21,7 @@ template <class Stats, class Visit>
 void for_each_trace_field(Stats& it, Visit&& visit) {
   visit("iteration", it.iteration);
   visit("pull", it.pull);
+  visit("frontier_loop", it.frontier_loop);
   visit("active_vertices", it.active_vertices);
   visit("active_edges", it.active_edges);
   visit("frontier_vertices", it.frontier_vertices);

@@ -139,6 +139,13 @@ void add_transfer_options(CLI::App& app, Args& a) {
                  "more over the vertices it activated, so later ones start from what earlier ones "
                  "pushed (1: one task), N up to 256, or a list")
       ->capture_default_str();
+  app.add_option("--frontier-loop", a.frontier_loop,
+                 "While an iteration's active edges are at most this many, the GPU (or the CPU "
+                 "backend) runs the iterations itself with the frontier in its own memory, no "
+                 "host round trip per level (graphs of many levels: grids, road networks); sssp "
+                 "keeps near-far piles of --priority-delta: EDGES | off, or a list")
+      ->check(list_check(parse_frontier_loop, "LIST"))
+      ->capture_default_str();
   app.add_option("--cc", a.cc,
                  "how cc finds components: afforest (union-find from two sampled neighbours per "
                  "vertex, then only the lists outside the largest component; ranks merge their "

@@ -95,6 +95,17 @@ std::uint32_t parse_resident_slices(const std::string& text) {
   return parse_count(text, "--resident-slices", kMaxResidentSlices);
 }
 
+std::uint64_t parse_frontier_loop(const std::string& text) {
+  if (text == "off") return 0;
+  std::uint64_t n = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, n);
+  if (error != std::errc{} || stop != end || n == 0) {
+    throw InvalidInput("'" + text + "' is neither off nor a whole number of edges of at least 1");
+  }
+  return n;
+}
+
 EngineOptions engine_options(const Args& a) {
   EngineOptions o;
   o.backend = parse_backend(a.backend);
@@ -108,6 +119,7 @@ EngineOptions engine_options(const Args& a) {
   o.exchange_rounds = parse_list(a.exchange_rounds, parse_rounds).front();
   o.pull_blocks = parse_list(a.pull_blocks, parse_pull_blocks).front();
   o.resident_slices = parse_list(a.resident_slices, parse_resident_slices).front();
+  o.frontier_loop_edges = parse_list(a.frontier_loop, parse_frontier_loop).front();
   o.cc = first_of(a.cc, parse_cc_algorithm);
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
@@ -132,6 +144,7 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
   auto blocks = parse_list(a.pull_blocks, parse_pull_blocks);
   auto slices = parse_list(a.resident_slices, parse_resident_slices);
   auto ccs = parse_list(a.cc, parse_cc_algorithm);
+  const auto loops = parse_list(a.frontier_loop, parse_frontier_loop);
   if (backend != Backend::cuda) balances.resize(1);
   if (backend != Backend::cuda || ranks == 1) exchanges.resize(1);
   if (ranks == 1) rounds.resize(1);
@@ -147,7 +160,9 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
               for (const std::uint32_t b : blocks)
                 for (const std::uint32_t n : slices)
                   for (const CcAlgorithm cc : ccs)
-                    out.push_back({policy, priority, balance, direction, exchange, r, b, n, cc});
+                    for (const std::uint64_t loop : loops)
+                      out.push_back(
+                          {policy, priority, balance, direction, exchange, r, b, n, cc, loop});
   return out;
 }
 

@@ -115,6 +115,9 @@ inline constexpr std::uint32_t kMaxPullBlocks = 64;
 inline constexpr std::uint32_t kMaxResidentSlices = 256;
 // EngineOptions::priority_delta's default: chosen per program.
 inline constexpr double kAutomaticDelta = -1;
+// EngineOptions::frontier_loop_edges' default (frontier_loop.hpp; docs/cost-model.md, "The frontier
+// loop"): where a level of the loop costs what a host iteration's own work does on an H100.
+inline constexpr std::uint64_t kFrontierLoopEdges = std::uint64_t{1} << 16;
 
 struct EngineOptions {
   Backend backend = Backend::automatic;
@@ -195,6 +198,10 @@ struct EngineOptions {
   // core against 0.31 s with the fraction: docs/cost-model.md, "Priority windows and
   // delta-stepping"), the others the fraction.
   double priority_delta = kAutomaticDelta;
+  // The frontier loop (frontier_loop.hpp): while an iteration's active edges are at most this
+  // many, the GPU (or the CPU backend) runs the iterations itself, with no host round trip per
+  // level, and hands back when they pass it. 0: every iteration from the host.
+  std::uint64_t frontier_loop_edges = kFrontierLoopEdges;
   CostConstants cost;
   // CUDA: after each iteration, move the cost model's link bandwidth and zero-copy round trip
   // toward what that iteration's filter copies and zero-copy kernels took (calibration.hpp,
@@ -215,6 +222,7 @@ struct RunSettings {
   std::uint32_t pull_blocks = 1;
   std::uint32_t resident_slices = 4;
   CcAlgorithm cc = CcAlgorithm::afforest;
+  std::uint64_t frontier_loop_edges = kFrontierLoopEdges;
 
   bool operator==(const RunSettings&) const = default;
 };

@@ -23,6 +23,11 @@ struct IterationStats {
   // vertices that gathered, which active_vertices and active_edges count, instead of the
   // frontier's (frontier_vertices and frontier_edges, sent either way).
   bool pull = false;
+  // Whether the frontier loop ran it (frontier_loop.hpp): the processor's own level, with no
+  // survey and no tasks. Its active vertices and edges are the level's queue (the near pile),
+  // its bytes what it read by zero-copy, its partitions per engine none, and its seconds the
+  // level's own, timed on the processor.
+  bool frontier_loop = false;
   std::uint64_t active_vertices = 0;  // at the start of the iteration
   std::uint64_t active_edges = 0;
   std::uint64_t frontier_vertices = 0;
@@ -92,6 +97,10 @@ struct RunStats {
   bool compressed = false;            // the run read compressed lists (filter, zero-copy, cache)
   bool adapt_costs = false;           // the cost constants followed the run's timings
   std::uint32_t partitions = 0;
+  // The frontier loop's threshold in active edges (EngineOptions::frontier_loop_edges), and its
+  // piles' delta (0: one pile); 0 and 0 where the loop does not serve the run.
+  std::uint64_t frontier_loop_edges = 0;
+  double frontier_loop_delta = 0;
   std::vector<IterationStats> iterations;
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).
   // Setting up the run (allocation, initial values) and reading the values back are apart.
@@ -118,6 +127,7 @@ struct RunStats {
   std::uint64_t total_bytes() const;
   std::uint64_t cached_bytes() const;
   std::size_t pull_iterations() const;
+  std::size_t loop_iterations() const;  // run by the frontier loop
   // One line: time, iterations, edges processed, bytes by engine.
   std::string summary() const;
 };

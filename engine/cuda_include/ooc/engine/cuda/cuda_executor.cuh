@@ -35,6 +35,7 @@
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/cuda/device_graph.hpp"
 #include "ooc/engine/cuda/exchange.cuh"
+#include "ooc/engine/cuda/loop_buffers.hpp"
 #include "ooc/engine/cuda/rank_exchange.hpp"
 #include "ooc/engine/cuda/run_state.cuh"
 #include "ooc/engine/direction.hpp"
@@ -143,6 +144,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   }
   void exchange(Communicator& host, IterationStats& stats) override;
   void advance_frontier() override;
+  bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& levels) override;
   void finish(Communicator& host) override;
   void read_values(Value* values, Value* deltas) override;
   void report_setup(RunStats& stats) const override {
@@ -232,6 +234,12 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   void scatter_changes(IterationStats& stats, const char* doing);
   // Whether an accumulative program's dense exchange is a reduce-scatter (OwnedLayout::scatters).
   bool scatters() const { return device_.layout_scatters; }
+  // The frontier loop (executor_loop.cuh): whether the device runs its kernel over `Lists`, and
+  // one stretch of it launched over `lists`.
+  template <class Lists>
+  bool loop_supported();
+  template <class Lists>
+  void launch_loop(const FrontierLoop& loop, const Lists& lists, const char* doing);
 
   P program_;
   DeviceArray<Value> values_, deltas_;
@@ -253,6 +261,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   bool has_floor_ = false;
   bool gathering_counted_ = false;  // the gathering counters hold this run's (no floor)
   std::vector<PartitionSurvey> pull_surveys_;
+  LoopBuffers loop_;
 };
 
 template <class P>
@@ -532,5 +541,6 @@ void CudaExecutor<P>::read_values(Value* values, Value* deltas) {
 }  // namespace ooc::detail
 
 #include "ooc/engine/cuda/executor_exchange.cuh"
+#include "ooc/engine/cuda/executor_loop.cuh"
 #include "ooc/engine/cuda/executor_pull.cuh"
 #include "ooc/engine/cuda/executor_tasks.cuh"

@@ -54,6 +54,8 @@ struct CpuStaging {
         offsets(Buffer<eid_t>::allocate(plan.staging_vertices + 1)) {}
 };
 
+struct CpuLoopLocal;  // cpu_frontier_loop.hpp
+
 template <class P>
 class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuFrontier {
   using Value = typename P::Value;
@@ -97,6 +99,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   void scatter_deltas(Communicator& communicator, IterationStats& stats);
   void advance_frontier() override;
   void finish(Communicator& communicator) override;
+  bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& levels) override;
 
   void read_values(Value* values, Value* deltas) override {
     std::memcpy(values, values_.data(), values_.size_bytes());
@@ -181,6 +184,9 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
            weight_lines(first, degree, l.compressed ? g.compressed.weight_bits() : 32, line);
   }
   std::uint64_t unified_bytes(std::span<const vid_t> vertices);
+  // The frontier loop (cpu_frontier_loop.hpp): v's out-edges as the loop reads them, in place or
+  // decoded into `local`'s buffers.
+  VertexEdges loop_edges(vid_t v, CpuLoopLocal& local) const;
 
   ProgramArrays<P> arrays() { return {values_.data(), deltas_.data()}; }
   static double since(Clock::time_point t) {
@@ -217,6 +223,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   Value floor_{};
   bool has_floor_ = false;
   std::vector<PartitionSurvey> pull_surveys_;
+  Bitmap far_;  // the frontier loop's far pile (allocated by its first run with piles)
 };
 
 template <class P>
@@ -552,5 +559,6 @@ void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
 }  // namespace ooc::detail
 
 // The ranks' exchange and the pull side's member definitions.
-#include "ooc/engine/detail/cpu_exchange.hpp"  // IWYU pragma: export
-#include "ooc/engine/detail/cpu_pull.hpp"      // IWYU pragma: export
+#include "ooc/engine/detail/cpu_exchange.hpp"       // IWYU pragma: export
+#include "ooc/engine/detail/cpu_frontier_loop.hpp"  // IWYU pragma: export
+#include "ooc/engine/detail/cpu_pull.hpp"           // IWYU pragma: export

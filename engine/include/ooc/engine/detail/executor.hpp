@@ -13,6 +13,7 @@
 
 #include "ooc/core/error.hpp"
 #include "ooc/engine/communicator.hpp"
+#include "ooc/engine/frontier_loop.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/ownership.hpp"
@@ -120,6 +121,16 @@ class Executor {
   }
   // The next frontier (the owned part of it, in a distributed run) becomes the current one.
   virtual void advance_frontier() = 0;
+  // The frontier loop (frontier_loop.hpp), called after survey() in place of the iteration's
+  // tasks: runs levels from the current frontier as `loop` bounds them, appending one
+  // IterationStats per level (frontier_loop set, numbered from 0) to `levels`, and leaves every
+  // vertex still active in the current frontier. Returns false, running nothing, when the loop
+  // does not serve this run (frontier_loop_serves); true with no level when the frontier was
+  // already past loop.edges.
+  virtual bool run_frontier_loop(const FrontierLoop& /*loop*/,
+                                 std::vector<IterationStats>& /*levels*/) {
+    return false;
+  }
 };
 
 // An executor that also hands back the program's vertex arrays (internal ids) at the end.
@@ -150,6 +161,12 @@ struct DriveOptions {
   // A monotone program's window by value: EngineOptions::priority_delta as the run resolved it
   // (the automatic one chosen per program); 0: by the fraction.
   double priority_delta = 0;
+  // The frontier loop's bounds (edges 0: never asked for); its iterations are the most per stretch.
+  FrontierLoop loop;
+  // A frontier of at most this many edges pushes without surveying the pull direction
+  // (EngineOptions::frontier_loop_edges, whether or not the loop serves the run); 0: always
+  // surveyed.
+  std::uint64_t tiny_edges = 0;
 };
 
 // Iterates until the frontier is empty on every rank (or the limit); appends per-iteration

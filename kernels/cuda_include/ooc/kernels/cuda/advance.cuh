@@ -91,25 +91,28 @@ struct ProgramState {
   HeavyQueue<Message<P>> heavy;
 };
 
+// Where a successful relax marks its target: a bit of the next frontier, or, for the frontier
+// loop (frontier_loop.cuh), a marker of its own type with a mark(marker, t) beside it.
+__device__ __forceinline__ void mark(std::uint64_t* next, vid_t t) {
+  bit_set(next, t);
+}
+
 // One edge: relax the target and mark it active when its value changed.
-template <class P>
-__device__ __forceinline__ void relax_edge(const P& program, typename P::Value* dst,
-                                           std::uint64_t* next, Message<P> message,
-                                           const vid_t* targets, const std::uint32_t* weights,
-                                           eid_t j) {
+template <class P, class Next>
+__device__ __forceinline__ void relax_edge(const P& program, typename P::Value* dst, Next next,
+                                           Message<P> message, const vid_t* targets,
+                                           const std::uint32_t* weights, eid_t j) {
   const vid_t t = targets[j];
-  if (relax_edge_to(program, message, weights == nullptr ? 0u : weights[j], dst, t))
-    bit_set(next, t);
+  if (relax_edge_to(program, message, weights == nullptr ? 0u : weights[j], dst, t)) mark(next, t);
 }
 
 // Relaxes targets[begin, end) with a tile of `size` threads (this one is `rank`), starting at
 // the 128-byte line that holds targets[begin] (EMOGI's aligned access).
-template <class P>
-__device__ __forceinline__ void relax_range(const P& program, typename P::Value* dst,
-                                            std::uint64_t* next, Message<P> message,
-                                            const vid_t* targets, const std::uint32_t* weights,
-                                            eid_t begin, eid_t end, unsigned rank,
-                                            unsigned size = kWarp) {
+template <class P, class Next>
+__device__ __forceinline__ void relax_range(const P& program, typename P::Value* dst, Next next,
+                                            Message<P> message, const vid_t* targets,
+                                            const std::uint32_t* weights, eid_t begin, eid_t end,
+                                            unsigned rank, unsigned size = kWarp) {
   const auto skew = static_cast<std::int64_t>(
       (reinterpret_cast<std::uintptr_t>(targets + begin) % 128) / sizeof(vid_t));
   for (std::int64_t j = static_cast<std::int64_t>(begin) + rank - skew;
@@ -351,16 +354,15 @@ __device__ __forceinline__ eid_t for_each_block(ListWindows& windows, const Pack
   return end - begin;
 }
 
-template <class P>
-__device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst,
-                                             std::uint64_t* next, Message<P> message,
-                                             ListWindows& windows, const PackedWeights& packed,
-                                             std::uintptr_t at, eid_t begin, eid_t end,
-                                             const std::uint32_t* weights, eid_t first_edge,
-                                             unsigned lane) {
+template <class P, class Next>
+__device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst, Next next,
+                                             Message<P> message, ListWindows& windows,
+                                             const PackedWeights& packed, std::uintptr_t at,
+                                             eid_t begin, eid_t end, const std::uint32_t* weights,
+                                             eid_t first_edge, unsigned lane) {
   for_each_block(windows, packed, at, begin, end, weights, first_edge, lane,
                  [&](vid_t t, std::uint32_t weight, bool mine) {
-                   if (mine && relax_edge_to(program, message, weight, dst, t)) bit_set(next, t);
+                   if (mine && relax_edge_to(program, message, weight, dst, t)) mark(next, t);
                    return false;
                  });
 }

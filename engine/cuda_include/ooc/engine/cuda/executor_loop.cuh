@@ -1,0 +1,65 @@
+#pragma once
+// Part of CudaExecutor<P> (cuda_executor.cuh, which includes this at its end): the frontier loop
+// (ooc/engine/frontier_loop.hpp) launched over the lists where the run keeps them: in GPU memory,
+// or out of core by zero-copy from pinned host memory, raw or compressed. The kernel is
+// frontier_loop.cuh's; LoopBuffers holds its state.
+#include <vector>
+
+#include "ooc/engine/cuda/cuda_executor.cuh"
+#include "ooc/kernels/cuda/frontier_loop.cuh"
+
+namespace ooc::detail {
+
+template <class P>
+template <class Lists>
+void CudaExecutor<P>::launch_loop(const FrontierLoop& loop, const Lists& lists, const char* doing) {
+  const void* kernel = reinterpret_cast<const void*>(&cuda::frontier_loop_kernel<P, Lists>);
+  cuda::LoopState state =
+      loop_.start(loop, current_.data(), g_.num_vertices(), stream(kDirect), doing);
+  Value* values = values_.data();
+  const eid_t* offsets = device_.offsets.data();
+  Lists args_lists = lists;
+  void* args[] = {&program_, &values, &offsets, &state, &args_lists};
+  OOC_CUDA(
+      cudaLaunchCooperativeKernel(kernel, loop_.blocks(), kBlockThreads, args, 0, stream(kDirect)),
+      doing);
+}
+
+template <class P>
+template <class Lists>
+bool CudaExecutor<P>::loop_supported() {
+  return loop_.supported(options_.device,
+                         reinterpret_cast<const void*>(&cuda::frontier_loop_kernel<P, Lists>),
+                         kBlockThreads);
+}
+
+template <class P>
+bool CudaExecutor<P>::run_frontier_loop(const FrontierLoop& loop,
+                                        std::vector<IterationStats>& levels) {
+  if constexpr (P::kind != ProgramKind::monotone || SettlingProgram<P>) {
+    return false;
+  } else {
+    if (!frontier_loop_serves<P>(options_, plan_, ranked_)) return false;
+    const char* doing = "running the frontier loop";
+    if (plan_.in_memory) {
+      if (!loop_supported<cuda::ResidentLoopLists>()) return false;
+      launch_loop(loop, cuda::ResidentLoopLists{edges_for(TransferEngine::resident)}, doing);
+    } else if (compressed(false)) {
+      if (!loop_supported<cuda::CompressedLoopLists>()) return false;
+      launch_loop(
+          loop,
+          cuda::CompressedLoopLists{*compressed_edges(TransferEngine::zerocopy),
+                                    cost_.request_bytes, weighted_ ? weight_bits(false) : 0u},
+          doing);
+    } else {
+      if (!loop_supported<cuda::RawLoopLists>()) return false;
+      launch_loop(loop,
+                  cuda::RawLoopLists{edges_for(TransferEngine::zerocopy), cost_.request_bytes},
+                  doing);
+    }
+    loop_.finish(stream(kDirect), cost_.request_bytes, levels, doing);
+    return true;
+  }
+}
+
+}  // namespace ooc::detail

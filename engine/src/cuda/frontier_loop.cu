@@ -1,0 +1,105 @@
+// LoopBuffers (loop_buffers.hpp): the frontier loop's buffers and the read-back of its levels,
+// compiled once for every program.
+#include <algorithm>
+
+#include "ooc/core/cuda_check.hpp"
+#include "ooc/engine/cuda/loop_buffers.hpp"
+#include "ooc/transfer/pinned_memory.hpp"
+
+namespace ooc::detail {
+namespace {
+
+static_assert(sizeof(cuda::LoopLevel) <= kLoopLevelBytes, "frontier_loop_bytes counts the records");
+
+// counters_: the two far counts, the least far value, the levels run and the end time.
+constexpr std::size_t kFarCounts = 0, kLeast = 2, kRan = 3, kCounters = 5;
+
+}  // namespace
+
+bool LoopBuffers::supported(int device, const void* kernel, int threads) {
+  if (checked_device_ == device) return blocks_ > 0;
+  checked_device_ = device;
+  const char* doing = "checking the frontier loop's launch";
+  int cooperative = 0, sms = 0, per_sm = 0;
+  OOC_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), doing);
+  OOC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), doing);
+  OOC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), doing);
+  blocks_ = cooperative != 0 && per_sm > 0
+                ? static_cast<unsigned>(sms * std::min(per_sm, kLoopBlocksPerSm))
+                : 0;
+  return blocks_ > 0;
+}
+
+cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near_bits, vid_t n,
+                                   cudaStream_t stream, const char* doing) {
+  const std::uint64_t near_capacity = loop_queue_capacity(loop.edges, n);
+  const std::uint64_t far_capacity = loop.delta > 0 ? near_capacity * kLoopFarLevels : 0;
+  if (near_.size() < 3 * near_capacity) {
+    near_ = DeviceArray<vid_t>(3 * near_capacity, "the frontier loop's queues");
+  }
+  if (far_.size() < 2 * far_capacity) {
+    far_ = DeviceArray<vid_t>(2 * far_capacity, "the frontier loop's far pile");
+  }
+  const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
+  if (loop.delta > 0 && far_bits_.size() < words) {
+    far_bits_ = DeviceArray<std::uint64_t>(words, "the frontier loop's far pile");
+    OOC_CUDA(cudaMemsetAsync(far_bits_.data(), 0, far_bits_.bytes(), stream), doing);
+  }
+  if (slots_.size() == 0) {
+    slots_ = DeviceArray<cuda::LoopSlot>(3, "the frontier loop's counters");
+    counters_ = DeviceArray<unsigned long long>(kCounters, "the frontier loop's counters");
+    host_ran_ = Buffer<unsigned long long>::allocate(2, pinned_memory(checked_device_));
+  }
+  if (levels_.size() < std::size_t{loop.iterations} + 1) {
+    levels_ = DeviceArray<cuda::LoopLevel>(loop.iterations + 1, "the frontier loop's levels");
+    host_levels_ =
+        Buffer<cuda::LoopLevel>::allocate(loop.iterations + 1, pinned_memory(checked_device_));
+  }
+  OOC_CUDA(cudaMemsetAsync(slots_.data(), 0, slots_.bytes(), stream), doing);
+  OOC_CUDA(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream), doing);
+  OOC_CUDA(cudaMemsetAsync(counters_.data() + kLeast, 0xff, sizeof(unsigned long long), stream),
+           doing);
+  return {near_bits,
+          far_bits_.data(),
+          near_.data(),
+          far_.data(),
+          near_capacity,
+          far_capacity,
+          slots_.data(),
+          counters_.data() + kFarCounts,
+          counters_.data() + kLeast,
+          levels_.data(),
+          counters_.data() + kRan,
+          n,
+          loop.edges,
+          loop.iterations,
+          loop.delta};
+}
+
+void LoopBuffers::finish(cudaStream_t stream, std::uint32_t request_bytes,
+                         std::vector<IterationStats>& levels, const char* doing) {
+  OOC_CUDA(cudaMemcpyAsync(host_ran_.data(), counters_.data() + kRan,
+                           2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream),
+           doing);
+  OOC_CUDA(cudaStreamSynchronize(stream), doing);
+  const std::uint64_t ran = host_ran_[0];
+  if (ran == 0) return;
+  OOC_CUDA(cudaMemcpyAsync(host_levels_.data(), levels_.data(), ran * sizeof(cuda::LoopLevel),
+                           cudaMemcpyDeviceToHost, stream),
+           doing);
+  OOC_CUDA(cudaStreamSynchronize(stream), doing);
+  for (std::uint64_t l = 0; l < ran; ++l) {
+    const cuda::LoopLevel& level = host_levels_[l];
+    const unsigned long long end = l + 1 < ran ? host_levels_[l + 1].start_ns : host_ran_[1];
+    IterationStats it;
+    it.frontier_loop = true;
+    it.active_vertices = it.frontier_vertices = level.slot.vertices;
+    it.active_edges = it.frontier_edges = level.slot.edges;
+    it.edges_processed = level.slot.processed;
+    it.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] = level.slot.lines * request_bytes;
+    it.seconds = it.compute_seconds = static_cast<double>(end - level.start_ns) * 1e-9;
+    levels.push_back(it);
+  }
+}
+
+}  // namespace ooc::detail
