@@ -6,6 +6,7 @@ text (for bench/device_timings.py and the tests) and a subcommand:
   python3 bench/device_report.py timings PEAK FILE...    best time per setting (PEAK '' if unknown)
   python3 bench/device_report.py ranks FILE...           per run and rank: time, bytes, exchange
   python3 bench/device_report.py direction FILE...       push, pull, auto: best time, edges read
+  python3 bench/device_report.py loop FILE...            host loop against the frontier loop
   python3 bench/device_report.py cache FILE...           the cache set: per share, against 0 %
   python3 bench/device_report.py reorder FILE...         hub order against SAGE's, per graph
   python3 bench/device_report.py peak PCIE_JSON          GPU 0's pinned H2D peak in GB/s
@@ -97,18 +98,24 @@ def ranks_table(paths):
     return "\n".join(lines)
 
 
-def direction_table(paths):
-    """Per algorithm, edges and direction: the best time, the iterations that pulled, the edges
-    read, the bytes moved, and whether the values equal push's. dir: the direction asked for,
-    then /N when the gathers ran in N cache blocks; edges: "+comp" marks compressed runs."""
-    lines = ["%-9s %-10s %-7s %9s %7s %9s %9s %9s  %s" % (
-        "algo", "edges", "dir", "best ms", "pulled", "iters", "G edges", "GB moved", "values")]
+def runs_of(paths, lines):
+    """Every run of the files that exist; a "no results" line in `lines` for each that does not."""
     runs = []
     for path in paths:
         if not os.path.exists(path):
             lines.append("%s: no results" % os.path.basename(path))
             continue
         runs += load_runs(path)
+    return runs
+
+
+def direction_table(paths):
+    """Per algorithm, edges and direction: the best time, the iterations that pulled, the edges
+    read, the bytes moved, and whether the values equal push's. dir: the direction asked for,
+    then /N when the gathers ran in N cache blocks; edges: "+comp" marks compressed runs."""
+    lines = ["%-9s %-10s %-7s %9s %7s %9s %9s %9s  %s" % (
+        "algo", "edges", "dir", "best ms", "pulled", "iters", "G edges", "GB moved", "values")]
+    runs = runs_of(paths, lines)
 
     def key(r):
         edges = ("in-memory" if r["in_memory"] else "host") + ("+comp" if r.get("compressed") else "")
@@ -129,6 +136,33 @@ def direction_table(paths):
         lines.append("%-9s %-10s %-7s %9.1f %7d %9d %9.2f %9.2f  %s" % (
             algo, edges, direction, r["seconds"] * 1e3, r.get("pull_iterations", 0),
             r["iterations"], r["edges_processed"] / 1e9, r["total_bytes"] / 1e9, same))
+    return "\n".join(lines)
+
+
+def loop_table(paths):
+    """The high-diameter set: per algorithm and where the edges are, the host loop against the
+    frontier loop (--frontier-loop off and on): the best time, the iterations and those the loop
+    ran, the edges processed over the graph's (each edge once is 1.00), the bytes moved, and
+    whether the values equal the host loop's."""
+    lines = ["%-6s %-10s %-6s %9s %7s %7s %8s %9s  %s" % (
+        "algo", "edges", "loop", "best ms", "iters", "looped", "x edges", "GB moved", "values")]
+    runs = runs_of(paths, lines)
+
+    def key(r):
+        loop = (r.get("frontier_loop") or {}).get("edges", 0)
+        return r["algorithm"], "in-memory" if r["in_memory"] else "host", "on" if loop else "off"
+
+    best = fastest(runs, key)
+    for (algo, edges, loop), r in sorted(best.items()):
+        base = best.get((algo, edges, "off"))
+        same = ""
+        if loop == "on" and base:
+            same = "same as host" if r["values_digest"] == base["values_digest"] else "DIFFER"
+        graph_edges = r.get("memory", {}).get("edge_bytes", 0) / (8 if algo == "sssp" else 4)
+        ratio = "%.2f" % (r["edges_processed"] / graph_edges) if graph_edges else ""
+        lines.append("%-6s %-10s %-6s %9.1f %7d %7d %8s %9.2f  %s" % (
+            algo, edges, loop, r["seconds"] * 1e3, r["iterations"],
+            (r.get("frontier_loop") or {}).get("iterations", 0), ratio, r["total_bytes"] / 1e9, same))
     return "\n".join(lines)
 
 
@@ -283,7 +317,7 @@ def pr_distance(path_a, path_b):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("table", choices=["timings", "ranks", "direction", "cache", "reorder", "peak",
+    parser.add_argument("table", choices=["timings", "ranks", "direction", "loop", "cache", "reorder", "peak",
                                           "cache-budget", "locality", "compressed", "bc-sources", "bc",
                                           "pr-distance"])
     parser.add_argument("args", nargs="*")
@@ -304,7 +338,7 @@ def main(argv=None):
     elif t == "pr-distance":
         out = pr_distance(*rest)
     else:
-        out = {"ranks": ranks_table, "direction": direction_table, "cache": cache_table,
+        out = {"ranks": ranks_table, "direction": direction_table, "loop": loop_table, "cache": cache_table,
                "reorder": reorder_table, "compressed": compressed_values}[t](rest)
     print(out)
     return 0

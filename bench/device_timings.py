@@ -50,7 +50,7 @@ class Stage:
         self.budget = int(env.get("BUDGET_S", "570"))
         self.failed = []
         self.vars = dict(env, k="k" + env["KRON_SCALE"], d=self.d)
-        for name in ("MAPPING_GRID", "DIRECTION_GRID", "REORDER_GRID"):
+        for name in ("MAPPING_GRID", "DIRECTION_GRID", "REORDER_GRID", "HD_GRID"):
             rows, _, cols = env.get(name, "").partition("x")
             self.vars[name + "_ROWS"], self.vars[name + "_COLS"] = rows, cols
         self.graph = ["--graph", env["GRAPH"]]
@@ -179,6 +179,7 @@ class Stage:
             if name == "locality":
                 return device_report.locality(files[0])
             table = {"ranks": device_report.ranks_table, "direction": device_report.direction_table,
+                     "loop": device_report.loop_table,
                      "cache": device_report.cache_table, "reorder": device_report.reorder_table,
                      "compressed": device_report.compressed_values}[name]
             return table(files)

@@ -18,7 +18,7 @@ DATA = device_timings.load_sets()
 # Every set, in the order the old script's list had them (and the golden files were made with).
 ALL = ("policies unified mappings pr-mappings inmemory priority pagerank pr-1e6 partsize k22 gpus rounds ranks "
        "cache slices calibration compressed compressed-direction bc direction pull-blocks direction-graphs "
-       "in-edges reorder mapping-graphs scaling")
+       "in-edges reorder mapping-graphs scaling high-diameter")
 CHANGED = dict(TIMINGS=ALL, COMPRESS="1", COMPRESSED_OTHERS="", CACHE_SLICES="4", REORDER_ROUNDS="3",
                REORDER_LOCALITY="0", DIRECTION_GRAPHS="urand bogus", REORDER_GRAPHS="grid foo", KRON_SCALE="20",
                CACHE_PR_TOLERANCES="1e-3 1e-4", REPEAT="5", MAPPINGS="warp", PART_SIZES="8MiB")
