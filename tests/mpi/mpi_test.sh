@@ -26,6 +26,10 @@ case_name=$1 ooc_run=$2 partition_tool=$3 mpiexec=$4
 backend=${BACKEND:-cpu}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Each case's mpirun keeps its session files in its own folder: in one shared /tmp/ompi.HOST.UID,
+# two cases run at once (ctest -j) raced, one removing the folder as the other made its own in it
+# ("A call to mkdir was unable to create the desired directory", CI 2026-12-05).
+export OMPI_MCA_orte_tmpdir_base=$tmp
 mpirun=("$mpiexec" --oversubscribe -np 2)
 [ "$(id -u)" -ne 0 ] || mpirun+=(--allow-run-as-root)
 fail() { echo "FAIL: $*" >&2; exit 1; }
