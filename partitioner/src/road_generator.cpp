@@ -134,10 +134,12 @@ Shape road(vid_t vertices, std::uint64_t seed) {
           }
           ++i;
         };
-        for (; i < last; ++v) {
+        // put() advances i: a while loop, which clang's -Wfor-loop-analysis does not misread.
+        while (i < last) {
           const Lattice::Links links = lattice.links(v);
           if (links.up) put(static_cast<vid_t>(v - lattice.cols()));
           if (links.left && i < last) put(v - 1);
+          ++v;
         }
       }};
   shape.weighted = true;
