@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 
 #include "engine_cases.hpp"
+#include "graph_util.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
 #include "ooc/partitioner/oocg.hpp"
@@ -549,6 +551,23 @@ TEST(Engine, ACancelledRunThrowsCancelledNamingTheIterationsDone) {
   }
   run.cancelled = [] { return false; };
   EXPECT_TRUE(engine.bfs(0, run).converged);
+}
+
+// The frontier loop's piles move on when delta is lost in a huge distance's rounding: float
+// weights of 1e20 and a delta of 1, where least + delta == least (frontier_loop.hpp).
+TEST(Engine, TheFrontierLoopsPilesMoveOnPastDeltasLostInRounding) {
+  const float w = 1e20f;
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &w, sizeof bits);
+  EdgeList chain = test::edge_list(4, {{0, 1}, {1, 2}, {2, 3}}, {bits, bits, bits});
+  chain.weight_type = WeightType::f32;
+  EngineOptions o = cpu();
+  o.priority_delta = 1;
+  OocEngine engine(build_graph(std::move(chain), {}), o);
+  const auto sssp = engine.sssp(0);
+  EXPECT_TRUE(reference::compare_exact(sssp.values, reference::sssp(engine.graph(), 0)).equal);
+  EXPECT_EQ(sssp.stats.loop_iterations(), sssp.stats.iterations.size());
+  EXPECT_EQ(sssp.stats.frontier_loop_delta, 1.0);
 }
 
 // Filter, compaction and zero-copy tasks read compressed lists and packed weights (decoded into

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ooc/engine/detail/cpu_executor.hpp"
+#include "ooc/kernels/near_far.hpp"
 
 namespace ooc::detail {
 
@@ -68,6 +69,13 @@ bool CpuExecutor<P>::run_frontier_loop(const FrontierLoop& loop,
   const bool piles = loop.delta > 0;
   if (piles && far_.size() != g_.num_vertices()) far_ = Bitmap(g_.num_vertices());
   const auto value = [&](vid_t v) { return static_cast<double>(atomic_load(values_.data() + v)); };
+  // The smallest value of the vertices of `queue` that `in` keeps.
+  const auto least_of = [&](const std::vector<vid_t>& queue, auto&& in) {
+    double least = std::numeric_limits<double>::infinity();
+    for (const vid_t v : queue)
+      if (in(v)) least = std::min(least, value(v));
+    return least;
+  };
   const auto edges_of = [&](const std::vector<vid_t>& queue) {
     eid_t sum = 0;
     for (const vid_t v : queue)
@@ -81,10 +89,7 @@ bool CpuExecutor<P>::run_frontier_loop(const FrontierLoop& loop,
                         [&](std::size_t v) { near.push_back(static_cast<vid_t>(v)); });
   double threshold = std::numeric_limits<double>::infinity();
   if (piles && !near.empty()) {
-    double least = threshold;
-    for (const vid_t v : near)
-      least = std::min(least, value(v));
-    threshold = least + loop.delta;
+    threshold = threshold_above(least_of(near, [](vid_t) { return true; }), loop.delta);
     std::erase_if(near, [&](vid_t v) {
       if (value(v) < threshold) return false;
       loop_bits::clear(current_, v);
@@ -125,10 +130,7 @@ bool CpuExecutor<P>::run_frontier_loop(const FrontierLoop& loop,
       if (!piles || far.empty()) break;
       // The near pile is done: the threshold rises to the smallest far value plus delta, and
       // the far vertices below it move near (those processed near meanwhile have left the pile).
-      double least = std::numeric_limits<double>::infinity();
-      for (const vid_t v : far)
-        if (far_.test(v)) least = std::min(least, value(v));
-      threshold = least + loop.delta;
+      threshold = threshold_above(least_of(far, [&](vid_t v) { return far_.test(v); }), loop.delta);
       std::vector<vid_t> still;
       for (const vid_t v : far) {
         if (!far_.test(v)) continue;

@@ -25,6 +25,7 @@
 #include "ooc/kernels/cuda/advance.cuh"
 #include "ooc/kernels/cuda/bitmap.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
+#include "ooc/kernels/near_far.hpp"
 #include "ooc/kernels/requests.hpp"
 
 namespace ooc::cuda {
@@ -133,12 +134,6 @@ __device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t) {
   } else if (bit_set(m.near_bits, t)) {
     m.to_near(t);
   }
-}
-
-// The threshold above a least value `least`: least + delta, or everything where delta is lost in
-// the rounding of a huge value.
-__device__ __forceinline__ double threshold_above(double least, double delta) {
-  return least + delta > least ? least + delta : __longlong_as_double(0x7ff0000000000000ll);
 }
 
 // What a warp counts of its reads, lane 0's added to the level's slot at the end.
