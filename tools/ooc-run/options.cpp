@@ -9,15 +9,22 @@
 namespace ooc::tools {
 namespace {
 
+// `text` as a whole number of at least 1 of type T; 0 when it is not one.
+template <class T>
+T positive_whole(const std::string& text) {
+  T n = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, n);
+  return error == std::errc{} && stop == end ? n : 0;
+}
+
 // One entry of a count option's list: a whole number from 1 to `most`, or `word` (when given)
 // for 0.
 std::uint32_t parse_count(const std::string& text, const char* option, std::uint32_t most,
                           const char* word = nullptr) {
   if (word != nullptr && text == word) return 0;
-  std::uint32_t n = 0;
-  const char* const end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, n);
-  if (error != std::errc{} || stop != end || n == 0 || n > most) {
+  const auto n = positive_whole<std::uint32_t>(text);
+  if (n == 0 || n > most) {
     throw InvalidInput(std::string(option) + " takes " +
                        (word != nullptr ? std::string(word) + " or " : std::string()) +
                        "whole numbers from 1 to " + std::to_string(most) +
@@ -97,12 +104,9 @@ std::uint32_t parse_resident_slices(const std::string& text) {
 
 std::uint64_t parse_frontier_loop(const std::string& text) {
   if (text == "off") return 0;
-  std::uint64_t n = 0;
-  const char* const end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, n);
-  if (error != std::errc{} || stop != end || n == 0) {
+  const auto n = positive_whole<std::uint64_t>(text);
+  if (n == 0)
     throw InvalidInput("'" + text + "' is neither off nor a whole number of edges of at least 1");
-  }
   return n;
 }
 

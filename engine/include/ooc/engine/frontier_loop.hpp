@@ -10,8 +10,8 @@
 // converges, or after FrontierLoop::iterations levels (so that a cancelled run stops, and the
 // iteration limit holds). On the GPU it is one persistent kernel with a grid-wide barrier per
 // level (Groute, PPoPP 2017; Atos, ICPP 2022 keeps its queue on the GPU the same way), reading
-// each list where it is (GPU memory, the edge cache, or pinned host memory by zero-copy,
-// compressed lists too); on the CPU a queue per level. The frontier bitmap stays the truth: a
+// each list in GPU memory or in pinned host memory by zero-copy (compressed lists too; not yet
+// from the edge cache); on the CPU a queue per level. The frontier bitmap stays the truth: a
 // vertex is queued when its bit is set, so the host loop picks up exactly where the loop stopped.
 //
 // Ordered monotone programs with a delta (SSSP) keep two piles, Davidson et al.'s near-far
