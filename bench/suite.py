@@ -30,31 +30,47 @@ bfs, sssp and pagerank pushing, pulling over the in-lists and choosing per itera
 (hybrid) and in GPU memory (the policies "hybrid", "hybrid, pull" and "hybrid, direction auto";
 cc needs a symmetric graph). Its bfs and sssp values must agree across the three.
 
+Last, the high-diameter graphs (thousands of levels of a few thousand edges each, issue 60): a
+4096x4096 grid and a road-like graph of 24 M vertices (partition-tool generate road, its own
+Euclidean weights kept; quick: the road-like graph alone, of 1 M vertices). Only bfs and sssp run
+on them, from ooc-run's default source, in one ooc-run with --frontier-loop off,65536 (every level
+from the host, then the frontier loop), out of core (hybrid) and again in GPU memory; the grids
+above run the same two after their other runs. These runs show as the policies "hybrid, host loop"
+and "hybrid, frontier loop", and suite.md sets them side by side ("High-diameter graphs": both
+times, the speed-up, the iterations the loop ran, the edges processed over the graph's); their
+values must agree as every other run's do. A high-diameter graph is not generated when no time is
+left.
+
 With --reorder sage (or none), every graph is generated in that vertex order instead of hub sort's
 (partition-tool --reorder): run the suite once per order and compare the two suite.json files.
 
-With --compressed, each graph is generated with --compress (lists compressed, weights packed);
-the runs above then read the raw arrays (ooc-run --compressed off), and two more read the
-compressed ones: hybrid with the edges in host memory, and on a GPU hybrid with half the raw edge
-bytes each algorithm reads in the edge cache (the policies "hybrid, compressed" and "hybrid,
-compressed, cache 50%"). Their bfs, sssp and cc values must equal the raw runs'. Generating with
---compress takes about 3.5 times as long (kron-26: 208 s against 57 s on the lent machines), so
-the full set no longer fits one device call with it: use --quick or a subset.
+With --compressed, each graph is generated with --compress (lists compressed, weights packed); the
+runs above then read the raw arrays (ooc-run --compressed off), and on all but the high-diameter
+graphs two more read the compressed ones: hybrid with the edges in host memory, and on a GPU
+hybrid with half the raw edge bytes each algorithm reads in the edge cache (the policies "hybrid,
+compressed" and "hybrid, compressed, cache 50%"). Their bfs, sssp and cc values must equal the raw
+runs'. Generating with --compress takes about 3.5 times as long (kron-26: 208 s against 57 s on
+the lent machines), so the full set no longer fits one device call with it: use --quick or a
+subset.
 
-With --gpus N (N >= 2), each graph's four algorithms then run again with the options of the
-hybrid run above (priority on, tiled mapping, edges in host memory), on N GPUs twice: from one
-process (--devices 0,...,N-1, a rank per GPU) and as N MPI ranks (mpirun -np N, skipped and
-listed as such when mpirun is not on the PATH). suite.json keeps them under each graph's
-"multi_gpu"; suite.md gets a table per graph: time against the 1-GPU hybrid run, speed-up, GB
-moved and GB/s of each rank, the exchange's time (max over ranks), and whether bfs, sssp and
-cc gave the 1-GPU run's values. NCCL_NVLS_ENABLE is 0 for these runs unless already set. A
-multi-GPU run that fails is listed as failed and the suite goes on; it then exits with status 1.
+With --gpus N (N >= 2), each graph's four algorithms (the high-diameter graphs' aside) then run
+again with the options of the hybrid run above (priority on, tiled mapping, edges in host memory),
+on N GPUs twice: from one process (--devices 0,...,N-1, a rank per GPU) and as N MPI ranks (mpirun
+-np N, skipped and listed as such when mpirun is not on the PATH). suite.json keeps them under
+each graph's "multi_gpu"; suite.md gets a table per graph: time against the 1-GPU hybrid run,
+speed-up, GB moved and GB/s of each rank, the exchange's time (max over ranks), and whether bfs,
+sssp and cc gave the 1-GPU run's values. NCCL_NVLS_ENABLE is 0 for these runs unless already set.
+A multi-GPU run that fails is listed as failed and the suite goes on; it then exits with status 1.
 
 The whole set must fit one 10-minute device call: --time-limit bounds the suite, each ooc-run
 gets what is left, and runs that no longer fit are listed as skipped rather than lost. The
 multi-GPU runs come last in each graph and share the limit; the full set alone took about 520 s
 on an H200 before the ordered mapping and the directed graph were added (the quick set: 62 s then,
 140 s with them), so with --gpus its later graphs' runs are skipped: use --quick or a longer limit.
+The high-diameter runs have not run in the suite yet: from one run each of ooc-run on an H100
+(docs/performance-log.md, 2026-12-05), they should add about 10 s to the quick set and about a
+minute to the full one (the 4096x4096 grid's host-loop runs alone: 8.5 s), where they come after
+the 520 s above: under the default limit the full set lists them as skipped.
 
   python3 bench/suite.py --bin build/device --out OUT [--quick] [--gpus N]
   python3 bench/suite.py --from-json OUT/suite.json --out OUT2
@@ -67,7 +83,8 @@ import subprocess
 import sys
 import time
 
-from suite_report import ALGORITHMS, DIRECTED_ALGORITHMS, OTHER_MAPPINGS, POLICIES, report
+from suite_report import (ALGORITHMS, DIRECTED_ALGORITHMS, FRONTIER_LOOP, HOST_LOOP, LOOP_ALGORITHMS, OTHER_MAPPINGS,
+                          POLICIES, report)
 
 # (name, partition-tool generate arguments). Weighted (1..64) for sssp; the other algorithms
 # read no weights, and the engine moves none for them.
@@ -87,6 +104,18 @@ QUICK = [
 # push, pull over the in-lists and choose per iteration (cc needs a symmetric graph).
 DIRECTED_FULL = [("kron24-directed", ["kron", "--scale", "24", "--edge-factor", "16"])]
 DIRECTED_QUICK = [("kron22-directed", ["kron", "--scale", "22", "--edge-factor", "16"])]
+# High-diameter graphs (thousands of levels of a few thousand edges each, issue 60): bfs and sssp
+# with every level from the host and with the frontier loop, alone (loop_variants); every policy
+# would not fit. The road graph keeps its generator's Euclidean weights (40..171). The grids above
+# are of this shape too, and run loop_variants after their other runs.
+HIGH_DIAMETER_FULL = [
+    ("grid4k", ["grid", "--rows", "4096", "--cols", "4096"]),
+    ("road24m", ["road", "--vertices", "24000000", "--weights", "file"]),
+]
+HIGH_DIAMETER_QUICK = [("road1m", ["road", "--vertices", "1000000", "--weights", "file"])]
+HIGH_DIAMETER_KINDS = {"grid", "road"}
+FRONTIER_LOOP_EDGES = 65536  # ooc-run's --frontier-loop default (docs/cost-model.md#the-frontier-loop)
+LOOP_PLAN = "host loop and frontier loop"  # what a skipped loop_variants run is listed as
 
 
 def log(*args):
@@ -206,13 +235,20 @@ def multi_gpu(args, clock, name, options):
     return result
 
 
-def bench_graph(args, clock, name, spec, verify, directed=False):
+def generate(args, name, spec, directed=False):
+    """partition-tool generate into --work, undirected (or with its in-edges), weights 1..64 unless
+    the spec names its own, in the suite's order: the file and the seconds it took."""
     work = os.path.join(args.work, name + ".oocg")
+    weights = [] if "--weights" in spec else ["--weights", "random:1-64"]
     start = time.time()
     run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec,
-         "--in-edges" if directed else "--undirected", "--weights", "random:1-64", "--reorder", args.reorder,
+         "--in-edges" if directed else "--undirected", *weights, "--reorder", args.reorder,
          "-o", work, "-q"] + (["--compress"] if args.compressed else []))
-    generate_seconds = time.time() - start
+    return work, time.time() - start
+
+
+def bench_graph(args, clock, name, spec, verify, directed=False):
+    work, generate_seconds = generate(args, name, spec, directed)
     graph = ["--graph", work]
     # PageRank is judged at a measured accuracy: every run's L1 distance to a run at 1e-7.
     reference = os.path.join(args.work, name + "-pagerank-1e-7.tsv")
@@ -278,6 +314,8 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
         if on_gpu:
             plans += cache_plans("hybrid, compressed, cache 50%", compressed, result)
         run_variants(args, clock, name, "compressed", result, plans)
+    if spec[0] in HIGH_DIAMETER_KINDS:
+        loop_variants(args, clock, name, result, graph, out_of_core)
     if args.gpus >= 2:
         # The options of the first plan's hybrid run: the 1-GPU figures the table compares with.
         result["multi_gpu"] = multi_gpu(args, clock, name, out_of_core + (["--verify"] if verify else []))
@@ -303,6 +341,33 @@ def bench_directed(args, clock, name, work, reference, generate_seconds, graph, 
     if os.path.exists(reference):
         os.remove(reference)
     return result
+
+
+def bench_high_diameter(args, clock, name, spec):
+    """A graph of thousands of levels: loop_variants alone. Not generated when no time is left."""
+    result = {"name": name, "runs": [], "skipped": [], "edges": 0}
+    left = clock.left()
+    if left is not None and left < 5:
+        result["skipped"].append({"runs": "%s (%s)" % (LOOP_PLAN, LOOP_ALGORITHMS), "why": "no time left"})
+        return result
+    work, result["generate_seconds"] = generate(args, name, spec)
+    graph = ["--graph", work] + (["--compressed", "off"] if args.compressed else [])
+    loop_variants(args, clock, name, result, graph, graph + ["--in-memory", "off"])
+    os.remove(work)
+    return result
+
+
+def loop_variants(args, clock, name, result, graph, out_of_core):
+    """Every level from the host against the frontier loop (docs/cost-model.md#the-frontier-loop):
+    bfs and sssp with --frontier-loop off,65536, both in one ooc-run, out of core (hybrid) and in GPU
+    memory. Each run shows as the policy HOST_LOOP or FRONTIER_LOOP by the loop its JSON reports."""
+    first = len(result["runs"])
+    loops = ["--frontier-loop", "off,%d" % FRONTIER_LOOP_EDGES]
+    run_variants(args, clock, name, "loop", result,
+                 [(LOOP_PLAN, LOOP_ALGORITHMS, out_of_core + ["--transfer", "hybrid"] + loops),
+                  (LOOP_PLAN, LOOP_ALGORITHMS, graph + loops)])
+    for r in result["runs"][first:]:
+        r["transfer"] = FRONTIER_LOOP if (r.get("frontier_loop") or {}).get("edges", 0) else HOST_LOOP
 
 
 def cache_plans(label, graph, result):
@@ -377,6 +442,8 @@ def main():
     graphs = [bench_graph(args, clock, name, spec, verify=name.startswith("grid")) for name, spec in specs]
     graphs += [bench_graph(args, clock, name, spec, verify=False, directed=True)
                for name, spec in (DIRECTED_QUICK if args.quick else DIRECTED_FULL)]
+    graphs += [bench_high_diameter(args, clock, name, spec)
+               for name, spec in (HIGH_DIAMETER_QUICK if args.quick else HIGH_DIAMETER_FULL)]
     shutil.rmtree(args.work, ignore_errors=True)
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
                "reorder": args.reorder,

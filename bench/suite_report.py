@@ -8,6 +8,8 @@ POLICIES = ["hybrid", "filter", "compaction", "zerocopy", "unified"]
 ALGORITHMS = ["bfs", "sssp", "cc", "pagerank"]
 OTHER_MAPPINGS = ["warp", "ordered", "decompose", "hierarchical"]  # --load-balance beside the default, tiled
 DIRECTED_ALGORITHMS = "bfs,sssp,pagerank"
+LOOP_ALGORITHMS = "bfs,sssp"  # the high-diameter runs: every level from the host, then the frontier loop
+HOST_LOOP, FRONTIER_LOOP = "hybrid, host loop", "hybrid, frontier loop"  # their policies in the tables
 
 SINGLE = ["filter", "compaction", "zerocopy"]  # the single policies hybrid must beat (unified aside)
 
@@ -98,6 +100,44 @@ def direction_section(graphs):
                                                             " | ".join(ratios)))
     return "\n## Directed graphs: push, pull over the in-lists, auto\n\nFastest of the repeats; bfs and " \
            "sssp values must agree across the three (the main table's last columns).\n\n" + \
+        "\n".join(lines) + "\n"
+
+
+def loop_cells(host, loop, edges):
+    """One loop-table row's figures from its host-loop and frontier-loop runs (either may be None)."""
+    def each(figure):  # of both runs, the host loop's first; "-" for a missing one
+        return ", ".join(figure(r) if r else "-" for r in (host, loop))
+
+    both = host and loop
+    return ["%.1f" % (r["seconds"] * 1e3) if r else "-" for r in (host, loop)] + [
+            "%.2f" % (host["seconds"] / loop["seconds"]) if both and loop["seconds"] > 0 else "",
+            each(lambda r: "%d (%d)" % (r["iterations"], (r.get("frontier_loop") or {}).get("iterations", 0))),
+            each(lambda r: "%.2f" % (r["edges_processed"] / edges) if edges else ""),
+            ("same" if host["values_digest"] == loop["values_digest"] else "DIFFER") if both else ""]
+
+
+def loop_section(graphs):
+    """The high-diameter runs: per graph, algorithm and where the edges are, the host loop against
+    the frontier loop (fastest repeats), or nothing when the summary has none."""
+    lines = ["| graph | algorithm | edges | host loop (ms) | frontier loop (ms) | speed-up | iterations (in the "
+             "loop) | edges processed / E | values |", "|" + "---|" * 9]
+    for g in graphs:
+        pairs = {}
+        for (algorithm, transfer, _, in_memory, _), r in best_runs(g).items():
+            if transfer in (HOST_LOOP, FRONTIER_LOOP):
+                pairs.setdefault((algorithm, in_memory), {})[transfer] = r
+        for (algorithm, in_memory), pair in sorted(pairs.items()):
+            cells = loop_cells(pair.get(HOST_LOOP), pair.get(FRONTIER_LOOP), g["edges"])
+            lines.append("| %s | %s | %s | %s |" % (g["name"], algorithm, "GPU memory" if in_memory
+                                                    else "host (hybrid)", " | ".join(cells)))
+    if len(lines) == 2:
+        return ""
+    return "\n## High-diameter graphs: the host loop against the frontier loop\n\nbfs and sssp with " \
+           "`--frontier-loop off,65536` in one ooc-run: every level from the host, then the frontier loop " \
+           "(docs/cost-model.md#the-frontier-loop); fastest of the repeats (-: not run). Speed-up: host-loop " \
+           "time / frontier-loop time. Iterations and edges: the host loop's, then the frontier loop's; in " \
+           "brackets the iterations the loop ran. E: the graph's edges (1.00: each once). Values: the loop's " \
+           "digest against the host loop's.\n\n" + \
         "\n".join(lines) + "\n"
 
 
@@ -213,7 +253,7 @@ def report(summary, out):
     md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
          "PageRank tolerance %g. Graphs in %s order. Edges in host memory unless marked in-memory.\n\n" % (
              summary["gpu"], peak, summary["tolerance"], summary.get("reorder", "hub")) + summary_table(graphs) + "\n" + table(graphs, peak) + \
-        direction_section(graphs) + multi_gpu_section(graphs)
+        direction_section(graphs) + loop_section(graphs) + multi_gpu_section(graphs)
     open(os.path.join(out, "suite.md"), "w").write(md)
     plots(graphs, out)
     return md
