@@ -356,16 +356,20 @@ def load(path: str, **options: Any) -> Graph:
 
 def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0,
              cols: int = 0, vertices: int = 16, seed: int = 1, undirected: bool = False,
-             weights: Optional[str] = None, hub_sort: Optional[float] = 0.08,
+             weights: Optional[str] = "file", hub_sort: Optional[float] = 0.08,
              compress: Union[bool, str] = False, in_edges: bool = False,
              output: Optional[str] = None, **options: Any) -> Graph:
-    """A synthetic graph, as ``partition-tool generate`` makes it: ``kind`` is ``"kron"``,
-    ``"urand"``, ``"grid"``, ``"star"``, ``"chain"``, ``"complete"`` or ``"empty"``.
-    ``weights`` is None or ``"random:LO-HI"``; ``hub_sort`` the fraction of vertices moved
-    first as hubs (None: off); ``in_edges`` also keeps each vertex's in-neighbours, which
-    ``direction="pull"`` (or ``"auto"``) needs on a directed graph; ``output`` also writes the
-    ``.oocg`` file. ``compress`` stores the lists compressed too (True), or only compressed
-    (``"only"``, as ``partition-tool --compress-only``)."""
+    """A synthetic graph, as ``partition-tool generate`` makes it: ``kind`` is ``"kron"`` or
+    ``"urand"`` (``scale``, ``edge_factor``), ``"grid"`` (``rows`` by ``cols``; 0: near-square
+    from ``scale``), ``"road"`` (``vertices``: planar-like, of high diameter, mean degree 2.5,
+    each link weighted by its Euclidean length; docs/cli.md), or ``"star"``, ``"chain"``,
+    ``"complete"``, ``"empty"`` (``vertices``); ``seed`` draws the edges and random weights.
+    ``weights`` is ``"file"`` (the generator's own: only road has any), None or ``"none"`` (no
+    weights), or ``"random:LO-HI"``; ``hub_sort`` the fraction of vertices moved first as hubs
+    (None: off); ``in_edges`` also keeps each vertex's in-neighbours, which ``direction="pull"``
+    (or ``"auto"``) needs on a directed graph; ``output`` also writes the ``.oocg`` file.
+    ``compress`` stores the lists compressed too (True), or only compressed (``"only"``, as
+    ``partition-tool --compress-only``)."""
     spec = _core.GeneratorSpec()
     spec.kind = _text(kind, "kind")
     spec.scale, spec.edge_factor = _vertex(scale, "scale"), _vertex(edge_factor, "edge_factor")

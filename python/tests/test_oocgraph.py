@@ -292,6 +292,27 @@ def test_float_weights_become_f32(backend):
     np.testing.assert_array_equal(g.sssp(0), [0.0, 0.5, 0.75])
 
 
+def test_road_graphs_keep_their_euclidean_weights(backend):
+    # 1024 vertices on a 32x32 lattice. Every vertex's tree path from vertex 0 steps up or left,
+    # so its BFS depth is rows + columns - 2 whatever the seed; a link weighs 40 to 171.
+    g = oocgraph.generate("road", vertices=1024, seed=3, backend=backend)
+    assert (g.num_vertices, g.weights, g.symmetric) == (1024, "u32", True)
+    assert abs(g.num_edges - 2.5 * 1024) < 0.05 * 2.5 * 1024  # mean degree 2.5
+    levels, distances = g.bfs(0).astype(np.int64), g.sssp(0)
+    assert levels.max() == 62
+    assert np.all(40 * levels <= distances) and np.all(distances <= 171 * levels)
+    again = oocgraph.generate("road", vertices=1024, seed=3, backend=backend)
+    np.testing.assert_array_equal(again.sssp(0), distances)
+    other = oocgraph.generate("road", vertices=1024, seed=4, backend=backend)
+    np.testing.assert_array_equal(other.bfs(0), levels)
+    assert not np.array_equal(other.sssp(0), distances)
+    unweighted = oocgraph.generate("road", vertices=1024, seed=3, weights=None, backend=backend)
+    assert unweighted.weights == "none"
+    np.testing.assert_array_equal(unweighted.bfs(0), levels)
+    drawn = oocgraph.generate("road", vertices=1024, weights="random:1-4", backend=backend)
+    assert drawn.sssp(0).max() <= 4 * 62
+
+
 # --- files and the C++ tools -----------------------------------------------------------------
 
 def tool(name):
@@ -327,6 +348,19 @@ def test_results_equal_ooc_run_on_the_same_file(tmp_path, backend, program):
         ours[ours == UNREACHED] = math.inf
         theirs[theirs == UNREACHED] = math.inf
     np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.skipif(not os.path.exists(tool("partition-tool")), reason="partition-tool not built")
+def test_generate_makes_partition_tool_s_road_graph(tmp_path, backend):
+    # The same defaults (--weights file: the road's own) and the same seed give the same graph.
+    path = str(tmp_path / "road.oocg")
+    subprocess.run([tool("partition-tool"), "generate", "road", "--vertices", "5000", "--seed", "7",
+                    "-o", path, "-q"], check=True)
+    ours = oocgraph.generate("road", vertices=5000, seed=7, backend=backend)
+    theirs = oocgraph.load(path, backend=backend)
+    assert (ours.num_edges, ours.weights) == (theirs.num_edges, theirs.weights)
+    assert ours.weights == "u32"
+    np.testing.assert_array_equal(ours.sssp(0), theirs.sssp(0))
 
 
 def test_convert_reads_a_text_edge_list(tmp_path, backend):
