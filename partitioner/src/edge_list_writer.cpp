@@ -1,21 +1,16 @@
 // write_edge_list: a graph back to "src dst [weight]" text in the user's ids, rows in the order of
 // the user's source ids. A oneTBB pipeline formats blocks of sources in parallel and writes them
 // in order, so memory stays bounded by the blocks in flight; the file appears under its name
-// only once it is complete (written to "<path>.tmp", flushed, renamed).
-#include <fcntl.h>
+// only once it is complete (an AtomicFile: written under a temporary name, flushed, renamed).
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <string>
-#include <utility>
 
-#include "ooc/core/error.hpp"
+#include "ooc/core/atomic_file.hpp"
 #include "ooc/partitioner/readers.hpp"
 
 namespace ooc {
@@ -85,52 +80,6 @@ class Formatter {
   Buffer<vid_t> internal_;
 };
 
-// "<path>.tmp", removed again unless commit() renamed it to its final name.
-class TempFile {
- public:
-  explicit TempFile(const std::filesystem::path& path)
-      : path_(path), temp_(path.string() + ".tmp") {
-    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) fail("cannot create");
-  }
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(temp_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  void write(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail("cannot write");
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-  }
-
-  void commit() {
-    if (::fsync(fd_) != 0) fail("cannot flush");
-    const int fd = std::exchange(fd_, -1);
-    if (::close(fd) != 0) fail("cannot close");
-    if (::rename(temp_.c_str(), path_.c_str()) != 0) {
-      throw IoError("cannot rename '" + temp_.string() + "' to '" + path_.string() +
-                    "': " + std::strerror(errno));
-    }
-    committed_ = true;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw IoError(what + " '" + temp_.string() + "': " + std::strerror(errno));
-  }
-
-  std::filesystem::path path_;
-  std::filesystem::path temp_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
-
 // Serial: the next run of user ids, cut by the limits above (degree lookups only).
 class BlockCutter {
  public:
@@ -161,7 +110,7 @@ class BlockCutter {
 void write_edge_list(const Graph& graph, const std::filesystem::path& path) {
   const Formatter formatter(graph);
   BlockCutter cutter(graph, formatter);
-  TempFile file(path);
+  AtomicFile file(path);
   const auto tokens = static_cast<std::size_t>(2 * tbb::this_task_arena::max_concurrency());
   tbb::parallel_pipeline(
       tokens,

@@ -127,7 +127,5 @@ inline std::uint64_t blocks_of(std::uint64_t bytes) {
 // pwrite of all `bytes` at `at`, retried until done. Throws IoError naming `path`.
 void write_all(int fd, const void* data, std::uint64_t bytes, std::uint64_t at,
                const std::filesystem::path& path);
-// fsync, then rename `tmp` to `path` and flush the folder. Throws IoError.
-void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesystem::path& path);
 
 }  // namespace ooc::oocg

@@ -1,8 +1,6 @@
 #include "oocg_stream.hpp"
 
-#include <fcntl.h>
 #include <tbb/parallel_for.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -18,10 +16,6 @@ using namespace oocg;
 
 constexpr std::uint64_t kStageBlocks = 4;  // staged, hashed in parallel, then written
 
-std::filesystem::path temporary_name(const std::filesystem::path& path) {
-  return path.string() + ".tmp-" + std::to_string(::getpid());
-}
-
 std::uint64_t total_bytes(const std::array<std::uint64_t, kHeaderSections>& bytes,
                           std::uint64_t later_estimate) {
   std::uint64_t total = 0;
@@ -36,8 +30,7 @@ OocgStream::OocgStream(const std::filesystem::path& path, const Header& header,
                        const std::array<std::uint64_t, kHeaderSections>& bytes,
                        std::uint64_t later_estimate)
     : path_(path),
-      tmp_(temporary_name(path)),
-      file_(tmp_, O_WRONLY | O_CREAT | O_TRUNC),
+      file_(path),
       header_(header),
       bytes_(bytes),
       progress_("writing " + path.filename().string(), total_bytes(bytes, later_estimate)) {
@@ -47,12 +40,6 @@ OocgStream::OocgStream(const std::filesystem::path& path, const Header& header,
   for (int s = 0; s < kHeaderSections; ++s)
     header_.sections[s] = {0, 0, combine({})};
   header_.table = {0, 0, 0};
-}
-
-OocgStream::~OocgStream() {
-  if (committed_) return;
-  std::error_code ignored;
-  std::filesystem::remove(tmp_, ignored);
 }
 
 OocgStream::Section OocgStream::open(SectionId id) {
@@ -92,9 +79,8 @@ void OocgStream::commit() {
     }
   }
   header_.header_checksum = header_checksum(header_);
-  write_all(file_.fd(), &header_, sizeof header_, 0, tmp_);
-  sync_and_rename(file_.fd(), tmp_, path_);
-  committed_ = true;
+  write_all(file_.fd(), &header_, sizeof header_, 0, path_);
+  file_.commit();
 }
 
 OocgStream::Section::Section(OocgStream& stream, SectionId id, std::uint64_t offset)
@@ -137,7 +123,7 @@ void OocgStream::Section::write_blocks(const char* data, std::uint64_t bytes) {
   tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
     const std::uint64_t length = std::min(kBlock, bytes - b * kBlock);
     digests_[first + b] = XXH3_64bits(data + b * kBlock, length);
-    write_all(stream_->file_.fd(), data + b * kBlock, length, at + b * kBlock, stream_->tmp_);
+    write_all(stream_->file_.fd(), data + b * kBlock, length, at + b * kBlock, stream_->path_);
   });
   stream_->progress_.advance(bytes);
   written_ += bytes;

@@ -1,15 +1,16 @@
 #pragma once
 // Writing a .oocg file whose sections are made as they are produced (build_bounded), never whole
-// in memory. Same layout, checksums, temporary name, flush and rename as write_oocg: each 1 MiB
-// block is hashed as it goes out, the header goes last, and the file appears under its name only
-// once complete. Each section is written through a Section of its own, and several may be open at
-// once: a section's place follows from the lengths of the sections before it, so a length given
-// as kLater must be known (its section closed) before a section after it opens.
+// in memory. Same layout, checksums and AtomicFile (temporary name, flush, rename) as write_oocg:
+// each 1 MiB block is hashed as it goes out, the header goes last, and the file appears under its
+// name only once complete. Each section is written through a Section of its own, and several may be
+// open at once: a section's place follows from the lengths of the sections before it, so a length
+// given as kLater must be known (its section closed) before a section after it opens.
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <vector>
 
+#include "ooc/core/atomic_file.hpp"
 #include "ooc/core/buffer.hpp"
 #include "ooc/core/progress.hpp"
 #include "oocg_layout.hpp"
@@ -23,12 +24,10 @@ class OocgStream {
 
   // `header` holds the counts, flags and version (sections without a table: no in-edges);
   // `bytes` each header section's length (0: absent; kLater), `later_estimate` what the kLater
-  // ones may take, for the progress. Opens PATH.tmp-PID. Throws IoError.
+  // ones may take, for the progress. Opens the AtomicFile. Throws IoError.
   OocgStream(const std::filesystem::path& path, const oocg::Header& header,
              const std::array<std::uint64_t, oocg::kHeaderSections>& bytes,
              std::uint64_t later_estimate = 0);
-  // Removes the temporary file unless commit() ran.
-  ~OocgStream();
   OocgStream(const OocgStream&) = delete;
   OocgStream& operator=(const OocgStream&) = delete;
 
@@ -63,13 +62,12 @@ class OocgStream {
   void commit();
 
  private:
-  std::filesystem::path path_, tmp_;
-  oocg::File file_;
+  std::filesystem::path path_;
+  AtomicFile file_;  // removed unless commit() ran
   oocg::Header header_;
   std::array<std::uint64_t, oocg::kHeaderSections> bytes_;
   std::array<bool, oocg::kHeaderSections> closed_{};
   ProgressStep progress_;
-  bool committed_ = false;
 };
 
 }  // namespace ooc::detail

@@ -1,7 +1,7 @@
 // Writing a graph as a .oocg file (the layout: oocg_layout.hpp): the sections in parallel blocks,
-// each block hashed as it is written, the header last, all under a temporary name that is
-// flushed and then renamed, so that a crash never leaves a partial file under the final name.
-#include <fcntl.h>
+// each block hashed as it is written, the header last, all into an AtomicFile (a temporary name
+// that is flushed and then renamed), so that a crash never leaves a partial file under the final
+// name.
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -11,9 +11,9 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
-#include <system_error>
 #include <vector>
 
+#include "ooc/core/atomic_file.hpp"
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
@@ -36,22 +36,6 @@ void write_all(int fd, const void* data, std::uint64_t bytes, std::uint64_t at,
     p += n;
     at += static_cast<std::uint64_t>(n);
     bytes -= static_cast<std::uint64_t>(n);
-  }
-}
-
-void sync_and_rename(int fd, const std::filesystem::path& tmp, const std::filesystem::path& path) {
-  if (::fsync(fd) != 0) throw IoError("cannot flush '" + tmp.string() + "': " + errno_text());
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec)
-    throw IoError("cannot rename '" + tmp.string() + "' to '" + path.string() +
-                  "': " + ec.message());
-  // Make the rename itself durable.
-  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
   }
 }
 
@@ -164,19 +148,19 @@ Layout lay_out(const SectionSources& sources, Header& h, bool with_table) {
 // Writes the sections, then the section table (when the header points at one) and the header,
 // each with the checksums of what it lists.
 void write_contents(int fd, const SectionSources& sources, Layout& l, Header& h,
-                    const std::filesystem::path& tmp, ProgressStep& progress) {
+                    const std::filesystem::path& path, ProgressStep& progress) {
   for (int s = 0; s < kSections; ++s) {
     if (sources[s].bytes == 0) continue;
-    l.sections[s].checksum = write_section(fd, sources[s], l.sections[s].offset, tmp, progress);
+    l.sections[s].checksum = write_section(fd, sources[s], l.sections[s].offset, path, progress);
   }
   std::copy_n(l.sections.begin(), kHeaderSections, std::begin(h.sections));
   if (h.table.bytes != 0) {
     Table table{kTableEntries, {}};
     std::copy(l.sections.begin() + kHeaderSections, l.sections.end(), std::begin(table.entries));
-    h.table.checksum = write_section(fd, {&table, sizeof table}, h.table.offset, tmp, progress);
+    h.table.checksum = write_section(fd, {&table, sizeof table}, h.table.offset, path, progress);
   }
   h.header_checksum = header_checksum(h);
-  write_all(fd, &h, sizeof h, 0, tmp);
+  write_all(fd, &h, sizeof h, 0, path);
 }
 
 }  // namespace
@@ -186,20 +170,12 @@ void write_oocg(const Graph& g, const std::filesystem::path& path) {
   Header h = header_for(g);
   const SectionSources sources = sources_of(g, (h.flags & kFlagPackedWeights) != 0);
   Layout layout = lay_out(sources, h, (h.flags & kFlagInEdges) != 0);
-  const std::filesystem::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-  try {
-    File file(tmp, O_WRONLY | O_CREAT | O_TRUNC);
-    if (::ftruncate(file.fd(), static_cast<off_t>(layout.end)) != 0) {
-      throw IoError("cannot size '" + tmp.string() + "': " + errno_text());
-    }
-    ProgressStep progress("writing " + path.filename().string(), layout.total);
-    write_contents(file.fd(), sources, layout, h, tmp, progress);
-    sync_and_rename(file.fd(), tmp, path);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
-  }
+  AtomicFile file(path);
+  if (::ftruncate(file.fd(), static_cast<off_t>(layout.end)) != 0)
+    throw IoError("cannot size '" + path.string() + "': " + errno_text());
+  ProgressStep progress("writing " + path.filename().string(), layout.total);
+  write_contents(file.fd(), sources, layout, h, path, progress);
+  file.commit();
 }
 
 }  // namespace ooc

@@ -2,9 +2,11 @@
 // read back bit for bit), its temporary-file discipline, and round trips through the builder
 // and hub sort: read -> build_graph -> hub_sort -> write_edge_list -> read gives the same edges.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <bit>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "ooc/core/error.hpp"
@@ -88,7 +90,7 @@ TEST(WriteEdgeList, ReplacesTheFileAndLeavesNoTemporary) {
   const auto path = dir.write("g.el", "old contents\n");
   write_edge_list(make_graph({0, 1, 1}, {1}), path);
   EXPECT_EQ(read_bytes(path), "0 1\n");
-  EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+  EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp-" + std::to_string(::getpid())));
 }
 
 TEST(WriteEdgeList, MissingFolderIsAnIoError) {
@@ -97,7 +99,7 @@ TEST(WriteEdgeList, MissingFolderIsAnIoError) {
   EXPECT_EQ(test::message_of<IoError>([&] {
               write_edge_list(make_graph({0, 0}, {}), path);
             }),
-            "cannot create '" + path.string() + ".tmp': No such file or directory");
+            "cannot write '" + path.string() + "': No such file or directory");
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 

@@ -66,8 +66,9 @@ struct OocgReadOptions {
 };
 
 // Validates the graph, writes it (a compressed-only graph, Graph::has_raw_lists, as a
-// compressed-only file) to a temporary name in the same folder, flushes it to disk and
-// renames it: a crash never leaves a partial file under `path`. Throws IoError.
+// compressed-only file) as an AtomicFile (core/atomic_file.hpp): to a temporary name in the same
+// folder, flushed to disk and renamed, so that a crash never leaves a partial file under `path`.
+// Throws IoError.
 void write_oocg(const Graph& graph, const std::filesystem::path& path);
 
 // Throws IoError (cannot open / read) or FormatError naming what is wrong: bad magic, unsupported

@@ -107,8 +107,9 @@ EdgeList parse_text(std::string_view bytes, Format format, const ReadOptions& op
 // Writes "src dst [weight]\n" per edge in the user's original ids (the inverse of hub sort is
 // applied), in the order of the user's source ids. f32 weights are written in the shortest form
 // that reads back to the same bits, with ".0" on integral values so that they read back as f32.
-// Written to "<path>.tmp", flushed and renamed. Throws IoError. Isolated vertices after the
-// largest id that has an edge cannot be represented, so reading the file back may give fewer.
+// Written whole or not at all (an AtomicFile: a temporary name, flushed, renamed). Throws
+// IoError. Isolated vertices after the largest id that has an edge cannot be represented, so
+// reading the file back may give fewer.
 void write_edge_list(const Graph& graph, const std::filesystem::path& path);
 
 }  // namespace ooc
