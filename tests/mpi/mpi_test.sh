@@ -14,6 +14,8 @@
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
+#   unwritable-output  an --output in a missing folder stops every rank within seconds, before the
+#                 graph is made, with one line from the first rank (which writes the files)
 #   bad-devices   a rank given a GPU it cannot have stops the job within seconds, with one line
 #                 naming the rank and the cause: on GPUs (--devices 0,N) rank 1's GPU N does not
 #                 exist; with no GPU visible (the CPU backend's case, as on a machine without
@@ -150,6 +152,19 @@ PY
     ((took < 30)) || fail "took $took s to stop"
     grep -qx "ooc-run: rank 1 of 2: cannot open '$tmp/g1.oocg': No such file or directory" "$tmp/err.log" ||
       fail "no line naming rank 1 and the file: $(cat "$tmp/err.log")"
+    echo "stopped in $took s: $(grep '^ooc-run: rank' "$tmp/err.log")"
+    ;;
+  unwritable-output)
+    start=$SECONDS
+    if timeout 60 "${mpirun[@]}" "$ooc_run" bfs --generate kron:20 --backend "$backend" --threads 1 \
+      --output "$tmp/missing/x.tsv" >"$tmp/out.log" 2>"$tmp/err.log"; then
+      fail "the job succeeded with an output in a missing folder"
+    fi
+    took=$((SECONDS - start))
+    ((took < 30)) || fail "took $took s to stop"
+    grep -qx "ooc-run: rank 0 of 2: --output: cannot write '$tmp/missing/x.tsv': No such file or directory" \
+      "$tmp/err.log" || fail "no line naming rank 0 and the file: $(cat "$tmp/err.log")"
+    ! grep -q '^graph: ' "$tmp/out.log" || fail "the graph was made: $(cat "$tmp/out.log")"
     echo "stopped in $took s: $(grep '^ooc-run: rank' "$tmp/err.log")"
     ;;
   killed-rank)

@@ -1,5 +1,7 @@
 #include "stats_json.hpp"
 
+#include <sstream>
+
 namespace ooc::tools {
 namespace {
 
@@ -97,20 +99,22 @@ nlohmann::json to_json(const ExchangeCalibration& c) {
           {"change_seconds", c.change_seconds}};
 }
 
-void write_trace_header(std::ostream& out) {
-  out << "run,rank";
+std::string trace_header() {
+  std::string out = "run,rank";
   const IterationStats none;
-  for_each_trace_field(none, [&](const std::string& name, const auto&) { out << ',' << name; });
-  out << '\n';
+  for_each_trace_field(none, [&](const std::string& name, const auto&) { out += ',' + name; });
+  return out + '\n';
 }
 
-void write_trace(std::ostream& out, int run, int rank, std::span<const IterationStats> iterations) {
+std::string trace_rows(int run, int rank, std::span<const IterationStats> iterations) {
+  std::ostringstream out;
   for (const IterationStats& it : iterations) {
     out << run << ',' << rank;
     // A flag as 1 or 0, as a stream writes it.
     for_each_trace_field(it, [&](const std::string&, const auto& field) { out << ',' << field; });
     out << '\n';
   }
+  return out.str();
 }
 
 }  // namespace ooc::tools

@@ -1,7 +1,6 @@
 #pragma once
 // RunStats as JSON and as a per-iteration CSV trace, shared by ooc-run and the benchmark suite.
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <span>
 #include <string>
 
@@ -50,9 +49,9 @@ void for_each_trace_field(Stats& it, Visit&& visit) {
   visit("zerocopy_round_trip", it.zerocopy_round_trip);
 }
 
-// Header line (run, rank, then the fields above), then one line per iteration of each rank's
-// runs: `run` numbers the runs, `rank` is the rank whose iterations they are (0 for one).
-void write_trace_header(std::ostream& out);
-void write_trace(std::ostream& out, int run, int rank, std::span<const IterationStats> iterations);
+// The trace's header line (run, rank, then the fields above), then one line per iteration of each
+// rank's runs: `run` numbers the runs, `rank` is the rank whose iterations they are (0 for one).
+std::string trace_header();
+std::string trace_rows(int run, int rank, std::span<const IterationStats> iterations);
 
 }  // namespace ooc::tools

@@ -14,6 +14,7 @@
 
 #include "command_line.hpp"
 #include "ooc/engine/mpi.hpp"
+#include "outputs.hpp"
 #include "ranks.hpp"
 #include "run.hpp"
 #include "tool_main.hpp"
@@ -23,6 +24,7 @@ namespace {
 
 // One process: on one GPU (or the CPU), or a rank per GPU of --devices.
 int run_here(const Args& a) {
+  check_output_paths(a);  // before a long load, and before the ranks of --devices start
   const std::vector<int> devices =
       a.devices.empty() ? std::vector<int>{0} : parse_devices(a.devices);
   if (devices.size() > 1) return run_on_devices(a, devices);  // their loads would interleave a bar
@@ -35,6 +37,7 @@ int run_as_mpi_rank(const Args& a) {
   std::shared_ptr<Communicator> ranks;
   try {
     ranks = mpi_world();
+    if (ranks->rank() == 0) check_output_paths(a);  // the first rank writes the files
     const int device = device_of_mpi_rank(a);
     const ProgressBar progress(a.quiet || ranks->rank() != 0);
     return run_all(a, ranks->size() > 1 ? ranks : nullptr, device);

@@ -3,53 +3,77 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <functional>
-#include <iostream>
+#include <utility>
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
 
 namespace ooc::tools {
 
+namespace {
+
+// The files of the command line, by option.
+std::array<std::pair<const char*, const std::string*>, 3> output_files(const Args& a) {
+  return {{{"--output", &a.output}, {"--json", &a.json}, {"--trace", &a.trace}}};
+}
+
+int taking_standard_output(const Args& a) {
+  int taking = 0;
+  for (const auto& file : output_files(a))
+    taking += *file.second == kStandardOutput;
+  return taking;
+}
+
+}  // namespace
+
 std::FILE* report_stream(const Args& a) {
-  const bool taken =
-      a.output == kStandardOutput || a.json == kStandardOutput || a.trace == kStandardOutput;
-  return taken ? stderr : stdout;
+  return taking_standard_output(a) > 0 ? stderr : stdout;
 }
 
 std::string check_outputs(const Args& a) {
-  const int taking =
-      (a.output == kStandardOutput) + (a.json == kStandardOutput) + (a.trace == kStandardOutput);
-  if (taking <= 1) return {};
+  if (taking_standard_output(a) <= 1) return {};
   return "only one of --output, --json and --trace can write to standard output ('-')";
 }
 
-OutputStream::OutputStream(const std::string& path) : path_(path), out_(&std::cout) {
+void check_output_paths(const Args& a) {
+  for (const auto& [option, path] : output_files(a)) {
+    if (!path->empty() && *path != kStandardOutput) check_writable(*path, option);
+  }
+}
+
+OutputStream::OutputStream(const std::string& path) : path_(path), out_(stdout) {
   if (path == kStandardOutput) return;
-  file_.open(path);
-  if (!file_) throw IoError("cannot write '" + path + "'");
-  out_ = &file_;
+  file_.emplace(path);
+  out_ = file_->get();
+}
+
+void OutputStream::write(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), out_) != text.size())
+    throw IoError("cannot write '" + path_ + "': " + std::strerror(errno));
 }
 
 void OutputStream::finish() {
-  out_->flush();
-  if (!*out_) throw IoError("cannot write '" + path_ + "'");
+  if (file_) {
+    file_->commit();
+  } else if (std::fflush(out_) != 0 || std::ferror(out_) != 0) {
+    throw IoError("cannot write '" + path_ + "': " + std::strerror(errno));
+  }
 }
 
 void write_values(const std::string& path, const Algorithm& algorithm,
                   const std::vector<double>& values, std::size_t columns) {
-  const bool standard = path == kStandardOutput;
-  std::FILE* out = standard ? stdout : std::fopen(path.c_str(), "w");
-  if (out == nullptr) throw IoError("cannot write '" + path + "': " + std::strerror(errno));
+  OutputStream out(path);
   for (std::size_t v = 0; v * columns < values.size(); ++v)
-    algorithm.write_value(out, v, std::span(values).subspan(v * columns, columns));
-  if ((standard ? std::fflush(out) : std::fclose(out)) != 0)
-    throw IoError("cannot write '" + path + "': " + std::strerror(errno));
+    algorithm.write_value(out.get(), v, std::span(values).subspan(v * columns, columns));
+  out.finish();
 }
 
 std::vector<double> read_ranks(const std::string& path, std::size_t vertices) {

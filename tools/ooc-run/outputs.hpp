@@ -1,15 +1,17 @@
 #pragma once
 // The files ooc-run writes and reads beside its summary lines: the values (--output), the
 // statistics (--json), the trace (--trace), each a file or standard output ("-"), and a PageRank
-// --output read back as a reference.
+// --output read back as a reference. The files are checked before the graph is loaded and written
+// whole or not at all (core/atomic_file.hpp).
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <ostream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms.hpp"
+#include "ooc/core/atomic_file.hpp"
 #include "options.hpp"
 
 namespace ooc::tools {
@@ -22,18 +24,27 @@ std::FILE* report_stream(const Args& a);
 // fine, else why not.
 std::string check_outputs(const Args& a);
 
-// A text file being written, or standard output for "-".
+// Every file of the command line can be written: throws IoError naming the option, the path and
+// why not ("--output: cannot write 'x/v.tsv': No such file or directory"), so that a run is not
+// lost to an output path. Creates nothing.
+void check_output_paths(const Args& a);
+
+// A text file being written, or standard output for "-". The file appears under its name only
+// when finish() commits it: a run that fails leaves none, and the file that was there as it was.
 class OutputStream {
  public:
   explicit OutputStream(const std::string& path);
-  std::ostream& get() { return *out_; }
-  // Flushes; throws IoError naming the file when what was written did not all get there.
+  std::FILE* get() const { return out_; }
+  // Throws IoError naming the file when not all of `text` was taken.
+  void write(std::string_view text);
+  // Flushes and commits; throws IoError naming the file when what was written did not all get
+  // there.
   void finish();
 
  private:
   std::string path_;
-  std::ofstream file_;
-  std::ostream* out_;
+  std::optional<AtomicFile> file_;
+  std::FILE* out_;
 };
 
 // "vertex<TAB>value" per vertex in the user's ids, each written as `algorithm` writes its values;

@@ -162,7 +162,7 @@ void Runner::start(OocEngine& engine, const std::string& calibration) {
   if (!a_.quiet && lead_ && nccl) std::fprintf(report_, "%s\n", ooc::describe(*nccl).c_str());
   if (!a_.trace.empty() && lead_) {
     trace_.emplace(a_.trace);
-    write_trace_header(trace_->get());
+    trace_->write(trace_header());
   }
   if (!a_.pagerank_reference.empty() && lead_ && any([](const Needs& n) { return n.ranks; }))
     reference_ranks_ = read_ranks(a_.pagerank_reference, engine.graph().num_vertices());
@@ -273,13 +273,13 @@ void Runner::run_once(OocEngine& engine, const Algorithm& algorithm, const RunIn
 void Runner::trace(const RunStats& stats) {
   if (a_.trace.empty()) return;
   if (!ranks_) {
-    write_trace(trace_->get(), run_index_, 0, stats.iterations);
+    trace_->write(trace_rows(run_index_, 0, stats.iterations));
     return;
   }
   const std::vector<std::vector<IterationStats>> all = every_rank_iterations(*ranks_, stats);
   if (!trace_) return;
   for (std::size_t r = 0; r < all.size(); ++r)
-    write_trace(trace_->get(), run_index_, static_cast<int>(r), all[r]);
+    trace_->write(trace_rows(run_index_, static_cast<int>(r), all[r]));
 }
 
 // The last run's statistics for --json; `note` gains its distance to --pagerank-reference.
@@ -364,7 +364,7 @@ int Runner::finish(const EngineOptions& options) {
                    {"compaction_bandwidth", options.cost.compaction_bandwidth}};
     doc["runs"] = std::move(runs_);
     OutputStream json(a_.json);
-    json.get() << doc.dump(2) << '\n';
+    json.write(doc.dump(2) + '\n');
     json.finish();
   }
   if (!a_.output.empty() && lead_)

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "info.hpp"
+#include "ooc/core/atomic_file.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 #include "ooc/core/units.hpp"
@@ -448,6 +449,11 @@ int main(int argc, char** argv) {
   const CLI::App* verify = add_verify(app, verify_file);
   add_export(app, export_args, common);
   return run_main(app, argc, argv, [&] {
+    // The subcommand's output (the others' are empty) can be written: checked before any input
+    // is read, since it is written last.
+    for (const std::string* out :
+         {&convert_args.output, &generate_args.output, &export_args.output})
+      if (!out->empty()) check_writable(*out, "--output");
     const auto threads = limit_threads(common.threads);
     const ProgressBar progress(common.quiet);
     if (*convert) {
