@@ -307,11 +307,12 @@ EngineOptions cache_options(const std::string& policy) {
 OocEngine with_budget(Graph g, EngineOptions o, double edge_share) {
   const auto parts = partition_by_edges(g, o.partition_bytes, g.bytes_per_edge());
   // The larger of an accumulative program's vertex data (deltas) and a monotone one's (the
-  // frontier loop's buffers, where it serves).
+  // frontier loop's buffers, where it serves), with Afforest's forest, which cc keeps beside it.
   std::uint64_t needed = 0;
   for (const bool accumulative : {true, false}) {
     const MemoryPlan plan = plan_memory(g, parts, 4, accumulative, o, 0);
-    needed = std::max(needed, plan.vertex_bytes + plan.staging_bytes);
+    needed = std::max(needed, plan.vertex_bytes + plan.staging_bytes +
+                                  (accumulative ? 0 : std::uint64_t{g.num_vertices()} * 4));
   }
   const MemoryPlan plan = plan_memory(g, parts, 4, true, o, 0);
   o.device_budget =
@@ -366,6 +367,40 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("kron", "kron_directed", "grid", "big_star"),
                        ::testing::Values("hybrid", "filter", "compaction", "zerocopy", "loop")),
     cache_case_name);
+
+// The frontier loop out of core with part of a grid's lists in the edge cache, raw and
+// compressed: after the first survey every level runs in the loop, and its levels read the cached
+// partitions' lists in GPU memory and the others from host memory by zero-copy, both in the same
+// run, and BFS and SSSP give the reference's values.
+TEST(CudaEdgeCacheRuns, TheFrontierLoopReadsTheCacheAndHostMemoryBoth) {
+  OOC_REQUIRE_GPU();
+  for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed ? "compressed" : "raw");
+    Graph g = test::weighted_grid(64);
+    if (compressed) compress(g);
+    EngineOptions o = cache_options("loop");
+    o.frontier_loop_edges = kFrontierLoopEdges;
+    // Room for part of the lists either way: the share is of the raw targets and weights, BFS
+    // caches the targets alone, and compressed with packed weights they take about a third.
+    OocEngine engine = with_budget(std::move(g), o, compressed ? 0.1 : 0.2);
+    for (const std::string program : {"bfs", "sssp"}) {
+      SCOPED_TRACE(program);
+      const RunStats stats = test::expect_matches_reference(program, engine);
+      EXPECT_EQ(stats.compressed, compressed);
+      EXPECT_GT(stats.cache_partitions, 0u);
+      EXPECT_LT(stats.cache_partitions, partitions_with_edges(engine));
+      std::uint64_t cached = 0, zerocopy = 0;
+      for (const IterationStats& it : stats.iterations) {
+        if (!it.frontier_loop) continue;
+        cached += it.cached_bytes;
+        zerocopy += it.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)];
+      }
+      EXPECT_EQ(stats.loop_iterations(), stats.iterations.size());
+      EXPECT_GT(cached, 0u);
+      EXPECT_GT(zerocopy, 0u);
+    }
+  }
+}
 
 TEST(CudaEdgeCacheRuns, CompressedListsFitMorePartitionsForTheSameValues) {
   OOC_REQUIRE_GPU();

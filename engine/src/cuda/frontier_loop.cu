@@ -10,13 +10,15 @@ namespace ooc::detail {
 namespace {
 
 static_assert(sizeof(cuda::LoopLevel) <= kLoopLevelBytes, "frontier_loop_bytes counts the records");
+static_assert(kMaxLoopEdges + kLoopQueueSlack < (1ull << cuda::kLoopCountBits),
+              "a queue's count fits its counter's low bits");
 
 // counters_: the two far counts, the least far value, the levels run and the end time.
 constexpr std::size_t kFarCounts = 0, kLeast = 2, kRan = 3, kCounters = 5;
 
 }  // namespace
 
-bool LoopBuffers::supported(int device, const void* kernel, int threads) {
+bool LoopBuffers::supported(int device, const void* kernel, int threads, unsigned blocks_per_sm) {
   if (checked_device_ == device) return blocks_ > 0;
   checked_device_ = device;
   const char* doing = "checking the frontier loop's launch";
@@ -24,9 +26,10 @@ bool LoopBuffers::supported(int device, const void* kernel, int threads) {
   OOC_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), doing);
   OOC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), doing);
   OOC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), doing);
-  blocks_ = cooperative != 0 && per_sm > 0
-                ? static_cast<unsigned>(sms * std::min(per_sm, kLoopBlocksPerSm))
-                : 0;
+  blocks_ =
+      cooperative != 0 && per_sm > 0
+          ? static_cast<unsigned>(sms) * std::min(static_cast<unsigned>(per_sm), blocks_per_sm)
+          : 0;
   return blocks_ > 0;
 }
 
@@ -41,6 +44,10 @@ cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near
     far_ = DeviceArray<vid_t>(2 * far_capacity, "the frontier loop's far pile");
   }
   const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
+  if (odd_bits_.size() < words) {
+    odd_bits_ = DeviceArray<std::uint64_t>(words, "the frontier loop's bitmap");
+    OOC_CUDA(cudaMemsetAsync(odd_bits_.data(), 0, odd_bits_.bytes(), stream), doing);
+  }
   if (loop.delta > 0 && far_bits_.size() < words) {
     far_bits_ = DeviceArray<std::uint64_t>(words, "the frontier loop's far pile");
     OOC_CUDA(cudaMemsetAsync(far_bits_.data(), 0, far_bits_.bytes(), stream), doing);
@@ -59,7 +66,7 @@ cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near
   OOC_CUDA(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream), doing);
   OOC_CUDA(cudaMemsetAsync(counters_.data() + kLeast, 0xff, sizeof(unsigned long long), stream),
            doing);
-  return {near_bits,
+  return {{near_bits, odd_bits_.data()},
           far_bits_.data(),
           near_.data(),
           far_.data(),
@@ -71,7 +78,7 @@ cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near
           levels_.data(),
           counters_.data() + kRan,
           n,
-          loop.edges,
+          std::min(loop.edges, kMaxLoopEdges),  // a level marks at most this many: the count fits
           loop.iterations,
           loop.delta};
 }
@@ -93,13 +100,40 @@ void LoopBuffers::finish(cudaStream_t stream, std::uint32_t request_bytes,
     const unsigned long long end = l + 1 < ran ? host_levels_[l + 1].start_ns : host_ran_[1];
     IterationStats it;
     it.frontier_loop = true;
-    it.active_vertices = it.frontier_vertices = level.slot.vertices;
-    it.active_edges = it.frontier_edges = level.slot.edges;
-    it.edges_processed = level.slot.processed;
+    it.active_vertices = it.frontier_vertices = level.slot.vertices();
+    it.active_edges = it.frontier_edges = level.slot.edges();
+    it.edges_processed = level.slot.edges();  // every queued list, whole
     it.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] = level.slot.lines * request_bytes;
+    it.cached_bytes = level.slot.cached;
     it.seconds = it.compute_seconds = static_cast<double>(end - level.start_ns) * 1e-9;
     levels.push_back(it);
   }
+}
+
+cuda::CachedPartitions LoopBuffers::partitions(const DeviceGraph& device, const Graph& g,
+                                               std::span<const Partition> parts, bool compressed,
+                                               const char* doing) {
+  const EdgeCache& cache = device.cache;
+  const auto count = static_cast<std::uint32_t>(parts.size());
+  if (cache.partitions.empty()) return {device.partition_first.data(), count, nullptr, nullptr};
+  if (!shifts_made_) {
+    std::vector<eid_t> shift(parts.size(), cuda::CachedPartitions::kAbsent);
+    std::vector<eid_t> list_shift(parts.size(), 0);
+    for (const std::uint32_t p : cache.partitions) {
+      shift[p] = parts[p].first_edge - cache.position[p];
+      if (compressed)
+        list_shift[p] = g.compressed.offsets[parts[p].first_vertex] - cache.list_position[p];
+    }
+    shift_ = DeviceArray<eid_t>(parts.size(), "the frontier loop's cache positions");
+    list_shift_ = DeviceArray<eid_t>(parts.size(), "the frontier loop's cache positions");
+    OOC_CUDA(cudaMemcpy(shift_.data(), shift.data(), shift_.bytes(), cudaMemcpyHostToDevice),
+             doing);
+    OOC_CUDA(cudaMemcpy(list_shift_.data(), list_shift.data(), list_shift_.bytes(),
+                        cudaMemcpyHostToDevice),
+             doing);
+    shifts_made_ = true;
+  }
+  return {device.partition_first.data(), count, shift_.data(), list_shift_.data()};
 }
 
 }  // namespace ooc::detail

@@ -10,8 +10,8 @@
 // converges, or after FrontierLoop::iterations levels (so that a cancelled run stops, and the
 // iteration limit holds). On the GPU it is one persistent kernel with a grid-wide barrier per
 // level (Groute, PPoPP 2017; Atos, ICPP 2022 keeps its queue on the GPU the same way), reading
-// each list in GPU memory or in pinned host memory by zero-copy (compressed lists too; not yet
-// from the edge cache); on the CPU a queue per level. The frontier bitmap stays the truth: a
+// each list where it is (GPU memory, the edge cache, or pinned host memory by zero-copy,
+// compressed lists too); on the CPU a queue per level. The frontier bitmap stays the truth: a
 // vertex is queued when its bit is set, so the host loop picks up exactly where the loop stopped.
 //
 // Ordered monotone programs with a delta (SSSP) keep two piles, Davidson et al.'s near-far
@@ -48,34 +48,36 @@ inline constexpr std::uint32_t kLoopIterations = 4096;
 // level. MemoryPlan counts them among the vertex data.
 inline constexpr std::uint64_t kLoopQueueSlack = 1024;
 inline constexpr std::uint64_t kLoopFarLevels = 4;
-inline constexpr std::uint64_t kLoopLevelBytes = 48;
+inline constexpr std::uint64_t kLoopLevelBytes = 40;
+// The largest threshold the loop takes (a larger EngineOptions::frontier_loop_edges runs with
+// this): a queue's count shares a 64-bit counter with its edges.
+inline constexpr std::uint64_t kMaxLoopEdges = std::uint64_t{1} << 23;
 
 // The vertices a near queue holds for a threshold of `edges` on a graph of n vertices.
 inline std::uint64_t loop_queue_capacity(std::uint64_t edges, std::uint64_t n) {
-  return edges + kLoopQueueSlack < n + 1 ? edges + kLoopQueueSlack : n + 1;
+  const std::uint64_t wanted = (edges < kMaxLoopEdges ? edges : kMaxLoopEdges) + kLoopQueueSlack;
+  return wanted < n + 1 ? wanted : n + 1;
 }
 
-// The device memory of the loop's buffers (queues, far pile, level records) on n vertices.
+// The device memory of the loop's buffers (queues, the odd levels' bitmap, the far pile, level
+// records) on n vertices.
 inline std::uint64_t frontier_loop_bytes(std::uint64_t edges, std::uint64_t n) {
   const std::uint64_t queue = loop_queue_capacity(edges, n) * sizeof(vid_t);
-  return 3 * queue + 2 * kLoopFarLevels * queue + (n + 63) / 64 * 8 +
+  return 3 * queue + 2 * kLoopFarLevels * queue + 2 * ((n + 63) / 64 * 8) +
          (kLoopIterations + 1) * kLoopLevelBytes;
 }
 
 // Whether the loop serves a run: of a monotone program that does not settle between iterations
 // (BFS, SSSP, label propagation, users' monotone programs), on one rank (ranks exchange after
 // every iteration), pushing (pull forced keeps the host loop), with the edges in GPU memory or
-// moved by the engines the loop reads like (hybrid, zerocopy: the loop reads by zero-copy), and
-// no edge cache (the loop does not read it yet; a run with one keeps the host loop, which does).
-// Filter and compaction forced by name keep their engines, and the unified baseline its managed
-// memory.
+// moved by the engines the loop reads like (hybrid, zerocopy). Filter and compaction forced by
+// name keep their engines, and the unified baseline its managed memory.
 inline bool frontier_loop_serves(ProgramKind kind, bool settles, const EngineOptions& o,
                                  const MemoryPlan& plan, bool ranked) {
   return kind == ProgramKind::monotone && !settles && !ranked && o.frontier_loop_edges > 0 &&
          o.direction != Direction::pull &&
-         (plan.in_memory ||
-          ((o.transfer == TransferPolicy::hybrid || o.transfer == TransferPolicy::zerocopy) &&
-           plan.cache_bytes == 0));
+         (plan.in_memory || o.transfer == TransferPolicy::hybrid ||
+          o.transfer == TransferPolicy::zerocopy);
 }
 
 template <class P>

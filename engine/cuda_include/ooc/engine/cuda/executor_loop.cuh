@@ -1,8 +1,8 @@
 #pragma once
 // Part of CudaExecutor<P> (cuda_executor.cuh, which includes this at its end): the frontier loop
 // (ooc/engine/frontier_loop.hpp) launched over the lists where the run keeps them: in GPU memory,
-// or out of core by zero-copy from pinned host memory, raw or compressed. The kernel is
-// frontier_loop.cuh's; LoopBuffers holds its state.
+// or out of core from the edge cache and, by zero-copy, from pinned host memory, raw or
+// compressed. The kernel is frontier_loop.cuh's; LoopBuffers holds its state.
 #include <vector>
 
 #include "ooc/engine/cuda/cuda_executor.cuh"
@@ -30,7 +30,7 @@ template <class Lists>
 bool CudaExecutor<P>::loop_supported() {
   return loop_.supported(options_.device,
                          reinterpret_cast<const void*>(&cuda::frontier_loop_kernel<P, Lists>),
-                         kBlockThreads);
+                         cuda::kLoopThreads, Lists::kBlocksPerSm);
 }
 
 template <class P>
@@ -44,18 +44,24 @@ bool CudaExecutor<P>::run_frontier_loop(const FrontierLoop& loop,
     if (plan_.in_memory) {
       if (!loop_supported<cuda::ResidentLoopLists>()) return false;
       launch_loop(loop, cuda::ResidentLoopLists{edges_for(TransferEngine::resident)}, doing);
-    } else if (compressed(false)) {
-      if (!loop_supported<cuda::CompressedLoopLists>()) return false;
-      launch_loop(
-          loop,
-          cuda::CompressedLoopLists{*compressed_edges(TransferEngine::zerocopy),
-                                    cost_.request_bytes, weighted_ ? weight_bits(false) : 0u},
-          doing);
     } else {
-      if (!loop_supported<cuda::RawLoopLists>()) return false;
-      launch_loop(loop,
-                  cuda::RawLoopLists{edges_for(TransferEngine::zerocopy), cost_.request_bytes},
-                  doing);
+      const cuda::CachedPartitions parts =
+          loop_.partitions(device_, g_, parts_, compressed(false), doing);
+      if (compressed(false)) {
+        if (!loop_supported<cuda::CompressedLoopLists>()) return false;
+        const cuda::CompressedEdges host = *compressed_edges(TransferEngine::zerocopy);
+        const cuda::CompressedEdges cache =
+            cached(false) ? *compressed_edges(TransferEngine::resident) : host;
+        launch_loop(loop,
+                    cuda::CompressedLoopLists{host, cache, parts, cost_.request_bytes,
+                                              weighted_ ? weight_bits(false) : 0u},
+                    doing);
+      } else {
+        if (!loop_supported<cuda::RawLoopLists>()) return false;
+        const cuda::OffsetEdges host = edges_for(TransferEngine::zerocopy);
+        const cuda::OffsetEdges cache = cached(false) ? edges_for(TransferEngine::resident) : host;
+        launch_loop(loop, cuda::RawLoopLists{host, cache, parts, cost_.request_bytes}, doing);
+      }
     }
     loop_.finish(stream(kDirect), cost_.request_bytes, levels, doing);
     return true;

@@ -2,27 +2,33 @@
 // The frontier loop on the GPU (ooc/engine/frontier_loop.hpp says when the engine runs it): one
 // persistent kernel, cooperatively launched so that every block is resident, runs level after
 // level with the frontier as queues in GPU memory and a grid-wide barrier between levels, as
-// Groute's fused kernel does (PPoPP 2017); no host round trip per level. A warp takes one queued
-// vertex at a time and relaxes its list where it is (LoopLists below): in GPU memory, or in pinned
-// host memory by zero-copy in whole aligned lines (EMOGI), compressed lists decoded from the
-// warp's line window. It does not read the edge cache: a run with one keeps the host loop.
+// Groute's fused kernel does (PPoPP 2017); no host round trip per level. A tile of threads takes
+// each queued vertex and relaxes its list together: 8 lanes for a short raw list (a level of a grid
+// is a few thousand lists of 4, so four of them per warp keep every list's atomics in flight at
+// once), the whole warp for a long one and for a compressed one, which it reads in whole aligned
+// 128-byte lines and decodes from them (EMOGI; line_window.cuh). LoopLists below says where each
+// list is: GPU memory, the edge cache, or pinned host memory by zero-copy.
 //
-// Queues. A vertex is queued when its bit in `near_bits` (the engine's frontier bitmap) goes
-// from 0 to 1, so each vertex is in the next level's queue at most once; processing clears the
-// bit before the value is read, so a vertex lowered again after that is queued again. Three near
-// queues rotate: level L processes queue L % 3 and fills (L + 1) % 3, while block 0 records level
-// L - 1 from queue (L + 2) % 3 and empties it; one barrier a level. With a delta the far pile
-// (near-far, Davidson et al., IPDPS 2014) holds the vertices at or above the threshold, in
-// `far_bits` and two far queues: when the near queue is empty the threshold becomes the least far
-// value plus delta and the far vertices below it move near. A queue that fills sets `overflow`:
-// the vertex's bit is set all the same, and the loop hands back after that level. On exit the
-// far bits join the frontier bitmap, so that the host loop finds every active vertex there.
+// Queues. Level L processes queue L % 3 and fills (L + 1) % 3, while one thread records level
+// L - 1 from queue (L + 2) % 3 and empties it: one barrier a level. A vertex joins the next queue
+// when its bit in the next level's bitmap goes from 0 to 1, so it is queued once per level
+// however many edges lower it; the bitmaps alternate (level L's queue has its bits in bitmap
+// L % 2, the engine's frontier bitmap being bitmap 0), and processing a vertex clears its bit in
+// the current one, which no thread sets during the level. A vertex lowered while or after it is
+// processed is queued for the next level, whose barrier makes the lowered value visible, so no
+// fence is needed per edge. With a delta the far pile (near-far, Davidson et al., IPDPS 2014)
+// holds the vertices at or above the threshold, in `far_bits` and two far queues: when the near
+// queue is empty, the threshold becomes the least far value plus delta and the far vertices below
+// it move near. A queue that fills sets its slot's overflow (the vertex's bit set all the same)
+// and the loop hands back after that level. On exit every queued and far vertex's bit joins the
+// frontier bitmap, where the host loop finds them.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
 #include <cstdint>
 
 #include "ooc/kernels/cuda/advance.cuh"
+#include "ooc/kernels/cuda/advance_compressed_tiled.cuh"
 #include "ooc/kernels/cuda/bitmap.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/kernels/near_far.hpp"
@@ -32,13 +38,24 @@ namespace ooc::cuda {
 
 namespace cg = cooperative_groups;
 
-// One queue's counters: its vertices and their edges as it fills, whether a queue filled while
-// it did (the far pile's too), and what processing it did. A level reads only the counters of
-// the queue it processes, which no thread writes while it runs: every branch is taken alike.
+inline constexpr unsigned kLoopThreads = 512;
+// Blocks per SM the kernel is compiled to fit (its registers): LoopLists' kBlocksPerSm at most.
+inline constexpr unsigned kLoopMaxBlocksPerSm = 2;
+// A queue's count and its vertices' edges share one 64-bit counter: the count in the low bits.
+inline constexpr unsigned kLoopCountBits = 24;
+
+// One queue's counters: its vertices and their edges as it fills (one counter), whether a queue
+// filled while it did (the far pile's too), and what processing it read. A level reads only the
+// counters of the queue it processes, which no thread writes while it runs: every branch is taken
+// alike.
 struct LoopSlot {
-  unsigned long long vertices, edges;   // queued
-  unsigned long long overflow;          // a queue was full
-  unsigned long long processed, lines;  // edges relaxed, zero-copy lines read
+  unsigned long long queued;         // vertices (low kLoopCountBits) and their edges (the rest)
+  unsigned long long overflow;       // a queue was full
+  unsigned long long lines, cached;  // zero-copy lines, edge-cache bytes read processing it
+  __host__ __device__ unsigned long long vertices() const {
+    return queued & ((1ull << kLoopCountBits) - 1);
+  }
+  __host__ __device__ unsigned long long edges() const { return queued >> kLoopCountBits; }
 };
 
 // One level as the host reads it back.
@@ -48,10 +65,10 @@ struct LoopLevel {
 };
 
 struct LoopState {
-  std::uint64_t* near_bits;  // the frontier bitmap
-  std::uint64_t* far_bits;   // the far pile's members (piles only)
-  vid_t* near;               // 3 queues of near_capacity
-  vid_t* far;                // 2 queues of far_capacity (piles only)
+  std::uint64_t* bits[2];   // the levels' bitmaps: the frontier's, and one more
+  std::uint64_t* far_bits;  // the far pile's members (piles only)
+  vid_t* near;              // 3 queues of near_capacity
+  vid_t* far;               // 2 queues of far_capacity (piles only)
   std::uint64_t near_capacity, far_capacity;
   LoopSlot* slots;                // 3, zeroed
   unsigned long long* far_count;  // 2, zeroed
@@ -74,25 +91,39 @@ __device__ __forceinline__ unsigned long long read(const unsigned long long* p) 
   return *static_cast<const volatile unsigned long long*>(p);
 }
 
-// Appends t to a queue (the calling lanes together: one atomic per group of them), adding
-// `degree` to the queue's edges when it has any.
-__device__ __forceinline__ void enqueue(vid_t* queue, unsigned long long* count,
-                                        unsigned long long* edges, std::uint64_t capacity,
-                                        unsigned long long* overflow, vid_t t,
-                                        unsigned long long degree) {
+__device__ __forceinline__ void bit_clear(std::uint64_t* words, vid_t v) {
+  atomicAnd(reinterpret_cast<unsigned long long*>(words + (v >> 6)), ~(1ull << (v & 63)));
+}
+
+// Appends t to a near queue, the calling lanes together: one atomic adds their count and their
+// lists' edges.
+__device__ __forceinline__ void enqueue_near(vid_t* queue, LoopSlot* slot, std::uint64_t capacity,
+                                             vid_t t, unsigned long long degree) {
   const cg::coalesced_group g = cg::coalesced_threads();
+  const unsigned long long edges = cg::reduce(g, degree, cg::plus<unsigned long long>());
   unsigned long long base = 0;
-  if (g.thread_rank() == 0) base = atomicAdd(count, g.size());
-  base = g.shfl(base, 0);
-  if (edges != nullptr) {
-    const unsigned long long sum = cg::reduce(g, degree, cg::plus<unsigned long long>());
-    if (g.thread_rank() == 0) atomicAdd(edges, sum);
-  }
-  const unsigned long long at = base + g.thread_rank();
+  if (g.thread_rank() == 0)
+    base = atomicAdd(&slot->queued, (edges << kLoopCountBits) | g.size()) &
+           ((1ull << kLoopCountBits) - 1);
+  const unsigned long long at = g.shfl(base, 0) + g.thread_rank();
   if (at < capacity) {
     queue[at] = t;
   } else {
-    atomicExch(overflow, 1ull);
+    atomicExch(&slot->overflow, 1ull);
+  }
+}
+
+// The same for a far queue, which counts vertices only.
+__device__ __forceinline__ void enqueue_far(vid_t* queue, unsigned long long* count, LoopSlot* slot,
+                                            std::uint64_t capacity, vid_t t) {
+  const cg::coalesced_group g = cg::coalesced_threads();
+  unsigned long long base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(count, g.size());
+  const unsigned long long at = g.shfl(base, 0) + g.thread_rank();
+  if (at < capacity) {
+    queue[at] = t;
+  } else {
+    atomicExch(&slot->overflow, 1ull);
   }
 }
 
@@ -102,9 +133,9 @@ template <class Value>
 struct LoopMark {
   const Value* values;
   const eid_t* offsets;
-  std::uint64_t* near_bits;
+  std::uint64_t* near_bits;  // the next queue's bitmap
   std::uint64_t* far_bits;
-  vid_t* queue;  // the next level's
+  vid_t* queue;  // the next near queue
   LoopSlot* slot;
   vid_t* far;  // the current far queue
   unsigned long long* far_count;
@@ -116,87 +147,166 @@ struct LoopMark {
     return piles && static_cast<double>(atomic_load(values + v)) >= threshold;
   }
   __device__ void to_far(vid_t v) const {
-    if (bit_set(far_bits, v)) enqueue(far, far_count, nullptr, far_capacity, &slot->overflow, v, 0);
+    if (bit_set(far_bits, v)) enqueue_far(far, far_count, slot, far_capacity, v);
   }
-  // v, whose near bit this thread set, into the next near queue.
-  __device__ void to_near(vid_t v) const {
-    enqueue(queue, &slot->vertices, &slot->edges, near_capacity, &slot->overflow, v,
-            offsets[v + 1] - offsets[v]);
+  // v, whose bit this thread set, into the next near queue with its `edges`.
+  __device__ void to_near(vid_t v, eid_t edges) const {
+    enqueue_near(queue, slot, near_capacity, v, edges);
   }
+  __device__ void to_near(vid_t v) const { to_near(v, offsets[v + 1] - offsets[v]); }
 };
 
+// A lowered target t of `edges` edges into the next near queue or the far pile.
 template <class Value>
-__device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t) {
-  // The lowered value before the bit: whoever clears the bit and then reads the value sees it.
-  __threadfence();
+__device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t, eid_t edges) {
   if (m.goes_far(t)) {
     m.to_far(t);
   } else if (bit_set(m.near_bits, t)) {
-    m.to_near(t);
+    m.to_near(t, edges);
   }
 }
 
-// What a warp counts of its reads, lane 0's added to the level's slot at the end.
+// The same, its edges read now (advance.cuh's relaxes of compressed lists call this).
+template <class Value>
+__device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t) {
+  mark(m, t, m.offsets[t + 1] - m.offsets[t]);
+}
+
+// Relaxes a raw list of `degree` edges with `size` threads (this one `rank`) from the 128-byte line
+// that holds its first target, as relax_range (advance.cuh) does, but reads each target's edge
+// count before its relax rather than after: the count is what a lowered target joins the next
+// queue with, and the read then overlaps the relax's atomic instead of following it, one memory
+// round trip less on every level's path.
+template <class P>
+__device__ __forceinline__ void relax_loop_list(const P& program, typename P::Value* dst,
+                                                const LoopMark<typename P::Value>& marker,
+                                                Message<P> message, const vid_t* targets,
+                                                const std::uint32_t* weights, eid_t degree,
+                                                unsigned rank, unsigned size) {
+  const auto skew =
+      static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(targets) % 128) / sizeof(vid_t));
+  for (std::int64_t j = std::int64_t{rank} - skew; j < static_cast<std::int64_t>(degree);
+       j += size) {
+    if (j < 0) continue;
+    const vid_t t = targets[j];
+    const eid_t edges = marker.offsets[t + 1] - marker.offsets[t];
+    if (relax_edge_to(program, message, weights == nullptr ? 0u : weights[j], dst, t)) {
+      mark(marker, t, edges);
+    }
+  }
+}
+
+// What a thread counts of its reads.
 struct LoopReads {
-  unsigned long long lines = 0;
+  unsigned long long lines = 0, cached = 0;
 };
 
-// Where the loop reads vertex v's list: relax(program, dst, mark, message, v, degree, lane,
-// reads) relaxes it with the whole warp and counts the reads in `reads` (lane 0's are summed).
+// Where the loop reads vertex v's list: relax(program, dst, marker, message, v, degree, rank,
+// size, reads) relaxes it with a tile of `size` threads (this one `rank`), the tile's first thread
+// counting the reads. A list of up to kTileEdges edges takes a tile of kTile threads, a longer one
+// the whole warp (loop_level).
 //
+// Raw lists: a tile of 8 threads, since a level of a grid or a road network is a few thousand
+// lists of 2 to 4 edges, and four of them per warp keep their atomics in flight at once.
+inline constexpr unsigned kRawLoopTile = 8;
+
 // In GPU memory (in-memory mode): the resident copy.
 struct ResidentLoopLists {
+  static constexpr unsigned kTile = kRawLoopTile;
+  static constexpr unsigned kBlocksPerSm = 1;
+  static constexpr eid_t kTileEdges = 2 * kTile;
   OffsetEdges edges;
 
   template <class P, class Mark>
-  __device__ void relax(const P& program, typename P::Value* dst, const Mark& mark,
-                        Message<P> message, vid_t v, eid_t degree, unsigned lane,
+  __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
+                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
                         LoopReads&) const {
     const eid_t begin = edges.offsets[v];
-    relax_range(program, dst, mark, message, edges.targets + begin,
-                edges.weights == nullptr ? nullptr : edges.weights + begin, 0, degree, lane);
+    relax_loop_list(program, dst, marker, message, edges.targets + begin,
+                    edges.weights == nullptr ? nullptr : edges.weights + begin, degree, rank, size);
   }
 };
 
-// Raw lists out of core, read from pinned host memory by zero-copy.
+// The partition of v and, when the edge cache holds it, the shift of its edges there.
+struct CachedPartitions {
+  const vid_t* partition_first;  // partitions + 1
+  std::uint32_t partitions;
+  const eid_t* shift;       // per partition: global edge index - cache index; kAbsent: not cached
+  const eid_t* list_shift;  // compressed lists: global byte offset - cache byte offset
+  static constexpr eid_t kAbsent = ~eid_t{0};
+
+  __device__ std::uint32_t partition(vid_t v) const {
+    return shift == nullptr ? 0 : last_at_most(partition_first, 0, partitions, v);
+  }
+  __device__ bool cached(std::uint32_t p) const { return shift != nullptr && shift[p] != kAbsent; }
+};
+
+// Raw lists out of core: from the edge cache where it holds v's partition, else from pinned host
+// memory by zero-copy, the tile reading the list's aligned lines.
 struct RawLoopLists {
-  OffsetEdges host;
+  static constexpr unsigned kTile = kRawLoopTile;
+  static constexpr unsigned kBlocksPerSm = 1;
+  static constexpr eid_t kTileEdges = 2 * kTile;
+  OffsetEdges host, cache;
+  CachedPartitions parts;
   std::uint32_t line;  // bytes per zero-copy request
 
   template <class P, class Mark>
-  __device__ void relax(const P& program, typename P::Value* dst, const Mark& mark,
-                        Message<P> message, vid_t v, eid_t degree, unsigned lane,
+  __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
+                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
                         LoopReads& reads) const {
-    const eid_t begin = host.offsets[v];
-    relax_range(program, dst, mark, message, host.targets + begin,
-                host.weights == nullptr ? nullptr : host.weights + begin, 0, degree, lane);
-    const std::uint64_t lines = lines_spanned(begin * sizeof(vid_t), degree * sizeof(vid_t), line);
-    reads.lines += host.weights == nullptr ? lines : 2 * lines;  // targets, and weights
+    const std::uint32_t p = parts.partition(v);
+    const bool cached = parts.cached(p);
+    const OffsetEdges& e = cached ? cache : host;
+    const eid_t begin = host.offsets[v] - (cached ? parts.shift[p] : 0);
+    if (rank == 0) {
+      const std::uint64_t bytes = std::uint64_t{degree} * sizeof(vid_t);
+      const std::uint64_t copies = e.weights == nullptr ? 1 : 2;  // targets, weights
+      if (cached) {
+        reads.cached += bytes * copies;
+      } else {
+        reads.lines += lines_spanned(begin * sizeof(vid_t), bytes, line) * copies;
+      }
+    }
+    relax_loop_list(program, dst, marker, message, e.targets + begin,
+                    e.weights == nullptr ? nullptr : e.weights + begin, degree, rank, size);
   }
 };
 
-// Compressed lists out of core, read in place from pinned host memory, a block per step
-// through the warp's line window.
+// Compressed lists out of core, from the cache's copy or from pinned host memory, decoded by the
+// whole warp from the lines it holds (every list, whatever its length: size is kWarp).
 struct CompressedLoopLists {
-  CompressedEdges host;
+  static constexpr unsigned kTile = kWarp;
+  static constexpr unsigned kBlocksPerSm = 2;
+  static constexpr eid_t kTileEdges = ~eid_t{0};
+  CompressedEdges host, cache;
+  CachedPartitions parts;
   std::uint32_t line;
   std::uint32_t weight_bits;  // 0: the program reads none
 
   template <class P, class Mark>
-  __device__ void relax(const P& program, typename P::Value* dst, const Mark& mark,
-                        Message<P> message, vid_t v, eid_t degree, unsigned lane,
+  __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
+                        Message<P> message, vid_t v, eid_t degree, unsigned lane, unsigned,
                         LoopReads& reads) const {
-    const eid_t first_edge = host.offsets[v];
-    const std::uint64_t list_bytes = host.coffsets[v + 1] - host.coffsets[v];
-    ListWindows windows(lane, host);
-    relax_blocks(program, dst, mark, message, windows, host.packed,
-                 reinterpret_cast<std::uintptr_t>(host.lists + host.coffsets[v]) +
-                     codec::table_bytes(degree),
-                 0, degree, host.weights == nullptr ? nullptr : host.weights + first_edge,
-                 first_edge, lane);
-    std::uint64_t held = ~0ull;
-    reads.lines += window_lines(host.coffsets[v], list_bytes, line, held) +
-                   (weight_bits == 0 ? 0 : weight_lines(first_edge, degree, weight_bits, line));
+    const std::uint32_t p = parts.partition(v);
+    const bool cached = parts.cached(p);
+    const CompressedEdges& e = cached ? cache : host;
+    const CompressedList l =
+        compressed_list(e, v, cached ? parts.shift[p] : 0, cached ? parts.list_shift[p] : 0);
+    if (lane == 0) {
+      const std::uint64_t list_bytes = host.coffsets[v + 1] - host.coffsets[v];
+      if (cached) {
+        reads.cached += list_bytes + (std::uint64_t{degree} * weight_bits + 7) / 8;
+      } else {
+        std::uint64_t held = ~0ull;
+        reads.lines +=
+            window_lines(host.coffsets[v], list_bytes, line, held) +
+            (weight_bits == 0 ? 0 : weight_lines(host.offsets[v], degree, weight_bits, line));
+      }
+    }
+    ListWindows windows(lane, e);
+    relax_blocks(program, dst, marker, message, windows, e.packed, l.first_block(), 0, degree,
+                 l.weights, l.first_edge, lane);
   }
 };
 
@@ -210,8 +320,7 @@ __device__ void loop_fill(const LoopMark<Value>& m, vid_t n) {
       const auto v = static_cast<vid_t>(
           (w << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
       if (m.goes_far(v)) {
-        atomicAnd(reinterpret_cast<unsigned long long*>(m.near_bits + (v >> 6)),
-                  ~(1ull << (v & 63)));
+        bit_clear(m.near_bits, v);
         m.to_far(v);
       } else {
         m.to_near(v);
@@ -229,7 +338,7 @@ __device__ void loop_least(const LoopState& s, const Value* values, const vid_t*
   if (near) {
     const std::uint64_t words = (std::uint64_t{s.n} + 63) / 64;
     for (std::uint64_t w = grid_thread(); w < words; w += grid_threads()) {
-      for (std::uint64_t bits = live_bits(s.near_bits, w, s.n); bits != 0; bits &= bits - 1) {
+      for (std::uint64_t bits = live_bits(s.bits[0], w, s.n); bits != 0; bits &= bits - 1) {
         const auto v = static_cast<vid_t>(
             (w << 6) + static_cast<std::uint64_t>(__ffsll(static_cast<long long>(bits)) - 1));
         least = min(least, order_key(static_cast<double>(values[v])));
@@ -245,67 +354,94 @@ __device__ void loop_least(const LoopState& s, const Value* values, const vid_t*
   if (threadIdx.x % kWarp == 0 && least != ~0ull) atomicMin(s.least, least);
 }
 
-// The far queue's members below the threshold move near; the others go to the other far queue.
+// The far queue's members below the threshold move near (m.near_bits, m.queue: this level's);
+// the others go to the other far queue (m.far).
 template <class Value>
 __device__ void loop_split(const LoopMark<Value>& m, const vid_t* far, unsigned long long count) {
   for (std::uint64_t i = grid_thread(); i < count; i += grid_threads()) {
     const vid_t v = far[i];
     if (!bit_test(m.far_bits, v)) continue;  // processed near since it was queued far
     if (m.goes_far(v)) {
-      enqueue(m.far, m.far_count, nullptr, m.far_capacity, &m.slot->overflow, v, 0);
+      enqueue_far(m.far, m.far_count, m.slot, m.far_capacity, v);
       continue;
     }
-    atomicAnd(reinterpret_cast<unsigned long long*>(m.far_bits + (v >> 6)), ~(1ull << (v & 63)));
+    bit_clear(m.far_bits, v);
     if (bit_set(m.near_bits, v)) m.to_near(v);
   }
 }
 
-// Level processing: a warp per queued vertex. Lane 0 clears its bits, then reads its value (after
-// a fence, so that a lowering whose mark came before the clear is seen).
+// One level. Tile t of Lists::kTile threads in warp w takes the queue's entries w + t * warps,
+// then every warps * (tiles a warp holds) on, so that a level of fewer vertices than warps gives
+// each warp one (`count` from `queue`, their bits in `bits`). The tile's first thread clears the
+// vertex's bits; every thread reads its value (one line, from the L1 for all but the first). A
+// list of up to Lists::kTileEdges edges is relaxed by its tile; a longer one by the whole warp,
+// one after another, as a hub of a Kronecker graph's last levels needs. The reads are summed per
+// block, then into `done`.
 template <class P, class Lists>
 __device__ void loop_level(const P& program, typename P::Value* values, const Lists& lists,
                            const LoopMark<typename P::Value>& m, const vid_t* queue,
-                           unsigned long long count, LoopSlot& done, const eid_t* offsets) {
-  const unsigned lane = threadIdx.x % kWarp;
+                           std::uint64_t* bits, unsigned long long count, LoopSlot& done,
+                           const eid_t* offsets) {
+  constexpr unsigned kTile = Lists::kTile;
+  __shared__ unsigned long long block_reads[2];
+  if (threadIdx.x < 2) block_reads[threadIdx.x] = 0;
+  __syncthreads();
+  const unsigned lane = threadIdx.x % kWarp, rank = lane % kTile;
+  const std::uint64_t warps = warp_count(), first = global_warp() + lane / kTile * warps;
   LoopReads reads;
-  unsigned long long processed = 0;
-  for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
-    const vid_t v = queue[i];
-    typename P::Value value{};
-    if (lane == 0) {
-      atomicAnd(reinterpret_cast<unsigned long long*>(m.near_bits + (v >> 6)), ~(1ull << (v & 63)));
-      if (m.piles) {
-        atomicAnd(reinterpret_cast<unsigned long long*>(m.far_bits + (v >> 6)),
-                  ~(1ull << (v & 63)));
+  for (std::uint64_t base = 0; base < count; base += warps * (kWarp / kTile)) {
+    vid_t v = 0;
+    eid_t degree = 0;
+    if (base + first < count) {
+      v = queue[base + first];
+      if (rank == 0) {
+        bit_clear(bits, v);
+        if (m.piles) bit_clear(m.far_bits, v);
       }
-      __threadfence();
-      value = atomic_load(values + v);
+      degree = offsets[v + 1] - offsets[v];
     }
-    const Message<P> message = shfl_message(make_message<P>(value, v), 0);
-    const eid_t degree = offsets[v + 1] - offsets[v];
-    if (degree == 0) continue;
-    lists.relax(program, values, m, message, v, degree, lane, reads);
-    processed += degree;
+    Message<P> message{};
+    if (degree != 0) message = make_message<P>(atomic_load(values + v), v);
+    const bool tile_takes = degree <= Lists::kTileEdges;
+    if (degree != 0 && tile_takes) {
+      lists.relax(program, values, m, message, v, degree, rank, kTile, reads);
+    }
+    if constexpr (kTile < kWarp) {
+      for (unsigned rest = __ballot_sync(kFullMask, rank == 0 && !tile_takes); rest != 0;
+           rest &= rest - 1) {
+        const int from = __ffs(static_cast<int>(rest)) - 1;
+        lists.relax(program, values, m, shfl_message(message, from),
+                    static_cast<vid_t>(__shfl_sync(kFullMask, v, from)),
+                    __shfl_sync(kFullMask, degree, from), lane, kWarp, reads);
+      }
+    }
   }
-  if (lane == 0) {
-    if (processed != 0) atomicAdd(&done.processed, processed);
-    if (reads.lines != 0) atomicAdd(&done.lines, reads.lines);
+  if (reads.lines != 0) atomicAdd(&block_reads[0], reads.lines);
+  if (reads.cached != 0) atomicAdd(&block_reads[1], reads.cached);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (block_reads[0] != 0) atomicAdd(&done.lines, block_reads[0]);
+    if (block_reads[1] != 0) atomicAdd(&done.cached, block_reads[1]);
   }
 }
 
 // The loop. Every thread runs every step, and every branch is taken alike by all of them: each
-// reads the counters it branches on only after a grid-wide barrier.
+// reads the counters it branches on only after a grid-wide barrier, and no thread writes them
+// until the next.
 template <class P, class Lists>
-__global__ void frontier_loop_kernel(P program, typename P::Value* values, const eid_t* offsets,
-                                     LoopState s, Lists lists) {
+__global__ void __launch_bounds__(kLoopThreads, kLoopMaxBlocksPerSm)
+    frontier_loop_kernel(P program, typename P::Value* values, const eid_t* offsets, LoopState s,
+                         Lists lists) {
   static_assert(P::kind == ProgramKind::monotone, "the loop serves monotone programs");
   const cg::grid_group grid = cg::this_grid();
   const bool piles = s.delta > 0;
-  const bool lead = grid.thread_rank() == 0;
+  // The bookkeeping thread: the last warp's first, whose warp takes a vertex only in the levels
+  // that hold more vertices than warps.
+  const bool lead = grid.thread_rank() == grid.num_threads() - kWarp;
   unsigned far_side = 0;
-  LoopMark<typename P::Value> m{values,          offsets,        s.near_bits, s.far_bits,
-                                s.near,          s.slots,        s.far,       s.far_count,
-                                s.near_capacity, s.far_capacity, piles,       0.0};
+  LoopMark<typename P::Value> m{values,          offsets,        s.bits[0], s.far_bits,
+                                s.near,          s.slots,        s.far,     s.far_count,
+                                s.near_capacity, s.far_capacity, piles,     0.0};
   if (piles) {
     loop_least(s, values, nullptr, 0, true);
     grid.sync();
@@ -318,8 +454,10 @@ __global__ void frontier_loop_kernel(P program, typename P::Value* values, const
   grid.sync();
   std::uint32_t level = 0, slot = 0;
   for (;;) {
-    const unsigned long long queued = read(&s.slots[slot].vertices);
-    if (read(&s.slots[slot].overflow) != 0) break;
+    const LoopSlot& current = s.slots[slot];
+    const unsigned long long queued = read(&current.queued) & ((1ull << kLoopCountBits) - 1);
+    if (read(&current.overflow) != 0) break;
+    std::uint64_t* bits = s.bits[level % 2];
     if (queued == 0) {
       const unsigned long long far_queued = piles ? read(s.far_count + far_side) : 0;
       if (far_queued == 0) break;  // converged
@@ -330,6 +468,7 @@ __global__ void frontier_loop_kernel(P program, typename P::Value* values, const
       grid.sync();
       const unsigned long long least = read(s.least);
       if (least != ~0ull) m.threshold = threshold_above(from_order_key(least), s.delta);
+      m.near_bits = bits;
       m.queue = s.near + slot * s.near_capacity;
       m.slot = s.slots + slot;
       m.far = s.far + (far_side ^ 1) * s.far_capacity;
@@ -344,36 +483,37 @@ __global__ void frontier_loop_kernel(P program, typename P::Value* values, const
       grid.sync();
       continue;
     }
-    if (level == s.max_levels || read(&s.slots[slot].edges) > s.max_edges) break;
+    if (level == s.max_levels || (read(&current.queued) >> kLoopCountBits) > s.max_edges) break;
     const std::uint32_t next = (slot + 1) % 3, old = (slot + 2) % 3;
     if (lead) {
       s.levels[level].start_ns = global_ns();
       if (level > 0) s.levels[level - 1].slot = s.slots[old];
       s.slots[old] = {};
     }
+    m.near_bits = s.bits[(level + 1) % 2];
     m.queue = s.near + next * s.near_capacity;
     m.slot = s.slots + next;
     m.far = s.far + far_side * s.far_capacity;
     m.far_count = s.far_count + far_side;
-    loop_level(program, values, lists, m, s.near + slot * s.near_capacity,
+    loop_level(program, values, lists, m, s.near + slot * s.near_capacity, bits,
                queued < s.near_capacity ? queued : s.near_capacity, s.slots[slot], offsets);
     grid.sync();
     slot = next;
     ++level;
   }
-  // Hand back: the last level's record, and the far pile into the frontier bitmap.
+  // Hand back: the last level's record, and the queued and far vertices into the frontier bitmap.
   if (lead) {
     if (level > 0) s.levels[level - 1].slot = s.slots[(slot + 2) % 3];
     s.ran[0] = level;
     s.ran[1] = global_ns();
   }
-  if (piles) {
-    const std::uint64_t words = (std::uint64_t{s.n} + 63) / 64;
-    for (std::uint64_t w = grid_thread(); w < words; w += grid_threads()) {
-      if (s.far_bits[w] == 0) continue;
-      s.near_bits[w] |= s.far_bits[w];
-      s.far_bits[w] = 0;
-    }
+  const std::uint64_t words = (std::uint64_t{s.n} + 63) / 64;
+  for (std::uint64_t w = grid_thread(); w < words; w += grid_threads()) {
+    const std::uint64_t more = s.bits[1][w] | (piles ? s.far_bits[w] : 0);
+    if (more == 0) continue;
+    s.bits[0][w] |= more;
+    s.bits[1][w] = 0;
+    if (piles) s.far_bits[w] = 0;
   }
 }
 
