@@ -45,6 +45,9 @@ struct OocEngine::Impl {
   void make_device_graph();
   // SSSP's automatic delta: twice the mean edge weight, sampled once (collective on ranks).
   double distance_delta();
+  // The automatic delta of the frontier loop's near-far piles: Davidson et al.'s (IPDPS 2014)
+  // warp width times the mean weight over the mean degree, at least the mean weight.
+  double loop_delta();
   double sampled_delta = 0;  // 0: not sampled yet
   // The steps of planning a run (OocEngine::begin_run) on a lone engine or a rank.
   EngineOptions run_options(const detail::ProgramInfo& info) const;

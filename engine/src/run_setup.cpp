@@ -105,8 +105,8 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   check_compressed_only(graph(), options());
   if (impl_->communicator) detail::check_rank_transfer(options());
   EngineOptions o = impl_->run_options(info);
-  if (o.priority_delta < 0)
-    o.priority_delta = info.weighted_distances ? impl_->distance_delta() : 0;
+  const bool automatic_delta = o.priority_delta < 0;
+  if (automatic_delta) o.priority_delta = info.weighted_distances ? impl_->distance_delta() : 0;
   const Processor processor = processor_of(impl_->device.get(), o.device_budget);
   // A program's own arrays come off a budget the user gave (allocated already, they are no
   // longer in the free memory an automatic budget is taken from).
@@ -116,6 +116,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   detail::RunSetup setup;
   setup.memory = impl_->plan(info, o, budget, processor.l2_bytes);
   setup.drive = impl_->drive_options(info, o, setup.memory, run);
+  if (automatic_delta && setup.drive.loop.delta > 0) setup.drive.loop.delta = impl_->loop_delta();
   setup.stats = impl_->describe(info, o, setup, processor.name, own_bytes);
   return setup;
 }
@@ -157,6 +158,23 @@ double OocEngine::Impl::distance_delta() {
   const double mean = sum_count[1] > 0 ? sum_count[0] / sum_count[1] : 1.0;
   sampled_delta = mean > 0 ? 2 * mean : 1.0;
   return sampled_delta;
+}
+
+// Near-far piles are processed a level at a time, each level a barrier however few its vertices:
+// a wider pile settles more vertices a level, at the price of relaxing some twice. Davidson et
+// al.'s delta, 32 (a warp) mean weights over the mean degree, was the fastest of a sweep on one
+// H100 in GPU memory (docs/performance-log.md, 2026-12-05): a 4096x4096 grid (weights 1..64, degree
+// 4: delta 263) took 0.129 s at delta 260 against 0.171 s at the host windows' 2 mean weights, a
+// 24 M-vertex road graph (degree 2.5: delta 1,317) 0.117-0.125 s at 823-1,646 against 0.170 s.
+// On kron-26 (degree 31) it is about the mean weight. Never below the mean weight, where most
+// edges are heavy and each level settles few vertices.
+double OocEngine::Impl::loop_delta() {
+  constexpr double kLanes = 32;
+  const double mean = distance_delta() / 2;
+  const double degree = graph.num_vertices() > 0 ? static_cast<double>(graph.num_edges()) /
+                                                       static_cast<double>(graph.num_vertices())
+                                                 : 1.0;
+  return std::max(mean, kLanes * mean / std::max(degree, 1.0));
 }
 
 // The options this run goes by: push where the program or the graph rules pulling out (refused

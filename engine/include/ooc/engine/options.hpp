@@ -196,7 +196,8 @@ struct EngineOptions {
   // of priority_fraction. 0: the fraction. kAutomaticDelta (the default): SSSP takes twice the
   // mean edge weight (sampled; on kron-26, deltas of 2 to 8 mean weights took 0.16-0.19 s out of
   // core against 0.31 s with the fraction: docs/cost-model.md, "Priority windows and
-  // delta-stepping"), the others the fraction.
+  // delta-stepping"), the others the fraction; the frontier loop's near-far piles then take 32
+  // mean weights over the mean degree (OocEngine::Impl::loop_delta). A delta given is used by both.
   double priority_delta = kAutomaticDelta;
   // The frontier loop (frontier_loop.hpp): while an iteration's active edges are at most this
   // many, the GPU (or the CPU backend) runs the iterations itself, with no host round trip per
