@@ -58,6 +58,8 @@ struct OocEngine::Impl {
   RunStats describe(const detail::ProgramInfo& info, const EngineOptions& o,
                     const detail::RunSetup& setup, std::string device_name,
                     std::uint64_t own_bytes) const;
+  std::vector<std::string> choices(const detail::ProgramInfo& info, const EngineOptions& o,
+                                   const MemoryPlan& memory) const;
 };
 
 namespace detail {

@@ -10,6 +10,7 @@
 #include "engine_impl.hpp"
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/units.hpp"
 
 namespace ooc {
 namespace {
@@ -266,7 +267,40 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.partitions = static_cast<std::uint32_t>(partitions.size());
   s.frontier_loop_edges = setup.drive.loop.edges;
   s.frontier_loop_delta = setup.drive.loop.delta;
+  s.choices = choices(info, o, setup.memory);
   return s;
+}
+
+// Where a run goes otherwise than its options (`options`, as asked) say, and why: what
+// run_options and plan_memory decided (`o`, `memory`), so that a user sees the fast path.
+std::vector<std::string> OocEngine::Impl::choices(const detail::ProgramInfo& info,
+                                                  const EngineOptions& o,
+                                                  const MemoryPlan& memory) const {
+  std::vector<std::string> out;
+  if (options.direction != Direction::push && o.direction == Direction::push) {
+    out.push_back(!info.pulls ? "push: " + std::string(info.name) + " has no pull side"
+                              : "push: this directed graph has no in-edges to pull over "
+                                "(partition-tool --in-edges)");
+  }
+  const bool gpu_rank = communicator && backend == Backend::cuda;
+  if (backend == Backend::cuda && options.in_memory && !memory.in_memory) {
+    if (gpu_rank) {
+      out.emplace_back("out of core: a GPU rank keeps its own partitions in the edge cache");
+    } else if (!graph.has_raw_lists()) {
+      out.emplace_back(
+          "out of core: the file has compressed lists only, which in-memory mode does not copy "
+          "(the edge cache keeps them)");
+    } else if (options.transfer != TransferPolicy::unified) {
+      out.push_back("out of core: the edges (" +
+                    format_bytes(memory.edge_bytes + memory.in_edge_bytes) +
+                    ") and the vertex data and staging (" + format_bytes(memory.needed()) +
+                    ") exceed the budget (" + format_bytes(memory.budget) + ")");
+    }
+  }
+  if (options.compressed && !memory.in_memory && graph.compressed.empty()) {
+    out.emplace_back("raw lists: the graph has no compressed lists (partition-tool --compress)");
+  }
+  return out;
 }
 
 }  // namespace ooc

@@ -186,7 +186,10 @@ std::string exchange_notes(const RunStats& s) {
 }  // namespace
 
 std::string RunStats::summary() const {
-  return headline(*this) + schedule_notes(*this) + exchange_notes(*this);
+  std::string text = headline(*this) + schedule_notes(*this) + exchange_notes(*this);
+  for (const std::string& choice : choices)
+    text += "; " + choice;
+  return text;
 }
 
 }  // namespace ooc

@@ -402,6 +402,32 @@ TEST(CudaEdgeCacheRuns, TheFrontierLoopReadsTheCacheAndHostMemoryBoth) {
   }
 }
 
+// A run asked for in GPU memory that goes out of core says why in its summary: the budget, or a
+// compressed-only file, which in-memory mode does not copy.
+TEST(CudaEdgeCacheRuns, TheSummarySaysWhyARunWentOutOfCore) {
+  OOC_REQUIRE_GPU();
+  OocEngine small = with_budget(test::make_shape("kron"), cache_options("hybrid"), 0.5);
+  const auto bfs = small.bfs(small.highest_degree_vertex());
+  EXPECT_FALSE(bfs.stats.in_memory);
+  ASSERT_FALSE(bfs.stats.choices.empty());
+  EXPECT_TRUE(bfs.stats.choices.front().starts_with("out of core: the edges ("))
+      << bfs.stats.choices.front();
+  EXPECT_NE(bfs.stats.choices.front().find(") exceed the budget ("), std::string::npos);
+  EngineOptions roomy = cache_options("hybrid");
+  roomy.device_budget = std::uint64_t{1} << 30;
+  OocEngine only(test::make_compressed_only_shape("kron"), roomy);
+  const auto run = only.bfs(only.highest_degree_vertex());
+  EXPECT_FALSE(run.stats.in_memory);
+  ASSERT_FALSE(run.stats.choices.empty());
+  EXPECT_EQ(run.stats.choices.front(),
+            "out of core: the file has compressed lists only, which in-memory mode does not copy "
+            "(the edge cache keeps them)");
+  OocEngine whole(test::make_compressed_shape("kron"), roomy);
+  const auto in_memory = whole.bfs(whole.highest_degree_vertex());
+  EXPECT_TRUE(in_memory.stats.in_memory);
+  EXPECT_TRUE(in_memory.stats.choices.empty()) << in_memory.stats.summary();
+}
+
 TEST(CudaEdgeCacheRuns, CompressedListsFitMorePartitionsForTheSameValues) {
   OOC_REQUIRE_GPU();
   const EngineOptions o = cache_options("hybrid");

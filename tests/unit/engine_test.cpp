@@ -88,9 +88,37 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
   const auto levels = directed.bfs(0);
   EXPECT_EQ(levels.stats.direction, "auto");
   EXPECT_EQ(levels.stats.pull_iterations(), 0u);
+  // ... and says why, in the stats and at the end of the summary.
+  const std::string why =
+      "push: this directed graph has no in-edges to pull over (partition-tool --in-edges)";
+  ASSERT_FALSE(levels.stats.choices.empty());
+  EXPECT_EQ(levels.stats.choices.front(), why);
+  EXPECT_NE(levels.stats.summary().find("; " + why), std::string::npos);
   settings.direction = Direction::push;
   directed.configure(settings);
   EXPECT_EQ(directed.bfs(0).values, levels.values);
+}
+
+// The summary says where a run went otherwise than asked: push for a program with no pull side
+// under auto, raw lists where the file has no compressed ones; nothing where all went as asked.
+TEST(Engine, TheSummarySaysWhereTheRunDiffersFromWhatWasAsked) {
+  EngineOptions o = cpu();
+  o.direction = Direction::automatic;
+  OocEngine raw(test::make_symmetric_shape("kron"), o);
+  const vid_t source = raw.highest_degree_vertex();
+  const std::vector<std::string> raw_lists{
+      "raw lists: the graph has no compressed lists (partition-tool --compress)"};
+  EXPECT_EQ(raw.bfs(source).stats.choices, raw_lists);
+  const auto bc = raw.bc(std::vector<vid_t>{source});
+  ASSERT_EQ(bc.stats.choices.size(), 2u);
+  EXPECT_EQ(bc.stats.choices[0], "push: bc has no pull side");
+  OocEngine compressed(test::make_compressed_shape("kron"), o);
+  const auto bfs = compressed.bfs(compressed.highest_degree_vertex());
+  EXPECT_TRUE(bfs.stats.choices.empty()) << bfs.stats.summary();
+  o.compressed = false;
+  o.direction = Direction::push;
+  OocEngine asked_raw(test::make_symmetric_shape("kron"), o);
+  EXPECT_TRUE(asked_raw.sssp(source).stats.choices.empty());
 }
 
 // configure() changes every run setting at once, and none when one is out of range; the

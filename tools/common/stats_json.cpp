@@ -52,6 +52,7 @@ nlohmann::json to_json(const RunStats& s) {
           {"priority", s.priority},
           {"load_balance", s.load_balance},
           {"direction", s.direction},
+          {"choices", s.choices},
           {"method", s.method},
           {"batch", s.batch},
           {"priority_delta", s.priority_delta},

@@ -78,6 +78,10 @@ struct RunStats {
   bool priority = true;
   std::string load_balance;  // the CUDA advance mapping
   std::string direction;     // push, pull or auto, as asked (iterations say which ran)
+  // Where the run differs from what its options asked, and why, a phrase each (e.g. "push: this
+  // directed graph has no in-edges to pull over (partition-tool --in-edges)"); the summary ends
+  // with them.
+  std::vector<std::string> choices;
   // cc: "afforest" (its first iteration links sampled neighbours; the GPU's bytes are theirs) or
   // "labels"; pagerank: its push rule, "per-edge" or "per-vertex"; empty for the other programs.
   std::string method;
