@@ -41,6 +41,27 @@ times, the speed-up, the iterations the loop ran, the edges processed over the g
 values must agree as every other run's do. A high-diameter graph is not generated when no time is
 left.
 
+Then the new-user set (issue 61): kron-26, urand-26, the 4096x4096 grid and the 24 M-vertex
+road-like graph (quick: kron-22, urand-22, a 1024x1024 grid and the 1 M-vertex road-like graph),
+each generated as a user following the README would: partition-tool generate with its defaults
+(its own vertex order and lists, whatever --reorder and --compressed say), --undirected and the
+weights above; suite.json records what partition-tool info --json then finds in the file (its
+"compressed" lists, or none). On it bfs, sssp, cc and pagerank run with no options (`ooc-run
+bfs,sssp,cc,pagerank --graph G`: in GPU memory when the graph fits, else out of core with the
+edge cache) and again with --in-memory off, then with the best setting known for each
+(BEST_SETTINGS below, with where each was measured; sssp's and cc's best are their defaults, whose
+runs then stand for both), in the same two places. PageRank runs at ooc-run's default tolerance
+and is judged by its L1 distance to a tolerance-1e-7 run, as above. suite.json keeps them under
+"new_user" ({"best": the settings and their sources, "graphs": [...]}, each run with its
+"setting", "place" and "options"); suite.md's section "New user: defaults against the best
+settings" gives, per graph, algorithm and place, the default's time, the best setting's, their
+ratio, whether the default is more than 5% slower (issue 61's bar), PageRank's L1 and tolerance,
+and whether the values agree. A new-user graph is not generated when no time is left.
+
+--sets chooses among the sets (main: the first graphs above; directed; high-diameter; new-user;
+default all, in that order) and --graphs among their graphs by name (e.g. --sets new-user --graphs
+kron26).
+
 With --reorder sage (or none), every graph is generated in that vertex order instead of hub sort's
 (partition-tool --reorder): run the suite once per order and compare the two suite.json files.
 
@@ -70,9 +91,17 @@ on an H200 before the ordered mapping and the directed graph were added (the qui
 The high-diameter runs have not run in the suite yet: from one run each of ooc-run on an H100
 (docs/performance-log.md, 2026-12-05), they should add about 10 s to the quick set and about a
 minute to the full one (the 4096x4096 grid's host-loop runs alone: 8.5 s), where they come after
-the 520 s above: under the default limit the full set lists them as skipped.
+the 520 s above: under the default limit the full set lists them as skipped. The new-user set
+has not run on a GPU either; estimated, not measured: on kron-26 and urand-26 each, generating
+(57 s raw on an H200, 2026-11-22; 104-145 s with --compress in later logs, should that become the
+default), info reading the file back (seconds to tens of seconds), the PageRank reference (6-7 s
+on an H100) and six loads of the graph with PageRank at ooc-run's default tolerance (about 9.5 s
+out of core at 1e-6 on an H200, 2026-11-22) take some 3 to 5 minutes; the grid and the road-like
+graph under a minute each. So the full new-user set does not fit one 10-minute call beside the
+others, and probably not alone: run it alone and split it (--sets new-user --graphs
+grid4k,road24m,kron26, then --graphs urand26). The quick one should take under a minute.
 
-  python3 bench/suite.py --bin build/device --out OUT [--quick] [--gpus N]
+  python3 bench/suite.py --bin build/device --out OUT [--quick] [--gpus N] [--sets SETS] [--graphs NAMES]
   python3 bench/suite.py --from-json OUT/suite.json --out OUT2
 """
 import argparse
@@ -84,7 +113,7 @@ import sys
 import time
 
 from suite_report import (ALGORITHMS, DIRECTED_ALGORITHMS, FRONTIER_LOOP, HOST_LOOP, LOOP_ALGORITHMS, OTHER_MAPPINGS,
-                          POLICIES, report)
+                          NEW_USER_PLACES, POLICIES, report)
 
 # (name, partition-tool generate arguments). Weighted (1..64) for sssp; the other algorithms
 # read no weights, and the engine moves none for them.
@@ -116,6 +145,45 @@ HIGH_DIAMETER_QUICK = [("road1m", ["road", "--vertices", "1000000", "--weights",
 HIGH_DIAMETER_KINDS = {"grid", "road"}
 FRONTIER_LOOP_EDGES = 65536  # ooc-run's --frontier-loop default (docs/cost-model.md#the-frontier-loop)
 LOOP_PLAN = "host loop and frontier loop"  # what a skipped loop_variants run is listed as
+
+
+def named(graphs, *names):
+    """The (name, spec) entries of graphs with these names, in graphs' order."""
+    return [g for g in graphs if g[0] in names]
+
+
+# The new-user set (issue 61): the graphs of issue 61's table, generated with partition-tool's
+# defaults, every algorithm with no options against BEST_SETTINGS. Quick: the same shapes, small.
+NEW_USER_FULL = named(FULL, "kron26", "urand26") + HIGH_DIAMETER_FULL
+NEW_USER_QUICK = named(QUICK, "kron22", "urand22") + named(FULL, "grid1k") + HIGH_DIAMETER_QUICK
+# The best setting measured so far for each algorithm, and where (docs/performance-log.md by date
+# and heading, docs/performance.md). [] where the default is that setting: its default run then
+# stands for both, and nothing more runs.
+BEST_SETTINGS = {
+    "bfs": (["--direction", "auto"],
+            "kron-26 out of core 63-66 ms against push's 100-102 (H100; performance-log.md 2026-11-28 "
+            "'filter tasks decoding in place', D1, and 2026-12-05 second session), in GPU memory 18.7 against "
+            "35.1 ms (H200; performance.md, 'Kron-26 on the H200, 2026-11-26'); on the 4096x4096 grid and the "
+            "road-like graph auto runs as push (0.070 against 0.070 s, 0.097 against 0.097 s; 2026-12-05 "
+            "second session)"),
+    "sssp": ([],
+             "--priority-delta auto: kron-26 out of core 0.161 s against the fraction's 0.301 and priority "
+             "off's 0.211 (H100; performance-log.md 2026-11-27 'Batched traversals', \"SSSP's automatic "
+             "delta\"); the frontier loop's automatic piles (263 on the grid, 1,317 on the road-like graph) "
+             "lie by the fastest deltas of the 2026-12-05 sweeps (260 and 823-1,646), not yet run on a GPU "
+             "themselves"),
+    "cc": ([],
+           "Afforest: kron-26 out of core 20-23 ms against label propagation's 99 (H100; performance-log.md "
+           "2026-11-27 'Afforest CC'), 17-19 ms pushing and with --direction auto alike (2026-11-28 D1)"),
+    "pagerank": (["--priority", "off", "--tolerance", "4.5e-4"],
+                 "kron-26 out of core 1.997 s at L1 9.36e-4 (the per-edge rule, which --push auto takes on "
+                 "Kronecker graphs) against the defaults at tolerance 1e-3, 2.58 s at L1 1.02e-3 (H200; "
+                 "performance-log.md 2026-11-28 'PageRank pushing per edge', call 4); priority off was the "
+                 "faster on urand-26 and an 8192x8192 grid too (call 5); not measured in GPU memory"),
+}
+PLACE_OPTIONS = {"default": [], "host": ["--in-memory", "off"]}  # of each of NEW_USER_PLACES
+NEW_USER_PLAN = "new-user runs (%s)" % ",".join(ALGORITHMS)  # what a skipped graph is listed as
+SETS = ["main", "directed", "high-diameter", "new-user"]  # --sets
 
 
 def log(*args):
@@ -177,14 +245,16 @@ def gpu_name():
         return "unknown"
 
 
-def ooc_run(args, clock, label, json_path, algorithms, *options, launcher=None):
+def ooc_run(args, clock, label, json_path, algorithms, *options, launcher=None, tolerance=True):
     """One ooc-run: its JSON, or None and the reason when time ran out. With a launcher (a list,
-    empty for none; mpirun ...) it runs through run_bounded; the JSON then gets the command."""
+    empty for none; mpirun ...) it runs through run_bounded; the JSON then gets the command. Without
+    tolerance, PageRank runs at ooc-run's default tolerance rather than --tolerance's."""
     left = clock.left()
     if left is not None and left < 5:
         return None, "no time left"
-    cmd = [os.path.join(args.bin, "tools/ooc-run/ooc-run"), algorithms, "--tolerance", str(args.tolerance),
-           "--repeat", str(args.repeat), "--json", json_path, "-q", *options]
+    cmd = [os.path.join(args.bin, "tools/ooc-run/ooc-run"), algorithms] + \
+        (["--tolerance", str(args.tolerance)] if tolerance else []) + \
+        ["--repeat", str(args.repeat), "--json", json_path, "-q", *options]
     try:
         if launcher is None:
             run(cmd, timeout=left)
@@ -235,22 +305,23 @@ def multi_gpu(args, clock, name, options):
     return result
 
 
-def generate(args, name, spec, directed=False):
+def generate(args, name, spec, directed=False, as_a_user=False):
     """partition-tool generate into --work, undirected (or with its in-edges), weights 1..64 unless
-    the spec names its own, in the suite's order: the file and the seconds it took."""
+    the spec names its own, in the suite's order (--reorder, --compressed): the file and the seconds
+    it took. as_a_user: in partition-tool's own order and lists instead, as a new user gets them."""
     work = os.path.join(args.work, name + ".oocg")
     weights = [] if "--weights" in spec else ["--weights", "random:1-64"]
+    order = [] if as_a_user else ["--reorder", args.reorder]
+    compress = ["--compress"] if args.compressed and not as_a_user else []
     start = time.time()
     run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec,
-         "--in-edges" if directed else "--undirected", *weights, "--reorder", args.reorder,
-         "-o", work, "-q"] + (["--compress"] if args.compressed else []))
+         "--in-edges" if directed else "--undirected", *weights, *order, "-o", work, "-q"] + compress)
     return work, time.time() - start
 
 
-def bench_graph(args, clock, name, spec, verify, directed=False):
-    work, generate_seconds = generate(args, name, spec, directed)
-    graph = ["--graph", work]
-    # PageRank is judged at a measured accuracy: every run's L1 distance to a run at 1e-7.
+def pagerank_reference(args, clock, name, graph):
+    """PageRank is judged at a measured accuracy: every run's L1 distance to a run at tolerance 1e-7.
+    That run's ranks file, and the options that give the others their L1 (none when no time is left)."""
     reference = os.path.join(args.work, name + "-pagerank-1e-7.tsv")
     left = clock.left()
     try:
@@ -258,9 +329,17 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
             raise subprocess.TimeoutExpired("pagerank reference", 0)
         run([os.path.join(args.bin, "tools/ooc-run/ooc-run"), "pagerank", *graph, "--tolerance", "1e-7",
              "-q", "--output", reference], timeout=left)
-        graph += ["--pagerank-reference", reference]
+        return reference, ["--pagerank-reference", reference]
     except subprocess.TimeoutExpired:
         log("suite: %s: no time left for the PageRank reference; PageRank runs go without L1" % name)
+        return reference, []
+
+
+def bench_graph(args, clock, name, spec, verify, directed=False):
+    work, generate_seconds = generate(args, name, spec, directed)
+    graph = ["--graph", work]
+    reference, with_reference = pagerank_reference(args, clock, name, graph)
+    graph += with_reference
     compressed = graph
     if args.compressed:  # the plans below move the raw arrays; compressed_variants the others
         graph = graph + ["--compressed", "off"]
@@ -357,6 +436,59 @@ def bench_high_diameter(args, clock, name, spec):
     return result
 
 
+def file_info(args, work):
+    """What partition-tool info --json says of a file's format and lists: its "format_version",
+    "file_bytes" and "compressed" (null where the file has raw lists only)."""
+    info = json.loads(run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "info", work, "--json"],
+                          stdout=subprocess.PIPE, text=True).stdout)
+    return {key: info[key] for key in ["format_version", "file_bytes", "compressed"]}
+
+
+def new_user_plans():
+    """(setting, place, algorithms, options) of the new-user set: every algorithm with no options in
+    one ooc-run, then BEST_SETTINGS' options, the algorithms that share them in one ooc-run; each where
+    the engine chooses (in GPU memory when the graph fits) and with --in-memory off."""
+    best = {}
+    for algorithm in ALGORITHMS:
+        if BEST_SETTINGS[algorithm][0]:
+            best.setdefault(tuple(BEST_SETTINGS[algorithm][0]), []).append(algorithm)
+    settings = [("default", ",".join(ALGORITHMS), [])] + \
+        [("best", ",".join(algorithms), list(options)) for options, algorithms in best.items()]
+    return [(setting, place, algorithms, options) for place in NEW_USER_PLACES
+            for setting, algorithms, options in settings]
+
+
+def bench_new_user(args, clock, name, spec):
+    """The new-user set on one graph (issue 61): generated as a user would, with partition-tool's
+    defaults whatever --reorder and --compressed say, the file's lists from partition-tool info, then
+    new_user_plans. Each run gets its "setting", "place" and the setting's "options". Not generated
+    when no time is left."""
+    result = {"name": name, "runs": [], "skipped": [], "edges": 0, "file": None}
+    left = clock.left()
+    if left is not None and left < 5:
+        result["skipped"].append({"runs": NEW_USER_PLAN, "why": "no time left"})
+        return result
+    work, result["generate_seconds"] = generate(args, name, spec, as_a_user=True)
+    result["file"] = file_info(args, work)
+    reference, with_reference = pagerank_reference(args, clock, name, ["--graph", work])
+    for i, (setting, place, algorithms, options) in enumerate(new_user_plans()):
+        label = "%s%s (%s)" % (setting, "" if place == "default" else ", --in-memory off", algorithms)
+        path = os.path.join(args.out, "%s-new-user-%d.json" % (name, i))
+        doc, why = ooc_run(args, clock, label, path, algorithms, "--graph", work, *with_reference,
+                           *PLACE_OPTIONS[place], *options, tolerance=False)
+        if doc is None:
+            result["skipped"].append({"runs": label, "why": why})
+            continue
+        for r in doc["runs"]:
+            r.update(setting=setting, place=place, options=options)
+        result["runs"] += doc["runs"]
+        result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
+    os.remove(work)
+    if os.path.exists(reference):
+        os.remove(reference)
+    return result
+
+
 def loop_variants(args, clock, name, result, graph, out_of_core):
     """Every level from the host against the frontier loop (docs/cost-model.md#the-frontier-loop):
     bfs and sssp with --frontier-loop off,65536, both in one ooc-run, out of core (hybrid) and in GPU
@@ -398,6 +530,27 @@ def run_variants(args, clock, name, kind, result, plans):
         result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
 
 
+def chosen_sets(parser, args):
+    """{set: its (name, spec) graphs} for --sets, --graphs and --quick; a set not chosen has none."""
+    every = {"main": QUICK if args.quick else FULL,
+             "directed": DIRECTED_QUICK if args.quick else DIRECTED_FULL,
+             "high-diameter": HIGH_DIAMETER_QUICK if args.quick else HIGH_DIAMETER_FULL,
+             "new-user": NEW_USER_QUICK if args.quick else NEW_USER_FULL}
+    names = args.sets.split(",")
+    unknown = [s for s in names if s not in every]
+    if unknown:
+        parser.error("--sets: %s not in {%s}" % (",".join(unknown), ",".join(SETS)))
+    sets = {s: every[s] if s in names else [] for s in SETS}
+    if args.graphs:
+        wanted = args.graphs.split(",")
+        known = {name for graphs in sets.values() for name, _ in graphs}
+        if any(name not in known for name in wanted):
+            parser.error("--graphs: %s not among these sets' graphs {%s}" % (
+                ",".join(name for name in wanted if name not in known), ",".join(sorted(known))))
+        sets = {s: named(graphs, *wanted) for s, graphs in sets.items()}
+    return sets
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default="build/device", help="build folder with the tools")
@@ -420,11 +573,16 @@ def main():
     parser.add_argument("--compressed", action="store_true", help="generate the graphs with --compress and add "
                         "hybrid runs that read the compressed lists and packed weights, without and with "
                         "the edge cache")
+    parser.add_argument("--sets", default=",".join(SETS), help="the sets to run, of %s, separated by commas "
+                        "(default all, in that order)" % ", ".join(SETS))
+    parser.add_argument("--graphs", metavar="NAMES", help="only these graphs of those sets, e.g. kron26,urand26 "
+                        "(default all)")
     parser.add_argument("--from-json", metavar="SUITE_JSON", help="run nothing: write suite.md and the plots into "
                         "--out from an earlier run's suite.json")
     args = parser.parse_args()
     if args.gpus < 1:
         parser.error("--gpus takes 1 or more")
+    sets = chosen_sets(parser, args)
     if args.from_json:
         os.makedirs(args.out, exist_ok=True)
         print(report(json.load(open(args.from_json)), args.out))
@@ -437,17 +595,18 @@ def main():
     clock = Clock(args.time_limit if args.time_limit > 0 else None)
     peak = args.peak if args.peak else measured_peak(args.bin, args.out)
     log("measured cudaMemcpy H2D peak: %.1f GB/s" % peak)
-    specs = QUICK if args.quick else FULL
     # The grid is small enough for the serial references (Dijkstra, power iteration) to check.
-    graphs = [bench_graph(args, clock, name, spec, verify=name.startswith("grid")) for name, spec in specs]
-    graphs += [bench_graph(args, clock, name, spec, verify=False, directed=True)
-               for name, spec in (DIRECTED_QUICK if args.quick else DIRECTED_FULL)]
-    graphs += [bench_high_diameter(args, clock, name, spec)
-               for name, spec in (HIGH_DIAMETER_QUICK if args.quick else HIGH_DIAMETER_FULL)]
+    graphs = [bench_graph(args, clock, name, spec, verify=name.startswith("grid")) for name, spec in sets["main"]]
+    graphs += [bench_graph(args, clock, name, spec, verify=False, directed=True) for name, spec in sets["directed"]]
+    graphs += [bench_high_diameter(args, clock, name, spec) for name, spec in sets["high-diameter"]]
+    new_user = [bench_new_user(args, clock, name, spec) for name, spec in sets["new-user"]]
     shutil.rmtree(args.work, ignore_errors=True)
     summary = {"gpu": gpu_name(), "peak_gbps": peak, "quick": args.quick, "tolerance": args.tolerance,
                "reorder": args.reorder,
                "gpus": args.gpus, "seconds": time.time() - start, "graphs": graphs}
+    if new_user:
+        summary["new_user"] = {"best": {a: {"options": o, "source": s} for a, (o, s) in BEST_SETTINGS.items()},
+                               "graphs": new_user}
     json.dump(summary, open(os.path.join(args.out, "suite.json"), "w"), indent=1)
     print(report(summary, args.out))
     log("suite: %.0f s" % (time.time() - start))

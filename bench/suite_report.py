@@ -12,6 +12,10 @@ LOOP_ALGORITHMS = "bfs,sssp"  # the high-diameter runs: every level from the hos
 HOST_LOOP, FRONTIER_LOOP = "hybrid, host loop", "hybrid, frontier loop"  # their policies in the tables
 
 SINGLE = ["filter", "compaction", "zerocopy"]  # the single policies hybrid must beat (unified aside)
+# The new-user set (issue 61): each run's "setting" and "place" (where its edges were asked to be).
+NEW_USER_SETTINGS = ["default", "best"]
+NEW_USER_PLACES = ["default", "host"]  # ooc-run's own choice, and --in-memory off
+NEW_USER_BAR = 1.05  # issue 61: a default within 5% of the best setting's time
 
 
 def best_runs(graph):
@@ -141,6 +145,87 @@ def loop_section(graphs):
         "\n".join(lines) + "\n"
 
 
+def file_lists(file):
+    """A generated file's lists, from what partition-tool info --json said of them ("?": not known)."""
+    if not file:
+        return "?"
+    c = file.get("compressed")
+    if c is None:
+        return "raw"
+    return "compressed only" if c.get("only") else "raw + compressed (%.2f B/edge)" % c["bytes_per_edge"]
+
+
+def pagerank_accuracy(r):
+    """A PageRank run's L1 to the reference and, in brackets, the tolerance it ran at ("-": no run)."""
+    if r is None:
+        return "-"
+    l1 = "%.1e" % r["l1_to_reference"] if "l1_to_reference" in r else "no L1"
+    return l1 + (" (%g)" % r["tolerance"] if "tolerance" in r else "")
+
+
+def new_user_cells(algorithm, place, default, chosen, options):
+    """One new-user row's cells after the graph's: the default's run against the best setting's
+    (either may be None; options None where the summary names no best setting)."""
+    either = default or chosen
+    where = "host (`--in-memory off`)" if place == "host" else \
+        "default: %s" % ("GPU memory" if either["in_memory"] else "out of core")
+    ratio = default["seconds"] / chosen["seconds"] if default and chosen and chosen["seconds"] > 0 else None
+    return [algorithm, where] + ["%.1f" % (r["seconds"] * 1e3) if r else "-" for r in (default, chosen)] + [
+        "%.2f" % ratio if ratio is not None else "",
+        ("yes" if ratio > NEW_USER_BAR else "no") if ratio is not None else "",
+        "`%s`" % " ".join(options) if options else "the default" if options is not None else "-",
+        ", ".join(pagerank_accuracy(r) for r in (default, chosen)) if algorithm == "pagerank" else "",
+        "-" if algorithm == "pagerank" or not (default and chosen) else
+        "same" if default["values_digest"] == chosen["values_digest"] else "DIFFER"]
+
+
+def new_user_rows(g, best):
+    """A new-user graph's rows: per algorithm and place, the default's fastest run against the best
+    setting's (the default's own where the best setting is the default), then what was skipped."""
+    runs = fastest(g["runs"], lambda r: (r["algorithm"], r["setting"], r["place"]))
+    lists = file_lists(g.get("file"))
+    lines = []
+    for algorithm in ALGORITHMS:
+        options = best.get(algorithm, {}).get("options")
+        for place in NEW_USER_PLACES:
+            default = runs.get((algorithm, "default", place))
+            chosen = runs.get((algorithm, "best", place)) if options else default
+            if default or chosen:
+                cells = new_user_cells(algorithm, place, default, chosen, options)
+                lines.append("| %s | %s | %s |" % (g["name"], lists, " | ".join(cells)))
+    for skipped in g["skipped"]:
+        lines.append("| %s | %s | %s | | skipped: %s | | | | | | |" % (g["name"], lists, skipped["runs"],
+                                                                    skipped["why"]))
+    return lines
+
+
+def new_user_section(new_user):
+    """The new-user set: each algorithm run with no options against the best setting known, per
+    graph, or nothing when the summary has no such set (a suite.json from before it)."""
+    if not new_user:
+        return ""
+    best = new_user["best"]
+    lines = ["| graph | lists | algorithm | edges | default (ms) | best (ms) | default / best | "
+             "default > 5% slower | best setting | PageRank L1 to 1e-7 (tolerance): default, best | values |",
+             "|" + "---|" * 11]
+    for g in new_user["graphs"]:
+        lines += new_user_rows(g, best)
+    sources = ["- %s: %s — %s" % (a, "`%s`" % " ".join(best[a]["options"]) if best[a]["options"] else "the default",
+                                  best[a]["source"]) for a in ALGORITHMS if a in best]
+    return "\n## New user: defaults against the best settings\n\nEach graph generated as a user following " \
+           "the README would (`partition-tool generate` with its defaults, `--undirected` and the suite's " \
+           "weights; lists: what `partition-tool info --json` found in the file), then `ooc-run ALGORITHM " \
+           "--graph G` with no options, where the engine chooses (GPU memory when the graph fits its " \
+           "budget, else out of core with the edge cache) and with `--in-memory off` as the other tables' " \
+           "runs, against the best setting known; fastest of the repeats (-: not run). default / best: " \
+           "the default's time over the best setting's; issue 61's bar is 1.05. PageRank's default runs at " \
+           "ooc-run's default tolerance: its L1 to a tolerance-1e-7 run (the tolerance in brackets) stands " \
+           "beside the best setting's. " \
+           "Values: bfs, sssp and cc digests, the default's against the best setting's. The best settings " \
+           "(bench/suite.py's BEST_SETTINGS) and where they were measured:\n\n" + "\n".join(sources) + \
+        "\n\n" + "\n".join(lines) + "\n"
+
+
 def multi_gpu_table(g):
     """A graph's multi-GPU runs against its 1-GPU hybrid run (priority on, tiled), fastest repeats."""
     m = g["multi_gpu"]
@@ -253,7 +338,8 @@ def report(summary, out):
     md = "# OocGraph benchmark suite\n\nGPU: %s. Measured pinned cudaMemcpy H2D peak: %.1f GB/s. " \
          "PageRank tolerance %g. Graphs in %s order. Edges in host memory unless marked in-memory.\n\n" % (
              summary["gpu"], peak, summary["tolerance"], summary.get("reorder", "hub")) + summary_table(graphs) + "\n" + table(graphs, peak) + \
-        direction_section(graphs) + loop_section(graphs) + multi_gpu_section(graphs)
+        direction_section(graphs) + loop_section(graphs) + multi_gpu_section(graphs) + \
+        new_user_section(summary.get("new_user"))
     open(os.path.join(out, "suite.md"), "w").write(md)
     plots(graphs, out)
     return md
