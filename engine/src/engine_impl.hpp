@@ -63,6 +63,11 @@ struct OocEngine::Impl {
 };
 
 namespace detail {
+// "CPU (N threads)": the CPU backend's device in a run's stats.
+std::string cpu_device_name();
+}  // namespace detail
+
+namespace detail {
 // A rank on the GPU holds only its own edges (its ranges pinned in place): the unified baseline,
 // which would copy the whole graph, is refused (engine.cpp).
 void check_rank_transfer(const EngineOptions& options);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -131,6 +132,35 @@ std::vector<vid_t> cc(const Graph& g) {
   std::vector<vid_t> out(n);
   for (vid_t v = 0; v < n; ++v)
     out[g.original_id(v)] = smallest[find(parent, v)];
+  return out;
+}
+
+std::vector<std::uint64_t> triangles(const Graph& g) {
+  check_raw(g);
+  const vid_t n = g.num_vertices();
+  std::vector<std::vector<vid_t>> higher(n);  // each vertex's neighbours of greater id, sorted
+  for (vid_t u = 0; u < n; ++u) {
+    for (const vid_t v : g.neighbors(u))
+      if (v > u) higher[u].push_back(v);
+    std::sort(higher[u].begin(), higher[u].end());
+    higher[u].erase(std::unique(higher[u].begin(), higher[u].end()), higher[u].end());
+  }
+  std::vector<std::uint64_t> count(n, 0);
+  for (vid_t u = 0; u < n; ++u) {
+    for (const vid_t v : higher[u]) {
+      std::vector<vid_t> common;
+      std::set_intersection(higher[u].begin(), higher[u].end(), higher[v].begin(), higher[v].end(),
+                            std::back_inserter(common));
+      for (const vid_t w : common) {
+        ++count[u];
+        ++count[v];
+        ++count[w];
+      }
+    }
+  }
+  std::vector<std::uint64_t> out(n);
+  for (vid_t v = 0; v < n; ++v)
+    out[g.original_id(v)] = count[v];
   return out;
 }
 

@@ -13,13 +13,14 @@
 #include "ooc/core/units.hpp"
 
 namespace ooc {
-namespace {
 
-std::string cpu_device_name() {
+std::string detail::cpu_device_name() {
   const auto threads =
       tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
   return "CPU (" + std::to_string(threads) + " threads)";
 }
+
+namespace {
 
 // Whether the pull direction can read the graph's in-edges: a symmetric graph's own lists hold
 // them, a directed one's need its in-lists (partition-tool --in-edges).
@@ -84,7 +85,7 @@ struct Processor {
 };
 
 Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
-  if (device == nullptr) return {asked, cpu_device_name(), 0};
+  if (device == nullptr) return {asked, detail::cpu_device_name(), 0};
   const std::uint64_t budget = detail::device_budget(*device, asked);
   return {budget, detail::device_name(*device), detail::device_l2_bytes(*device)};
 }

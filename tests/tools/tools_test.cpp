@@ -689,6 +689,29 @@ TEST_F(Tools, OutputDashWritesTheValuesToStandardOutput) {
   EXPECT_FALSE(slurp(path("trace.csv")).empty());
 }
 
+// tc: each vertex's triangles with --output (a 3x3 grid has none), the total in the summary,
+// verified.
+TEST_F(Tools, TcWritesEachVertexsTrianglesAndTheTotal) {
+  const Ran grid =
+      ooc_run({"tc", "--generate", "grid:3x3", "--backend", "cpu", "--output", "-", "--verify"});
+  ASSERT_EQ(grid.exit_code, 0) << grid.err;
+  std::istringstream lines(grid.out);
+  std::size_t vertex = 0, vertices = 0;
+  double count = 0;
+  while (lines >> vertex >> count) {
+    EXPECT_EQ(vertex, vertices++);
+    EXPECT_EQ(count, 0.0);
+  }
+  EXPECT_EQ(vertices, 9u);
+  EXPECT_NE(grid.err.find("; degree-ordered, 0 triangles"), std::string::npos) << grid.err;
+  const Ran kron = ooc_run({"tc", "--generate", "kron:10", "--backend", "cpu", "--verify"});
+  ASSERT_EQ(kron.exit_code, 0) << kron.err;
+  EXPECT_NE(kron.out.find("verify tc hybrid, priority on, degree-ordered, "), std::string::npos)
+      << kron.out;
+  EXPECT_NE(kron.out.find(" triangles: ok, matches the serial reference"), std::string::npos)
+      << kron.out;
+}
+
 // bfs --sources LIST: a line per vertex, its level from each source in the list's order.
 TEST_F(Tools, BfsFromSeveralSourcesWritesAColumnPerSource) {
   const Ran r = ooc_run({"bfs", "--generate", "grid:3x3", "--backend", "cpu", "--sources", "0,8",

@@ -74,6 +74,68 @@ TEST(CpuBatchRuns, EverySourceGivesExactValuesInSeveralBatches) {
   test::expect_batches_match_references(engine, 96, all);
 }
 
+// Triangles (OocEngine::triangles) on every symmetric shape, raw, compressed and compressed-only:
+// each vertex's count is the serial reference's, and the total is a third of their sum. A hub's
+// list is searched, not merged (the big star's and kron's hubs against short lists).
+TEST(CpuTriangles, MatchTheReferenceOnEveryShape) {
+  for (const std::string& shape : test::shape_names()) {
+    if (shape == "kron_directed") continue;
+    for (const int lists : {0, 1, 2}) {
+      SCOPED_TRACE(shape + (lists == 0   ? ", raw"
+                            : lists == 1 ? ", compressed"
+                                         : ", compressed only"));
+      const Graph reference_graph = test::make_symmetric_shape(shape);
+      Graph g = test::make_symmetric_shape(shape);
+      if (lists > 0) compress(g);
+      if (lists == 2) drop_raw_lists(g);
+      OocEngine engine(std::move(g), test::options_for("hybrid", true, Backend::cpu));
+      const TriangleResult r = engine.triangles();
+      const std::vector<std::uint64_t> expected = reference::triangles(reference_graph);
+      EXPECT_EQ(r.values, expected);
+      std::uint64_t sum = 0;
+      for (const std::uint64_t c : expected)
+        sum += c;
+      EXPECT_EQ(r.total * 3, sum);
+      EXPECT_EQ(r.stats.algorithm, "tc");
+      EXPECT_NE(r.stats.summary().find(std::to_string(r.total) + " triangles"), std::string::npos);
+    }
+  }
+}
+
+// A grid has none, a clique of n has n choose 3, each of its vertices in (n-1 choose 2); a
+// directed graph is refused in one line.
+TEST(CpuTriangles, CountKnownGraphsAndRefuseWhatTheyCannotRun) {
+  OocEngine grid(test::make_symmetric_shape("grid"),
+                 test::options_for("hybrid", true, Backend::cpu));
+  EXPECT_EQ(grid.triangles().total, 0u);
+  EdgeList clique;
+  clique.num_vertices = 6;
+  std::vector<std::pair<vid_t, vid_t>> pairs;
+  for (vid_t u = 0; u < 6; ++u)
+    for (vid_t v = u + 1; v < 6; ++v)
+      pairs.emplace_back(u, v);
+  clique.sources = Buffer<vid_t>::allocate(pairs.size());
+  clique.targets = Buffer<vid_t>::allocate(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    clique.sources[i] = pairs[i].first;
+    clique.targets[i] = pairs[i].second;
+  }
+  OocEngine k6(test::build(std::move(clique), true, 1, 0.0),
+               test::options_for("hybrid", true, Backend::cpu));
+  const TriangleResult r = k6.triangles();
+  EXPECT_EQ(r.total, 20u);
+  EXPECT_EQ(r.values, std::vector<std::uint64_t>(6, 10));
+  OocEngine directed(test::make_shape("kron_directed"),
+                     test::options_for("hybrid", true, Backend::cpu));
+  EXPECT_EQ(test::error_of([&] { directed.triangles(); }),
+            "tc needs a symmetric graph, and this one is directed (convert or generate it with "
+            "--undirected)");
+}
+
+TEST(CpuPageRank, AnAccuracyAskedForIsKeptAndItsBoundReported) {
+  test::expect_l1_runs_keep_their_bound(Backend::cpu);
+}
+
 TEST(CpuFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {
   test::expect_frontier_loop_on_a_grid(Backend::cpu);
 }

@@ -190,9 +190,22 @@ const std::array kAlgorithms{
             },
         .write_value = write_numbers,
     },
+    Algorithm{
+        .name = "tc",
+        .needs = {},
+        .run =
+            [](OocEngine& engine, const RunInput& in) {
+              TriangleResult r = engine.triangles(in.run);
+              return outcome_of(as_doubles(r.values), r);
+            },
+        .reference = [](const Graph& g,
+                        const RunInput&) { return as_doubles(reference::triangles(g)); },
+        .verify = exactly,
+        .write_value = write_numbers,
+    },
 };
 
-// "bfs, sssp, cc, pagerank, bc or closeness"
+// "bfs, sssp, cc, pagerank, bc, closeness or tc"
 std::string names() {
   std::string out;
   for (std::size_t i = 0; i < kAlgorithms.size(); ++i) {

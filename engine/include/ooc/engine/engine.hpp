@@ -90,6 +90,11 @@ struct LevelsResult {
 
 inline constexpr std::uint32_t kUnreachedLevel = Bfs::kUnreached;
 
+// Triangle counting: each vertex's triangles (indexed by user ids) and the graph's.
+struct TriangleResult : Result<std::uint64_t> {
+  std::uint64_t total = 0;
+};
+
 namespace detail {
 struct ProgramInfo {
   const char* name;
@@ -233,6 +238,12 @@ class OocEngine {
   // BFS levels from each of `sources` (user ids, distinct).
   LevelsResult bfs(std::span<const vid_t> sources, const RunOptions& run = {},
                    std::uint32_t batch = 0);
+  // Triangle counting (triangles.cpp; docs/programs.md, "Triangles"): how many triangles each
+  // vertex is in, and the graph's total. Needs a symmetric graph. Each edge is oriented from the
+  // lower degree rank to the higher (ties by id) so that each triangle is found once, from its
+  // lowest vertex, by intersecting two sorted oriented lists. The CPU backend, on one rank, for
+  // now: the GPU's partition pairs are to come, and the CUDA backend and ranks refuse it.
+  TriangleResult triangles(const RunOptions& run = {});
   // `count` distinct vertices with out-edges, drawn uniformly with `seed` (user ids): bc's
   // sampled sources.
   std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const;

@@ -17,6 +17,10 @@ std::vector<std::uint32_t> bfs(const Graph& g, vid_t source_user_id);
 // Float weights are added in float, as the engine does, so results are exactly comparable.
 std::vector<double> sssp(const Graph& g, vid_t source_user_id);
 std::vector<vid_t> cc(const Graph& g);
+
+// How many triangles each vertex (user ids) of a symmetric graph is in: every triple u < v < w of
+// mutual neighbours, counted once, found by a merge of u's and v's lists sorted by id.
+std::vector<std::uint64_t> triangles(const Graph& g);
 // Normalised to sum to 1; iterates until no rank changes by more than 1e-13 of the total.
 std::vector<double> pagerank(const Graph& g, double damping);
 
