@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
 #include "ooc/engine/ownership.hpp"
+#include "ooc/engine/pagerank_bound.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/transfer/devices.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
@@ -372,37 +374,42 @@ Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
     throw InvalidInput("damping " + std::to_string(pr.damping) +
                        " must be strictly between 0 and 1");
   }
-  if (!(pr.tolerance > 0.0f)) throw InvalidInput("tolerance must be positive");
+  if (pr.l1 == 0 && !(pr.tolerance > 0.0f)) throw InvalidInput("tolerance must be positive");
   if (grouped()) return on_group([&](OocEngine& e) { return e.pagerank(pr); });
-  PageRank program{pr.damping, pr.tolerance};
   if (pr.push == PushRule::automatic && !impl_->automatic_push)
     impl_->automatic_push =
         hubs_hold_many_edges(graph()) ? PushRule::per_edge : PushRule::per_vertex;
   const PushRule rule = pr.push == PushRule::automatic ? *impl_->automatic_push : pr.push;
-  if (rule == PushRule::per_edge) {
-    // At most per_edge * max(degree, 1) pends at a vertex, per_edge * (E + V) in all.
-    const std::span<const Partition> parts = impl_->partitions;
-    const double v = graph().num_vertices();
-    const double e = parts.empty()
-                         ? 0.0
-                         : static_cast<double>(parts.back().last_edge - parts.front().first_edge);
-    program.per_edge = program.threshold = static_cast<float>(pr.tolerance * v / (e + v));
-  }
+  const std::span<const Partition> parts = impl_->partitions;
+  const double v = graph().num_vertices();
+  const double e =
+      parts.empty() ? 0.0 : static_cast<double>(parts.back().last_edge - parts.front().first_edge);
+  const float tolerance =
+      pr.l1 == 0 ? pr.tolerance
+                 : pagerank_tolerance_for(pr.l1, pr.damping, rule, pagerank_graph(graph(), e));
+  PageRank program{pr.damping, tolerance};
+  // At most per_edge * max(degree, 1) pends at a vertex, per_edge * (E + V) in all.
+  if (rule == PushRule::per_edge)
+    program.per_edge = program.threshold = static_cast<float>(tolerance * v / (e + v));
   auto raw = run_builtin(program, begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
   raw.stats.method = to_string(rule);
+  raw.stats.tolerance = tolerance;
   // The rank is what was taken plus what is still pending; then normalise.
+  const PageRankRemainder left = pagerank_remainder(graph(), raw.values.span(), raw.deltas.span());
   const std::size_t n = raw.values.size();
-  const double total = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, n), 0.0,
-      [&](const tbb::blocked_range<std::size_t>& r, double sum) {
-        for (std::size_t v = r.begin(); v < r.end(); ++v)
-          sum += raw.values[v] + raw.deltas[v];
-        return sum;
-      },
-      std::plus<>());
-  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t v) {
-    raw.values[v] = static_cast<float>((raw.values[v] + raw.deltas[v]) / total);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t u) {
+    raw.values[u] = static_cast<float>((raw.values[u] + raw.deltas[u]) / left.total);
   });
+  raw.stats.l1_bound = pagerank_l1_bound(pr.damping, left);
+  // Converged, yet above the accuracy asked for: its rounding (pagerank_bound.hpp).
+  if (pr.l1 > 0 && raw.stats.l1_bound > pr.l1 && raw.converged) {
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "L1 bound %.2g above the %.2g asked: float rounding (a vertex summing many "
+                  "equal messages)",
+                  raw.stats.l1_bound, pr.l1);
+    raw.stats.choices.emplace_back(why);
+  }
   return {to_user_ids(raw.values.data()), std::move(raw.stats), raw.converged};
 }
 

@@ -112,6 +112,12 @@ std::string headline(const RunStats& s) {
 std::string schedule_notes(const RunStats& s) {
   std::string text;
   if (!s.method.empty()) text += "; " + s.method;
+  if (s.l1_bound > 0) {
+    char accuracy[80];
+    std::snprintf(accuracy, sizeof accuracy, "; tolerance %.2g, L1 <= %.1e (bound)", s.tolerance,
+                  s.l1_bound);
+    text += accuracy;
+  }
   if (s.batch > 0) text += "; batches of " + std::to_string(s.batch) + " sources";
   if (s.priority_delta > 0) {
     char delta[48];

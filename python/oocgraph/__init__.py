@@ -51,6 +51,7 @@ from __future__ import annotations
 import collections.abc
 import json
 import numbers
+import warnings
 from typing import Any, Iterable, Optional, Sequence, Union
 
 import numpy as np
@@ -257,16 +258,27 @@ class Graph:
         return _result(self._core.cc(_settings(max_iterations, transfer, priority, load_balance,
                                                direction)))
 
-    def pagerank(self, *, damping: float = 0.85, tolerance: float = 1e-6,
-                 push: str = "auto", max_iterations: int = 0,
+    def pagerank(self, *, damping: float = 0.85, tolerance: Optional[float] = None,
+                 l1: Optional[float] = None, push: str = "auto", max_iterations: int = 0,
                  transfer: Optional[str] = None, priority: Optional[bool] = None,
                  load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
-        """PageRank (delta-based), float32, summing to 1. ``tolerance`` is in unnormalised rank
-        units (a typical rank is about 1): with ``push="per-edge"`` a vertex is processed while
-        its pending delta per out-edge is at least tolerance * V / (E + V), with
-        ``push="per-vertex"`` while its delta is at least ``tolerance``; ``"auto"`` takes
-        per-edge where hubs hold a third of the edges (``stats["method"]`` says which)."""
-        for name, value in (("damping", damping), ("tolerance", tolerance)):
+        """PageRank (delta-based), float32, summing to 1.
+
+        ``l1`` asks for an accuracy: the ranks within that L1 distance of the converged ones
+        (between about 1e-6, float's rounding, and 2), the engine choosing the tolerance that
+        makes sure of it (``stats["tolerance"]``). Either way ``stats["l1_bound"]`` is the bound
+        the run reached; a warning says when float rounding kept it above ``l1``.
+
+        ``tolerance`` (1e-6 unless given; not with ``l1``) is in unnormalised rank units (a
+        typical rank is about 1): with ``push="per-edge"`` a vertex is processed while its pending
+        delta per out-edge is at least tolerance * V / (E + V), with ``push="per-vertex"`` while
+        its delta is at least ``tolerance``; ``"auto"`` takes per-edge where hubs hold a third of
+        the edges (``stats["method"]`` says which)."""
+        if tolerance is not None and l1 is not None:
+            raise ValueError("give tolerance or l1, not both (l1 chooses the tolerance)")
+        if tolerance is None:
+            tolerance = 1e-6
+        for name, value in (("damping", damping), ("tolerance", tolerance), ("l1", l1 or 0.0)):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise TypeError(f"{name} must be a float, not {type(value).__name__}")
         if not isinstance(push, str):
@@ -275,9 +287,19 @@ class Graph:
             raise ValueError(f"damping must lie between 0 and 1 (got {damping})")
         if not tolerance > 0.0:
             raise ValueError(f"tolerance must be positive (got {tolerance})")
-        return _result(self._core.pagerank(float(damping), float(tolerance), push,
-                                           _settings(max_iterations, transfer, priority,
-                                                     load_balance, direction)))
+        if l1 is not None and not 0.0 < l1 < 2.0:
+            raise ValueError(f"l1 must lie between 0 and 2 (got {l1}): ranks that sum to 1 are "
+                             "at most 2 apart")
+        result = _result(self._core.pagerank(float(damping), float(tolerance),
+                                             float(l1 or 0.0), push,
+                                             _settings(max_iterations, transfer, priority,
+                                                       load_balance, direction)))
+        if l1 is not None and result.stats["l1_bound"] > l1:
+            why = ("max_iterations stopped it first" if not result.converged
+                   else "float rounding (stats['choices'])")
+            warnings.warn(f"PageRank reached an L1 bound of {result.stats['l1_bound']:.2g}, above "
+                          f"the {l1:g} asked for: {why}", RuntimeWarning, stacklevel=2)
+        return result
 
     def _chosen_sources(self, algorithm: str, sources: Optional[Iterable[int]],
                         samples: Optional[int], k: Optional[int], seed: int) -> list[int]:

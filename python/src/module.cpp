@@ -389,13 +389,14 @@ void bind_engine(py::module_& m) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.cc(r); });
            })
       .def("pagerank",
-           [](PyEngine& e, float damping, float tolerance, const std::string& push,
+           [](PyEngine& e, float damping, float tolerance, double l1, const std::string& push,
               const RunOverrides& s) {
              const PushRule rule = parse_push_rule(push);
              return e.run(s, [&](OocEngine& g, const RunOptions& r) {
                PageRankOptions pr;
                pr.damping = damping;
                pr.tolerance = tolerance;
+               pr.l1 = l1;
                pr.push = rule;
                pr.run = r;
                return g.pagerank(pr);

@@ -463,6 +463,35 @@ def test_pagerank_takes_the_push_rule_asked_for(backend):
         g.pagerank(push="per-hub")
 
 
+def test_pagerank_by_accuracy_reports_the_tolerance_and_the_bound(backend):
+    g = oocgraph.generate("kron", scale=10, undirected=True, backend=backend)
+    converged = g.pagerank(tolerance=1e-10)
+    for l1 in (1e-2, 1e-4):
+        ranks = g.pagerank(l1=l1)
+        assert 0 < ranks.stats["l1_bound"] <= l1
+        assert ranks.stats["tolerance"] > 0
+        assert float(np.abs(ranks - converged).sum()) <= l1
+    at_tolerance = g.pagerank(tolerance=1e-3)
+    assert at_tolerance.stats["tolerance"] == pytest.approx(1e-3)
+    assert at_tolerance.stats["l1_bound"] > 0
+    with pytest.raises(ValueError, match="give tolerance or l1, not both"):
+        g.pagerank(tolerance=1e-4, l1=1e-3)
+    with pytest.raises(ValueError, match=r"l1 must lie between 0 and 2 \(got 2.0\)"):
+        g.pagerank(l1=2.0)
+    with pytest.raises(ValueError, match=r"an L1 distance of 1e-07 is not between 1.02e-06"):
+        g.pagerank(l1=1e-7)
+    with pytest.raises(TypeError, match="l1 must be a float, not str"):
+        g.pagerank(l1="tight")
+    if backend == "cpu":  # the CPU adds a hub's messages one by one
+        # A star's hub sums 2^17 equal messages in float, which costs about 7e-4 of L1.
+        leaves = 1 << 17
+        star = oocgraph.from_edges(np.zeros(leaves, dtype=np.uint32),
+                                   np.arange(1, leaves + 1, dtype=np.uint32), undirected=True,
+                                   backend=backend)
+        with pytest.warns(RuntimeWarning, match="above the 0.0001 asked for: float rounding"):
+            star.pagerank(l1=1e-4)
+
+
 def test_resident_slices_give_the_ranks_of_one_task(backend):
     # The option reaches the engine and its statistics (the CPU backend runs one task). A graph
     # this small has fewer active edges than a slice's minimum (EngineOptions::min_slice_edges,

@@ -82,6 +82,11 @@ OocEngine direction_engine(Graph g, const DirectionGpuCase& c) {
   return OocEngine(std::move(g), o);
 }
 
+TEST(CudaPageRank, AnAccuracyAskedForIsKeptAndItsBoundReported) {
+  OOC_REQUIRE_GPU();
+  test::expect_l1_runs_keep_their_bound(Backend::cuda);
+}
+
 TEST(CudaFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {
   OOC_REQUIRE_GPU();
   test::expect_frontier_loop_on_a_grid(Backend::cuda);

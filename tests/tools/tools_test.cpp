@@ -593,6 +593,18 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "ooc-run: --cache: maybe not in {on,off} (see ooc-run --help)");
   expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--tolerance", "1e-2,high"}),
                "ooc-run: --tolerance: 'high' is not a number (see ooc-run --help)");
+  for (const std::string l1 : {"2", "0", "-1e-3", "1e-7", "1e-2,5"}) {
+    const std::string bad = l1 == "1e-2,5" ? "5" : l1;
+    expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--l1", l1}),
+                 "ooc-run: --l1: '" + bad +
+                     "' is not between 1.02e-06 (float ranks' rounding) and 2 (ranks that sum to 1 "
+                     "are at most 2 apart) (see ooc-run --help)");
+  }
+  expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--l1", "tight"}),
+               "ooc-run: --l1: 'tight' is not a number (see ooc-run --help)");
+  expect_usage(
+      ooc_run({"pagerank", "--generate", "grid:3x3", "--l1", "1e-3", "--tolerance", "1e-4"}),
+      "ooc-run: --tolerance excludes --l1 (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--compressed", "on,maybe"}),
                "ooc-run: --compressed: maybe not in {on,off} (see ooc-run --help)");
   expect_usage(ooc_run({"sssp", "--generate", "grid:3x3", "--priority-delta", "-2"}),
@@ -863,6 +875,43 @@ TEST_F(Tools, AListOfTolerancesRunsEach) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.out;
+}
+
+// --l1 runs pagerank once per accuracy: each summary gives the tolerance chosen and the bound
+// reached, --verify checks the ranks against the accuracy asked, and --json has all three; a
+// --tolerance run reports its bound too.
+TEST_F(Tools, PageRankByAccuracyRunsEachAndReportsTheBound) {
+  const std::string json = path("runs.json").string();
+  const Ran r = ooc_run({"bfs,pagerank", "--generate", "kron:9", "--backend", "cpu", "--l1",
+                         "1e-2,1e-4", "--verify", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json runs = nlohmann::json::parse(std::ifstream(json))["runs"];
+  ASSERT_EQ(runs.size(), 3u) << runs.dump();
+  EXPECT_FALSE(runs[0].contains("l1"));
+  EXPECT_FALSE(runs[0].contains("l1_bound"));
+  for (const auto& [run, l1] : {std::pair{runs[1], 1e-2}, std::pair{runs[2], 1e-4}}) {
+    EXPECT_EQ(run["l1"], l1);
+    EXPECT_GT(run["tolerance"].get<double>(), 0);
+    EXPECT_GT(run["l1_bound"].get<double>(), 0);
+    EXPECT_LE(run["l1_bound"].get<double>(), l1);
+    char line[96];
+    std::snprintf(line, sizeof line, "; tolerance %.2g, L1 <= %.1e (bound)",
+                  run["tolerance"].get<double>(), run["l1_bound"].get<double>());
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " in " << r.out;
+  }
+  EXPECT_LT(runs[2]["tolerance"].get<double>(), runs[1]["tolerance"].get<double>());
+  EXPECT_NE(r.out.find("; l1 0.0001\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, l1 0.01: ok"),
+            std::string::npos)
+      << r.out;
+  const Ran at = ooc_run({"pagerank", "--generate", "kron:9", "--backend", "cpu", "--tolerance",
+                          "1e-3", "--json", json});
+  ASSERT_EQ(at.exit_code, 0) << at.err;
+  const nlohmann::json run = nlohmann::json::parse(std::ifstream(json))["runs"][0];
+  EXPECT_EQ(run["tolerance"], 1e-3);
+  EXPECT_FALSE(run.contains("l1"));
+  EXPECT_GT(run["l1_bound"].get<double>(), 0);
+  EXPECT_NE(at.out.find("; tolerance 0.001, L1 <= "), std::string::npos) << at.out;
 }
 
 // A list of dampings runs pagerank once for each, each checked against the reference at its own

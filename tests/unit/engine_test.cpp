@@ -12,6 +12,7 @@
 #include "graph_util.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/version.hpp"
+#include "ooc/engine/pagerank_bound.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/partitioner/sage_reorder.hpp"
 #include "ooc/transfer/devices.hpp"
@@ -287,6 +288,89 @@ TEST(Engine, ThePageRankBoundAllowsForTheRoundingOfAHubsSum) {
   const double plain = reference::pagerank_l1_bound(0.85, 1e-6);
   EXPECT_DOUBLE_EQ(plain, 2e-6 / (0.15 * 0.15) + 1e-5);
   EXPECT_DOUBLE_EQ(reference::pagerank_l1_bound(0.85, 1e-6, 10000), plain + 10000 * 0x1p-24);
+}
+
+// The bound a PageRank run reports (pagerank_bound.hpp): 2 T / (|z| + T), T = d p / (1 - d), for
+// what pends at vertices with out-edges, plus twice the invariant's defect over (1 - d) |z|,
+// plus the rounding floor of 16 u.
+TEST(Engine, ThePageRankRunsBoundIsTruncationPlusRounding) {
+  constexpr double kFloor = 16 * 0x1p-24;
+  // Ten vertices at d = 0.5, 8 of them with edges: |x| - d |x with edges| + |r| = (1 - d) V.
+  PageRankRemainder left{.vertices = 10,
+                         .values = 8.4,
+                         .values_with_edges = 8,
+                         .deltas = 0.6,
+                         .pending = 0.5,
+                         .total = 9};
+  EXPECT_DOUBLE_EQ(pagerank_l1_bound(0.5, left), 2 * 0.5 / (9 + 0.5) + kFloor);
+  left.pending = left.deltas = 0;  // nothing pending, and the sum off by 0.6
+  EXPECT_DOUBLE_EQ(pagerank_l1_bound(0.5, left), 2 * 0.6 / (0.5 * 9) + kFloor);
+  left.values = 9;  // what every vertex kept
+  EXPECT_DOUBLE_EQ(pagerank_l1_bound(0.5, left), kFloor);
+}
+
+// The tolerance for an accuracy leaves at most what keeps 2 T / |x*| within 15/16 of it, less the
+// floor: |x*| is V - d * dangling on a symmetric graph, (1 - d)(V + d * with edges) at least on a
+// directed one; per vertex less than the tolerance pends at each vertex with edges, per edge less
+// than the per-edge threshold (tolerance * V / (E + V)) times its degree.
+TEST(Engine, ThePageRankToleranceForAnAccuracyKeepsItsBound) {
+  const double d = 0.85, l1 = 1e-3, floor = 16 * 0x1p-24;
+  const double truncation = l1 * 15 / 16 - floor;
+  const PageRankGraph symmetric{
+      .vertices = 1000, .edges = 8000, .vertices_with_edges = 900, .symmetric = true};
+  const auto pending_bound = [&](double pending, double least_total) {
+    return 2 * (d * pending / (1 - d)) / least_total;
+  };
+  const double per_vertex = pagerank_tolerance_for(l1, d, PushRule::per_vertex, symmetric);
+  EXPECT_NEAR(pending_bound(per_vertex * 900, 1000 - d * 100), truncation, 1e-6 * truncation);
+  const double per_edge = pagerank_tolerance_for(l1, d, PushRule::per_edge, symmetric);
+  EXPECT_NEAR(pending_bound(per_edge * 1000 / 9000 * 8000, 1000 - d * 100), truncation,
+              1e-6 * truncation);
+  PageRankGraph directed = symmetric;
+  directed.symmetric = false;
+  EXPECT_NEAR(pending_bound(pagerank_tolerance_for(l1, d, PushRule::per_vertex, directed) * 900,
+                            (1 - d) * (1000 + d * 900)),
+              truncation, 1e-6 * truncation);
+  // No edges: nothing pends that moves a rank.
+  EXPECT_FLOAT_EQ(pagerank_tolerance_for(l1, d, PushRule::per_edge, {.vertices = 5}), 1.0f);
+}
+
+// An accuracy outside (least, 2) is one line, before any run; a run asked for one says the
+// tolerance it chose and the bound it reached.
+TEST(Engine, PageRankByAccuracySaysItsToleranceAndBound) {
+  OocEngine engine(test::make_shape("kron"), cpu());
+  const auto asked = [&](double l1) {
+    return error_of([&] {
+      PageRankOptions pr;
+      pr.l1 = l1;
+      engine.pagerank(pr);
+    });
+  };
+  EXPECT_EQ(asked(2),
+            "an L1 distance of 2 is not between 1.02e-06 (float ranks' rounding) and 2 "
+            "(ranks that sum to 1 are at most 2 apart)");
+  EXPECT_EQ(asked(-1e-3),
+            "an L1 distance of -0.001 is not between 1.02e-06 (float ranks' "
+            "rounding) and 2 (ranks that sum to 1 are at most 2 apart)");
+  EXPECT_EQ(asked(1e-6),
+            "an L1 distance of 1e-06 is not between 1.02e-06 (float ranks' "
+            "rounding) and 2 (ranks that sum to 1 are at most 2 apart)");
+  EXPECT_DOUBLE_EQ(pagerank_least_l1(), 16 * 0x1p-24 * 16 / 15);
+  PageRankOptions pr;
+  pr.l1 = 1e-3;
+  pr.tolerance = -1;  // not read: the accuracy chooses
+  const auto r = engine.pagerank(pr);
+  EXPECT_GT(r.stats.tolerance, 0);
+  EXPECT_GT(r.stats.l1_bound, 0);
+  EXPECT_LE(r.stats.l1_bound, 1e-3);
+  char expected[96];
+  std::snprintf(expected, sizeof expected, "; per-edge; tolerance %.2g, L1 <= %.1e (bound)",
+                r.stats.tolerance, r.stats.l1_bound);
+  EXPECT_NE(r.stats.summary().find(expected), std::string::npos) << r.stats.summary();
+  // A run at a tolerance reports its bound too.
+  const auto at_tolerance = engine.pagerank();
+  EXPECT_EQ(at_tolerance.stats.tolerance, 1e-6f);
+  EXPECT_GT(at_tolerance.stats.l1_bound, 0);
 }
 
 TEST(Engine, AskingForCudaWithoutAGpuIsOneClearLine) {

@@ -36,9 +36,8 @@ nlohmann::json size_times(const SizeTimes& t) {
   return out;
 }
 
-}  // namespace
-
-nlohmann::json to_json(const RunStats& s) {
+// Every run's fields; to_json adds the program's own.
+nlohmann::json common_json(const RunStats& s) {
   nlohmann::json iterations = nlohmann::json::array();
   for (const IterationStats& it : s.iterations)
     iterations.push_back(iteration_json(it));
@@ -89,6 +88,17 @@ nlohmann::json to_json(const RunStats& s) {
           {"exchange_calibration",
            s.exchange_calibration.measured() ? to_json(s.exchange_calibration) : nlohmann::json()},
           {"per_iteration", iterations}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunStats& s) {
+  nlohmann::json j = common_json(s);
+  if (s.l1_bound > 0) {  // PageRank's (RunStats::tolerance, l1_bound)
+    j["tolerance"] = s.tolerance;
+    j["l1_bound"] = s.l1_bound;
+  }
+  return j;
 }
 
 nlohmann::json to_json(const ExchangeCalibration& c) {

@@ -22,6 +22,7 @@ struct RunInput {
   std::uint32_t batch = 0;              // the batched traversals' sources per pass (0: chosen)
   float damping = 0.85f;                // Needs::damping
   float tolerance = 1e-6f;              // Needs::tolerance
+  double l1 = 0;                        // Needs::tolerance: the accuracy asked for (0: none)
   PushRule push = PushRule::automatic;  // Needs::tolerance
   RunOptions run;
   std::uint64_t max_in_degree = 0;  // --verify: the graph's (pagerank's float rounding bound)

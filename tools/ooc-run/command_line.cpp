@@ -203,6 +203,12 @@ void add_run_options(CLI::App& app, Args& a) {
                  "turn)")
       ->check(list_check(parse_tolerance, "LIST"))
       ->capture_default_str();
+  app.add_option("--l1", a.l1,
+                 "PageRank by accuracy: run until the ranks are within this L1 distance of the "
+                 "converged ones (they sum to 1), choosing the tolerance that makes sure of it; "
+                 "or a list (each in turn)")
+      ->check(list_check(parse_l1, "LIST"))
+      ->excludes("--tolerance");
   app.add_option(
          "--push", a.push,
          "PageRank: which vertices push their pending delta: auto (per-edge where hubs hold a "

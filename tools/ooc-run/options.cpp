@@ -1,10 +1,12 @@
 #include "options.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <system_error>
 
 #include "ooc/core/units.hpp"
 #include "ooc/engine/engine.hpp"
+#include "ooc/engine/pagerank_bound.hpp"
 
 namespace ooc::tools {
 namespace {
@@ -33,9 +35,10 @@ std::uint32_t parse_count(const std::string& text, const char* option, std::uint
   return n;
 }
 
-// One entry of a number option's list (--damping, --tolerance).
-float parse_number(const std::string& text) {
-  float x = 0;
+// One entry of a number option's list (--damping, --tolerance, --l1).
+template <class T = float>
+T parse_number(const std::string& text) {
+  T x = 0;
   const char* const end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, x);
   if (error != std::errc{} || stop != end || text.empty())
@@ -86,6 +89,17 @@ double parse_priority_delta(const std::string& text) {
 
 float parse_tolerance(const std::string& text) {
   return parse_number(text);
+}
+
+double parse_l1(const std::string& text) {
+  const auto l1 = parse_number<double>(text);
+  if (!(l1 > pagerank_least_l1() && l1 < 2)) {
+    char least[32];
+    std::snprintf(least, sizeof least, "%.3g", pagerank_least_l1());
+    throw InvalidInput("'" + text + "' is not between " + least +
+                       " (float ranks' rounding) and 2 (ranks that sum to 1 are at most 2 apart)");
+  }
+  return l1;
 }
 
 // "auto" is 0 (the backend's own).

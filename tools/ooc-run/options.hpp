@@ -45,6 +45,7 @@ struct Args {
   std::uint64_t priority_min_edges = 1u << 20;
   std::string damping = "0.85";
   std::string tolerance = "1e-6";
+  std::string l1;  // empty: none (PageRank at the tolerance)
   std::string push = "auto";
   std::uint32_t max_iterations = 0;
   bool verify = false, quiet = false;
@@ -91,6 +92,7 @@ bool parse_priority(const std::string& text);              // on | off
 bool parse_compressed(const std::string& text);            // on | off
 float parse_damping(const std::string& text);              // a number in (0, 1)
 float parse_tolerance(const std::string& text);            // a number
+double parse_l1(const std::string& text);                  // a number in (least, 2)
 double parse_priority_delta(const std::string& text);      // auto | a number >= 0
 std::uint32_t parse_rounds(const std::string& text);       // auto (0) or 1 to kMaxExchangeRounds
 std::uint32_t parse_pull_blocks(const std::string& text);  // auto (0) or 1 to kMaxPullBlocks

@@ -112,6 +112,7 @@ class Runner {
   std::vector<bool> compressed_;
   std::vector<float> dampings_;
   std::vector<float> tolerances_;
+  std::vector<double> l1s_;  // --l1, in place of the tolerances; {0}: not given
   std::vector<PushRule> pushes_;
   std::FILE* report_;  // the summary lines
   bool lead_ = true;   // prints the graph and the checks, writes the files
@@ -141,6 +142,7 @@ Runner::Runner(const Args& a, std::shared_ptr<Communicator> ranks)
       compressed_(parse_list(a.compressed, parse_compressed)),
       dampings_(parse_list(a.damping, parse_damping)),
       tolerances_(parse_list(a.tolerance, parse_tolerance)),
+      l1s_(a.l1.empty() ? std::vector<double>{0} : parse_list(a.l1, parse_l1)),
       pushes_(parse_list(a.push, parse_push_rule)),
       report_(report_stream(a)) {
   settings(a, Backend::cuda, 2);  // every listed name is checked before a long load
@@ -197,23 +199,28 @@ void Runner::describe(const OocEngine& engine) const {
   }
 }
 
-// One input per damping, tolerance and push rule the algorithm takes, dampings outermost.
+// One input per damping, tolerance (or --l1) and push rule the algorithm takes, dampings
+// outermost.
 std::vector<RunInput> Runner::inputs(const Algorithm& algorithm) const {
   const std::vector<PushRule> pushes =
       algorithm.needs.tolerance ? pushes_ : std::vector<PushRule>{pushes_.front()};
+  const std::vector<double> l1s = algorithm.needs.tolerance ? l1s_ : std::vector<double>{0};
   std::vector<RunInput> out;
   for (const float damping : taken(dampings_, algorithm.needs.damping)) {
     for (const float tolerance : taken(tolerances_, algorithm.needs.tolerance)) {
-      for (const PushRule push : pushes) {
-        RunInput in;
-        in.source = source_;
-        if (takes_sources(algorithm.needs)) in.sources = sources_;
-        in.batch = a_.batch;
-        in.damping = damping;
-        in.tolerance = tolerance;
-        in.push = push;
-        in.run.max_iterations = a_.max_iterations;
-        out.push_back(in);
+      for (const double l1 : l1s) {
+        for (const PushRule push : pushes) {
+          RunInput in;
+          in.source = source_;
+          if (takes_sources(algorithm.needs)) in.sources = sources_;
+          in.batch = a_.batch;
+          in.damping = damping;
+          in.tolerance = tolerance;
+          in.l1 = l1;
+          in.push = push;
+          in.run.max_iterations = a_.max_iterations;
+          out.push_back(in);
+        }
       }
     }
   }
@@ -229,6 +236,8 @@ std::string Runner::list_notes(const char* separator, const Algorithm& algorithm
   return list_note(separator, "damping", dampings_.size(), algorithm.needs.damping, in.damping) +
          list_note(separator, "tolerance", tolerances_.size(), algorithm.needs.tolerance,
                    in.tolerance) +
+         list_note(separator, "l1", l1s_.size(), algorithm.needs.tolerance,
+                   static_cast<float>(in.l1)) +
          push;
 }
 
@@ -254,7 +263,9 @@ void Runner::run_once(OocEngine& engine, const Algorithm& algorithm, const RunIn
   nlohmann::json j = record(engine, algorithm, note);
   if (algorithm.needs.damping) j["damping"] = as_shown(in.damping);
   if (algorithm.needs.tolerance) {
-    j["tolerance"] = as_shown(in.tolerance);
+    // --l1: the accuracy asked for, and the tolerance it chose.
+    j["tolerance"] = as_shown(in.l1 > 0 ? static_cast<float>(last_.stats.tolerance) : in.tolerance);
+    if (in.l1 > 0) j["l1"] = in.l1;
     j["push"] = to_string(in.push);
   }
   if (!a_.quiet) {

@@ -66,6 +66,10 @@ struct PageRankOptions {
   // tolerance * V pending in all (per_vertex: less than `tolerance` at each vertex), i.e. a
   // `tolerance` of the normalised total's 1 / V per vertex on average, and the same L1 bound.
   float tolerance = 1e-6f;
+  // The accuracy asked for instead (0: none): the ranks within this L1 distance of the converged
+  // ones, 0 < l1 < 2. The run takes the tolerance that makes sure of it (pagerank_bound.hpp),
+  // in place of `tolerance`; its stats say which, and the bound reached.
+  double l1 = 0;
   PushRule push = PushRule::automatic;  // the rule taken is the run's stats.method
   RunOptions run;
 };

@@ -85,6 +85,10 @@ struct RunStats {
   // cc: "afforest" (its first iteration links sampled neighbours; the GPU's bytes are theirs) or
   // "labels"; pagerank: its push rule, "per-edge" or "per-vertex"; empty for the other programs.
   std::string method;
+  // PageRank: the tolerance it ran at (as asked, or as PageRankOptions::l1 chose it), and the bound
+  // on the L1 distance of its ranks to the converged ones (pagerank_bound.hpp); 0 for the others.
+  double tolerance = 0;
+  double l1_bound = 0;
   // Batched traversals (bc, closeness, bfs from several sources): the sources per pass; 0 else.
   std::uint32_t batch = 0;
   // Monotone programs windowed by value (EngineOptions::priority_delta): the delta each window
