@@ -669,7 +669,7 @@ TEST_F(Tools, AnUnknownAlgorithmIsRefusedWithTheTablesNames) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(
       r.err,
-      "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank, bc or closeness)\n");
+      "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank, bc, closeness or tc)\n");
   EXPECT_EQ(r.out, "");
 }
 
