@@ -199,7 +199,7 @@ class Graph:
 
     @property
     def compressed(self) -> bool:
-        """True when the graph holds compressed lists (``compress=True``)."""
+        """True when the graph holds compressed lists (``compress=True``, the default)."""
         return self._core.compressed
 
     @property
@@ -379,7 +379,7 @@ def load(path: str, **options: Any) -> Graph:
 def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0,
              cols: int = 0, vertices: int = 16, seed: int = 1, undirected: bool = False,
              weights: Optional[str] = "file", hub_sort: Optional[float] = 0.08,
-             compress: Union[bool, str] = False, in_edges: bool = False,
+             compress: Union[bool, str] = True, in_edges: bool = False,
              output: Optional[str] = None, **options: Any) -> Graph:
     """A synthetic graph, as ``partition-tool generate`` makes it: ``kind`` is ``"kron"`` or
     ``"urand"`` (``scale``, ``edge_factor``), ``"grid"`` (``rows`` by ``cols``; 0: near-square
@@ -390,8 +390,9 @@ def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0
     weights), or ``"random:LO-HI"``; ``hub_sort`` the fraction of vertices moved first as hubs
     (None: off); ``in_edges`` also keeps each vertex's in-neighbours, which ``direction="pull"``
     (or ``"auto"``) needs on a directed graph; ``output`` also writes the ``.oocg`` file.
-    ``compress`` stores the lists compressed too (True), or only compressed (``"only"``, as
-    ``partition-tool --compress-only``)."""
+    ``compress`` stores the lists compressed beside the raw ones (True, the default, as
+    ``partition-tool`` does), raw only (False, ``--raw-only``), or only compressed (``"only"``,
+    ``--compress-only``)."""
     spec = _core.GeneratorSpec()
     spec.kind = _text(kind, "kind")
     spec.scale, spec.edge_factor = _vertex(scale, "scale"), _vertex(edge_factor, "edge_factor")
@@ -404,7 +405,7 @@ def generate(kind: str, *, scale: int = 20, edge_factor: int = 16, rows: int = 0
 
 def convert(input: str, output: str, *, format: Optional[str] = None, undirected: bool = False,
             weights: str = "file", seed: int = 1, hub_sort: Optional[float] = 0.08,
-            compress: Union[bool, str] = False, in_edges: bool = False) -> None:
+            compress: Union[bool, str] = True, in_edges: bool = False) -> None:
     """Reads a text graph (edge list, ``.wel``, ``.mtx``, gzip or not) or a binary edge list
     (``bin32``, ``bin64``, ``wbin32``, ``wbin64``) and writes ``output`` as ``.oocg``, as
     ``partition-tool convert`` does."""
@@ -443,7 +444,7 @@ def _weights(values: Any, edges: int) -> tuple[Optional[np.ndarray], str]:
 
 def from_edges(sources: Any, targets: Any, weights: Any = None, *,
                num_vertices: Optional[int] = None, undirected: bool = False,
-               hub_sort: Optional[float] = 0.08, compress: Union[bool, str] = False,
+               hub_sort: Optional[float] = 0.08, compress: Union[bool, str] = True,
                in_edges: bool = False, output: Optional[str] = None, **options: Any) -> Graph:
     """A graph from edge arrays: edge i goes from ``sources[i]`` to ``targets[i]``, with
     ``weights[i]`` (integers: u32, floats: f32) when given. uint32 arrays are read in place.

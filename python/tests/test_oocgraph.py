@@ -386,18 +386,19 @@ def test_convert_reads_a_binary_edge_list(tmp_path, backend):
 
 def test_compressed_graphs_give_the_same_values(backend):
     raw = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
-                            backend=backend, partition_bytes=4096, in_memory=False)
+                            compress=False, backend=backend, partition_bytes=4096,
+                            in_memory=False)
     packed = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
-                               compress=True, backend=backend, partition_bytes=4096,
-                               in_memory=False)
-    assert packed.compressed and not raw.compressed
+                               backend=backend, partition_bytes=4096, in_memory=False)
+    assert packed.compressed and not raw.compressed  # compressed by default
     for transfer in ["filter", "compaction", "zerocopy"]:
         np.testing.assert_array_equal(packed.sssp(0, transfer=transfer), raw.sssp(0))
 
 
 def test_compressed_only_graphs_give_the_same_values(backend, tmp_path):
     raw = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
-                            backend=backend, partition_bytes=4096, in_memory=False)
+                            compress=False, backend=backend, partition_bytes=4096,
+                            in_memory=False)
     only = oocgraph.generate("kron", scale=10, undirected=True, weights="random:1-64",
                              compress="only", output=str(tmp_path / "only.oocg"),
                              backend=backend, partition_bytes=4096)

@@ -100,6 +100,8 @@ TEST_F(Tools, BoundedBuildWritesTheSameFile) {
     EXPECT_NE(r.out.find(pass), std::string::npos) << pass << " in " << r.out;
   }
   EXPECT_EQ(r.out.find("counting edges"), std::string::npos) << r.out;  // a generator: read once
+  EXPECT_NE(r.out.find("\n  compressing lists: "), std::string::npos) << r.out;  // the default
+  EXPECT_NE(r.out.find(", weights packed at 4 bits"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" M/s\nwrote "), std::string::npos) << r.out;
   EXPECT_EQ(slurp(path("bounded.oocg")), slurp(path("whole.oocg")));
 
@@ -118,19 +120,20 @@ TEST_F(Tools, BoundedBuildWritesTheSameFile) {
       << wel.out;
   EXPECT_EQ(slurp(path("wel-bounded.oocg")), slurp(path("wel.oocg")));
 
-  // Compressed, or compressed only, as in memory.
-  for (const char* compress : {"--compress", "--compress-only"}) {
+  // Raw only, or compressed only, as in memory.
+  for (const std::string lists : {"--raw-only", "--compress-only"}) {
     ASSERT_EQ(partition_tool({"generate", "kron", "--scale", "13", "--undirected", "--weights",
-                              "random:1-9", compress, "-q", "-o", path("whole-c.oocg").string()})
+                              "random:1-9", lists, "-q", "-o", path("whole-c.oocg").string()})
                   .exit_code,
               0);
     args = bounded;
-    args.insert(args.end(), {compress, "-o", path("bounded-c.oocg").string()});
+    args.insert(args.end(), {lists, "-o", path("bounded-c.oocg").string()});
     const Ran c = partition_tool(args);
     ASSERT_EQ(c.exit_code, 0) << c.err;
-    EXPECT_NE(c.out.find("\n  compressing lists: "), std::string::npos) << c.out;
-    EXPECT_NE(c.out.find(", weights packed at 4 bits"), std::string::npos) << c.out;
-    EXPECT_EQ(slurp(path("bounded-c.oocg")), slurp(path("whole-c.oocg"))) << compress;
+    const bool compressed = lists == "--compress-only";
+    EXPECT_EQ(c.out.find("\n  compressing lists: ") != std::string::npos, compressed) << c.out;
+    EXPECT_EQ(c.out.find(", weights packed at 4 bits") != std::string::npos, compressed) << c.out;
+    EXPECT_EQ(slurp(path("bounded-c.oocg")), slurp(path("whole-c.oocg"))) << lists;
   }
 
   // What a bounded build does not stream is refused.
@@ -289,14 +292,61 @@ TEST_F(Tools, CompactIdsRenumberTheVerticesWithEdges) {
   EXPECT_NE(r.out.find("verify cc hybrid, priority on, afforest: ok"), std::string::npos) << r.out;
 }
 
-// --compress: info gives the bytes per edge, verify decodes every list, and ooc-run's filter
-// tasks move the compressed lists (or the raw ones with --compressed off) to the same distances.
-TEST_F(Tools, CompressedGraphsAreDescribedVerifiedAndRun) {
+// The lines of an edge list in order, to compare the edges of two files whatever their order.
+std::vector<std::string> sorted_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+// With no flag the lists are stored raw and compressed (--compress, still accepted, writes the
+// same file): info gives the bytes per edge, verify decodes every list, export gives the edges of
+// the --raw-only file and converts back to the same edge list, and ooc-run's filter tasks move
+// the compressed lists (or the raw ones with --compressed off) to the same distances.
+TEST_F(Tools, DefaultFilesAreCompressedDescribedVerifiedExportedAndRun) {
   const fs::path graph = path("small.oocg");
-  ASSERT_EQ(partition_tool({"convert", std::string(OOC_TEST_DATA_DIR) + "/small.wel", "-o",
-                            graph.string(), "--compress", "-q"})
+  const std::string input = std::string(OOC_TEST_DATA_DIR) + "/small.wel";
+  const Ran wrote = partition_tool({"convert", input, "-o", graph.string()});
+  ASSERT_EQ(wrote.exit_code, 0) << wrote.err;
+  EXPECT_NE(wrote.out.find(", lists compressed to "), std::string::npos) << wrote.out;
+  EXPECT_EQ(wrote.out.find(", compressed only"), std::string::npos) << wrote.out;
+  ASSERT_EQ(partition_tool({"convert", input, "-o", path("flag.oocg").string(), "--compress", "-q"})
                 .exit_code,
             0);
+  EXPECT_EQ(slurp(path("flag.oocg")), slurp(graph));
+
+  const fs::path raw_file = path("raw.oocg");
+  const Ran raw_only = partition_tool({"convert", input, "-o", raw_file.string(), "--raw-only"});
+  ASSERT_EQ(raw_only.exit_code, 0) << raw_only.err;
+  EXPECT_EQ(raw_only.out.find("compressed"), std::string::npos) << raw_only.out;
+  EXPECT_EQ(info(raw_file)["format_version"], 1);
+  EXPECT_TRUE(info(raw_file)["compressed"].is_null());
+  EXPECT_NE(partition_tool({"info", raw_file.string()})
+                .out.find("\ncompressed  no (partition-tool writes them unless --raw-only)\n"),
+            std::string::npos);
+  EXPECT_LT(fs::file_size(raw_file), fs::file_size(graph));
+  EXPECT_EQ(sssp(raw_file, "0"), kSmallDistances);
+
+  // export, and convert of the export: the same edges as the raw file's, and the same edge list.
+  ASSERT_EQ(partition_tool({"export", graph.string(), "-o", path("g.wel").string()}).exit_code, 0);
+  ASSERT_EQ(partition_tool({"export", raw_file.string(), "-o", path("raw.wel").string()}).exit_code,
+            0);
+  EXPECT_EQ(sorted_lines(slurp(path("g.wel"))), sorted_lines(slurp(path("raw.wel"))));
+  EXPECT_EQ(sorted_lines(slurp(path("g.wel"))).size(), 25u);
+  ASSERT_EQ(
+      partition_tool({"convert", path("g.wel").string(), "-q", "-o", path("again.oocg").string()})
+          .exit_code,
+      0);
+  EXPECT_EQ(partition_tool({"verify", path("again.oocg").string()}).exit_code, 0);
+  ASSERT_EQ(
+      partition_tool({"export", path("again.oocg").string(), "-o", path("again.wel").string()})
+          .exit_code,
+      0);
+  EXPECT_EQ(slurp(path("again.wel")), slurp(path("g.wel")));
+
   const nlohmann::json described = info(graph);
   EXPECT_EQ(described["format_version"], 3);  // its integer weights are packed too
   ASSERT_TRUE(described["compressed"].is_object());
@@ -417,8 +467,8 @@ TEST_F(Tools, CompressedOnlyFilesAreSmallerDescribedVerifiedAndRun) {
 TEST_F(Tools, InEdgesAreStoredVerifiedAndDescribed) {
   const std::vector<std::string> kron{"generate", "kron", "--scale", "10", "--in-edges"};
   for (const std::vector<std::string>& more :
-       {std::vector<std::string>{},
-        std::vector<std::string>{"--weights", "random:1-64", "--reorder", "sage", "--compress"}}) {
+       {std::vector<std::string>{"--raw-only"},
+        std::vector<std::string>{"--weights", "random:1-64", "--reorder", "sage"}}) {
     const fs::path graph = path("kron.oocg");
     auto args = kron;
     args.insert(args.end(), more.begin(), more.end());
@@ -459,7 +509,7 @@ TEST_F(Tools, InEdgesAreStoredVerifiedAndDescribed) {
       0);
   EXPECT_EQ(info(plain)["in_edges"], false);
   EXPECT_TRUE(info(plain)["partitions"]["in_edges"].is_null());
-  EXPECT_EQ(info(plain)["format_version"], 1);
+  EXPECT_EQ(info(plain)["format_version"], 2);  // compressed lists, no weights to pack
   EXPECT_NE(partition_tool({"info", plain.string()})
                 .out.find("\nin-edges    no (partition-tool --in-edges adds them, which the pull "
                           "direction needs)\n"),
@@ -549,7 +599,8 @@ TEST_F(Tools, ReorderNoneTakesNoHubFraction) {
   const Ran off = partition_tool({"generate", "grid", "--rows", "3", "--cols", "3", "-o",
                                   path("g.oocg").string(), "--reorder", "none"});
   EXPECT_EQ(off.exit_code, 0) << off.err;
-  EXPECT_NE(off.out.find(" 0 hubs, natural order)"), std::string::npos) << off.out;
+  EXPECT_NE(off.out.find(" 0 hubs, natural order, lists compressed to "), std::string::npos)
+      << off.out;
   EXPECT_EQ(info(path("g.oocg"))["order"], "none");
 }
 
@@ -633,6 +684,12 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(partition_tool({"generate", "kron", "-o", "x.oocg", "--scale", "-3"}),
                "partition-tool: --scale: '-3' is not a non-negative integer (see "
                "partition-tool --help)");
+  // --raw-only contradicts the flags that store compressed lists, wherever it stands.
+  expect_usage(partition_tool({"generate", "kron", "-o", "x.oocg", "--raw-only", "--compress"}),
+               "partition-tool: --compress excludes --raw-only (see partition-tool --help)");
+  expect_usage(
+      partition_tool({"generate", "kron", "-o", "x.oocg", "--compress-only", "--raw-only"}),
+      "partition-tool: --compress-only excludes --raw-only (see partition-tool --help)");
 }
 
 TEST_F(Tools, RunTimeErrorsGetOneLineAndExitCode1) {

@@ -134,8 +134,7 @@ std::string line(const char* label, const std::string& value) {
 constexpr std::size_t kLineBytes = 160;
 
 std::string compressed_lines(const json& c) {
-  if (c.is_null())
-    return line("compressed", "no (partition-tool --compress adds compressed lists)");
+  if (c.is_null()) return line("compressed", "no (partition-tool writes them unless --raw-only)");
   char buf[kLineBytes];
   const bool only = c["only"].get<bool>();
   std::snprintf(buf, sizeof buf, "%s, %.2f bytes per edge (%s)", format_bytes(c["bytes"]).c_str(),

@@ -45,8 +45,9 @@ struct BuildArgs {
   bool keep_self_loops = false;
   bool keep_duplicates = false;
   bool compact_ids = false;
-  bool compress = false;
+  bool compress = false;  // the default: accepted, changes nothing
   bool compress_only = false;
+  bool raw_only = false;
   bool in_edges = false;
   std::string memory{};  // empty: half of the machine's
   std::string tmp_dir{};
@@ -83,16 +84,26 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
   cmd.add_flag("--keep-self-loops", b.keep_self_loops, "Keep edges (v, v)");
   cmd.add_flag("--keep-duplicates", b.keep_duplicates, "Keep repeated edges");
   cmd.add_flag("--compact-ids", b.compact_ids, "Renumber the vertices that have edges to 0..n-1");
-  cmd.add_flag(
+  // Raw and compressed by default: out of core the engine reads the compressed lists, and in-memory
+  // mode, --compressed off and --transfer unified the raw ones (docs/file-format.md says why).
+  CLI::Option* compress_flag = cmd.add_flag(
       "--compress", b.compress,
-      "Also store the lists compressed (sorted, delta bit-packed; file version 2) and integer "
-      "weights packed at the width of their range (version 3), which the engine reads "
-      "instead of the raw ones");
+      "The default, so it changes nothing: the lists are stored raw and compressed (sorted, delta "
+      "bit-packed) and integer weights also packed at the width of their range; the engine "
+      "reads the compressed ones out of core and the raw ones in GPU memory");
   // A flag of its own: an optional value of --compress would take the input file after it.
-  cmd.add_flag("--compress-only", b.compress_only,
-               "Store the lists compressed and the integer weights packed, as --compress does, "
-               "without the raw targets (and raw weights, when packed): format version 5, "
-               "read by the engine with --compressed on");
+  CLI::Option* compress_only_flag = cmd.add_flag(
+      "--compress-only", b.compress_only,
+      "Store the lists compressed and the integer weights packed, without the raw targets (and "
+      "raw weights, when packed): format version 5, the smallest file, read by the engine with "
+      "--compressed on and never in in-memory mode, which copies raw lists (the edge cache "
+      "keeps the compressed ones instead)");
+  cmd.add_flag("--raw-only", b.raw_only,
+               "Store the raw lists alone, without the compressed ones or packed weights (format "
+               "version 1, 4 with --in-edges): a smaller file, built faster, that runs out of "
+               "core read raw, more slowly")
+      ->excludes(compress_flag)
+      ->excludes(compress_only_flag);
   cmd.add_flag("--in-edges", b.in_edges,
                "Also store the in-edges (each vertex's in-neighbours; file version 4), which the "
                "pull direction needs on a directed graph (ooc-run --direction pull|auto)");
@@ -229,8 +240,7 @@ std::string build_in_memory(EdgeList&& edges, const BuildArgs& b, const BuildOpt
   if (b.in_edges && g.symmetric)
     refuse_symmetric_in_edges("this one is symmetric (its input declares it, or its shape is)");
   const std::string order = reorder(g, b, fraction);
-  const bool compressing = b.compress || b.compress_only;
-  if (compressing) compress(g);
+  if (!b.raw_only) compress(g);
   // Last: hub sort, SAGE's reordering and compression all move the lists.
   if (b.in_edges) {
     ProgressStep progress("computing the in-edges", g.num_edges());
@@ -285,8 +295,8 @@ void build_and_write(const Input& input, const BuildArgs& b, const fs::path& out
     bounded_options.tmp_dir = b.tmp_dir;
     bounded_options.hub_fraction = b.reorder == "hub" ? fraction : 0.0;
     bounded_options.lists = b.compress_only ? StoredLists::compressed_only
-                            : b.compress    ? StoredLists::raw_and_compressed
-                                            : StoredLists::raw;
+                            : b.raw_only    ? StoredLists::raw
+                                            : StoredLists::raw_and_compressed;
     const Footprint footprint = input.parts->footprint(options);
     warn_if_short_of_disk(b.tmp_dir.empty() ? out.parent_path() : fs::path(b.tmp_dir),
                           footprint.spilled);
