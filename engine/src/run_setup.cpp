@@ -298,8 +298,13 @@ std::vector<std::string> OocEngine::Impl::choices(const detail::ProgramInfo& inf
                     ") exceed the budget (" + format_bytes(memory.budget) + ")");
     }
   }
-  if (options.compressed && !memory.in_memory && graph.compressed.empty()) {
-    out.emplace_back("raw lists: the graph has no compressed lists (partition-tool --compress)");
+  // Compressed lists pay where lists cross the link; the CPU backend reads a file's raw lists
+  // as fast (docs/performance-log.md, 2026-12-05, the default file's entry).
+  if (backend == Backend::cuda && options.compressed && !memory.in_memory &&
+      graph.compressed.empty()) {
+    out.emplace_back(
+        "raw lists: the graph has no compressed lists (partition-tool writes them unless "
+        "--raw-only)");
   }
   return out;
 }

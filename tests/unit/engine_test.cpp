@@ -101,25 +101,20 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
 }
 
 // The summary says where a run went otherwise than asked: push for a program with no pull side
-// under auto, raw lists where the file has no compressed ones; nothing where all went as asked.
+// under auto; nothing where all went as asked. (Raw lists where the file has no compressed ones
+// are noted on the CUDA backend only, where compressed lists cross the link.)
 TEST(Engine, TheSummarySaysWhereTheRunDiffersFromWhatWasAsked) {
   EngineOptions o = cpu();
   o.direction = Direction::automatic;
   OocEngine raw(test::make_symmetric_shape("kron"), o);
   const vid_t source = raw.highest_degree_vertex();
-  const std::vector<std::string> raw_lists{
-      "raw lists: the graph has no compressed lists (partition-tool --compress)"};
-  EXPECT_EQ(raw.bfs(source).stats.choices, raw_lists);
+  EXPECT_TRUE(raw.bfs(source).stats.choices.empty());
   const auto bc = raw.bc(std::vector<vid_t>{source});
-  ASSERT_EQ(bc.stats.choices.size(), 2u);
-  EXPECT_EQ(bc.stats.choices[0], "push: bc has no pull side");
-  OocEngine compressed(test::make_compressed_shape("kron"), o);
-  const auto bfs = compressed.bfs(compressed.highest_degree_vertex());
-  EXPECT_TRUE(bfs.stats.choices.empty()) << bfs.stats.summary();
-  o.compressed = false;
+  EXPECT_EQ(bc.stats.choices, std::vector<std::string>{"push: bc has no pull side"});
+  EXPECT_NE(bc.stats.summary().find("; push: bc has no pull side"), std::string::npos);
   o.direction = Direction::push;
-  OocEngine asked_raw(test::make_symmetric_shape("kron"), o);
-  EXPECT_TRUE(asked_raw.sssp(source).stats.choices.empty());
+  OocEngine asked_push(test::make_symmetric_shape("kron"), o);
+  EXPECT_TRUE(asked_push.bc(std::vector<vid_t>{source}).stats.choices.empty());
 }
 
 // configure() changes every run setting at once, and none when one is out of range; the
