@@ -258,6 +258,14 @@ class Graph:
         return _result(self._core.cc(_settings(max_iterations, transfer, priority, load_balance,
                                                direction)))
 
+    def triangles(self) -> Result:
+        """Triangle counting: how many triangles each vertex is in, uint64, and the graph's total
+        as ``.total``. Needs a symmetric graph (``undirected=True``); runs on the CPU backend
+        for now (``backend="cpu"``: the CUDA backend refuses it)."""
+        result = _result(self._core.triangles(_settings(0, None, None, None, None)))
+        result.total = int(result.sum()) // 3
+        return result
+
     def pagerank(self, *, damping: float = 0.85, tolerance: Optional[float] = None,
                  l1: Optional[float] = None, push: str = "auto", max_iterations: int = 0,
                  transfer: Optional[str] = None, priority: Optional[bool] = None,

@@ -388,6 +388,10 @@ void bind_engine(py::module_& m) {
            [](PyEngine& e, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.cc(r); });
            })
+      .def("triangles",
+           [](PyEngine& e, const RunOverrides& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.triangles(r); });
+           })
       .def("pagerank",
            [](PyEngine& e, float damping, float tolerance, double l1, const std::string& push,
               const RunOverrides& s) {

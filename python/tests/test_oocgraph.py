@@ -106,6 +106,22 @@ def test_networkx_bfs_cc_and_pagerank_match_networkx(backend):
     assert l1 < 1e-3, l1
 
 
+def test_triangles_match_networkx_on_the_cpu():
+    nx = pytest.importorskip("networkx")
+    G = nx.connected_watts_strogatz_graph(400, 8, 0.2, seed=5)
+    g = oocgraph.from_networkx(G, backend="cpu")
+    at = {node: i for i, node in enumerate(g.nodes)}
+    counts = g.triangles()
+    assert counts.dtype == np.uint64
+    for node, expected in nx.triangles(G).items():
+        assert counts[at[node]] == expected
+    assert counts.total == sum(nx.triangles(G).values()) // 3
+    assert counts.stats["algorithm"] == "tc"
+    directed = oocgraph.from_edges([0, 1, 2], [1, 2, 0], backend="cpu")
+    with pytest.raises(ValueError, match="tc needs a symmetric graph"):
+        directed.triangles()
+
+
 def test_bc_matches_networkx(backend):
     nx = pytest.importorskip("networkx")
     G = nx.connected_watts_strogatz_graph(300, 6, 0.2, seed=5)
