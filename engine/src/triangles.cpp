@@ -42,7 +42,7 @@ struct Oriented {
 std::span<const vid_t> neighbours(const Graph& g, vid_t v, std::vector<vid_t>& scratch) {
   if (g.has_raw_lists()) return g.neighbors(v);
   scratch.resize(g.degree(v));
-  decode_lists(g, v, v + 1, scratch.data());
+  decode_list(g.compressed.bytes.data() + g.compressed.offsets[v], g.degree(v), scratch.data());
   return scratch;
 }
 
