@@ -164,6 +164,50 @@ std::vector<std::uint64_t> triangles(const Graph& g) {
   return out;
 }
 
+std::vector<std::uint32_t> kcore(const Graph& g) {
+  check_raw(g);
+  const vid_t n = g.num_vertices();
+  std::vector<std::uint32_t> degree(n);
+  std::uint32_t most = 0;
+  for (vid_t v = 0; v < n; ++v) {
+    degree[v] = static_cast<std::uint32_t>(g.degree(v));
+    most = std::max(most, degree[v]);
+  }
+  // The vertices sorted by degree (`order`), where each degree's bin starts, and each vertex's
+  // place in the order; taking an edge away from u moves it to the front of its bin, which then
+  // starts one later.
+  std::vector<std::uint64_t> bin(std::uint64_t{most} + 2, 0);
+  for (vid_t v = 0; v < n; ++v)
+    ++bin[degree[v] + 1];
+  for (std::uint64_t d = 1; d < bin.size(); ++d)
+    bin[d] += bin[d - 1];
+  std::vector<vid_t> order(n), place(n);
+  {
+    std::vector<std::uint64_t> next(bin.begin(), bin.end() - 1);
+    for (vid_t v = 0; v < n; ++v) {
+      place[v] = static_cast<vid_t>(next[degree[v]]++);
+      order[place[v]] = v;
+    }
+  }
+  for (vid_t i = 0; i < n; ++i) {
+    const vid_t v = order[i];
+    for (const vid_t u : g.neighbors(v)) {
+      if (degree[u] <= degree[v]) continue;
+      const vid_t first = order[bin[degree[u]]];
+      if (first != u) {
+        std::swap(order[place[u]], order[bin[degree[u]]]);
+        std::swap(place[u], place[first]);
+      }
+      ++bin[degree[u]];
+      --degree[u];
+    }
+  }
+  std::vector<std::uint32_t> out(n);
+  for (vid_t v = 0; v < n; ++v)
+    out[g.original_id(v)] = degree[v];
+  return out;
+}
+
 std::vector<double> pagerank(const Graph& g, double damping) {
   check_raw(g);
   const vid_t n = g.num_vertices();

@@ -87,16 +87,10 @@ inline Graph build(EdgeList edges, bool undirected, std::uint64_t seed, double h
   return hub_sort(build_graph(std::move(edges), options), hubs);
 }
 
-// Two components and isolated vertices, ids interleaved so that components span partitions.
-inline EdgeList disconnected() {
+// The edges (u, v) of `pairs` over n vertices.
+inline EdgeList edge_list_of(vid_t n, const std::vector<std::pair<vid_t, vid_t>>& pairs) {
   EdgeList list;
-  const vid_t n = 400;
-  std::vector<std::pair<vid_t, vid_t>> pairs;
-  for (vid_t v = 0; v + 4 < 300; v += 2)
-    pairs.emplace_back(v, v + 2);  // even chain
-  for (vid_t v = 3; v < 300; v += 6)
-    pairs.emplace_back(1, v);  // odd star
-  list.num_vertices = n;       // 300..399 isolated
+  list.num_vertices = n;
   list.sources = Buffer<vid_t>::allocate(pairs.size());
   list.targets = Buffer<vid_t>::allocate(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -104,6 +98,25 @@ inline EdgeList disconnected() {
     list.targets[i] = pairs[i].second;
   }
   return list;
+}
+
+// Every pair u < v of n vertices: a clique's edges, one way.
+inline std::vector<std::pair<vid_t, vid_t>> clique_pairs(vid_t n) {
+  std::vector<std::pair<vid_t, vid_t>> pairs;
+  for (vid_t u = 0; u < n; ++u)
+    for (vid_t v = u + 1; v < n; ++v)
+      pairs.emplace_back(u, v);
+  return pairs;
+}
+
+// Two components and isolated vertices, ids interleaved so that components span partitions.
+inline EdgeList disconnected() {
+  std::vector<std::pair<vid_t, vid_t>> pairs;
+  for (vid_t v = 0; v + 4 < 300; v += 2)
+    pairs.emplace_back(v, v + 2);  // even chain
+  for (vid_t v = 3; v < 300; v += 6)
+    pairs.emplace_back(1, v);       // odd star
+  return edge_list_of(400, pairs);  // 300..399 isolated
 }
 
 inline Graph make_shape(const std::string& name) {

@@ -724,9 +724,9 @@ TEST_F(Tools, CountsOutOfRangeAreRefused) {
 TEST_F(Tools, AnUnknownAlgorithmIsRefusedWithTheTablesNames) {
   const Ran r = ooc_run({"bfs,dfs", "--generate", "grid:3x3", "--backend", "cpu"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(
-      r.err,
-      "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank, bc, closeness or tc)\n");
+  EXPECT_EQ(r.err,
+            "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank, bc, closeness, tc "
+            "or kcore)\n");
   EXPECT_EQ(r.out, "");
 }
 
@@ -758,20 +758,25 @@ TEST_F(Tools, OutputDashWritesTheValuesToStandardOutput) {
   EXPECT_FALSE(slurp(path("trace.csv")).empty());
 }
 
+// --output's lines: vertices 0..n-1 in order, each with `value`.
+void expect_every_vertex(const std::string& out, std::size_t n, double value) {
+  std::istringstream lines(out);
+  std::size_t vertex = 0, vertices = 0;
+  double got = 0;
+  while (lines >> vertex >> got) {
+    EXPECT_EQ(vertex, vertices++);
+    EXPECT_EQ(got, value);
+  }
+  EXPECT_EQ(vertices, n);
+}
+
 // tc: each vertex's triangles with --output (a 3x3 grid has none), the total in the summary,
 // verified.
 TEST_F(Tools, TcWritesEachVertexsTrianglesAndTheTotal) {
   const Ran grid =
       ooc_run({"tc", "--generate", "grid:3x3", "--backend", "cpu", "--output", "-", "--verify"});
   ASSERT_EQ(grid.exit_code, 0) << grid.err;
-  std::istringstream lines(grid.out);
-  std::size_t vertex = 0, vertices = 0;
-  double count = 0;
-  while (lines >> vertex >> count) {
-    EXPECT_EQ(vertex, vertices++);
-    EXPECT_EQ(count, 0.0);
-  }
-  EXPECT_EQ(vertices, 9u);
+  expect_every_vertex(grid.out, 9, 0.0);
   EXPECT_NE(grid.err.find("; degree-ordered, 0 triangles"), std::string::npos) << grid.err;
   const Ran kron = ooc_run({"tc", "--generate", "kron:10", "--backend", "cpu", "--verify"});
   ASSERT_EQ(kron.exit_code, 0) << kron.err;
@@ -779,6 +784,20 @@ TEST_F(Tools, TcWritesEachVertexsTrianglesAndTheTotal) {
       << kron.out;
   EXPECT_NE(kron.out.find(" triangles: ok, matches the serial reference"), std::string::npos)
       << kron.out;
+}
+
+// kcore: each vertex's core number with --output (a 3x3 grid is a 2-core), the shells and the
+// degeneracy in the summary, verified.
+TEST_F(Tools, KcoreWritesEachVertexsCoreNumber) {
+  const Ran grid =
+      ooc_run({"kcore", "--generate", "grid:3x3", "--backend", "cpu", "--output", "-", "--verify"});
+  ASSERT_EQ(grid.exit_code, 0) << grid.err;
+  expect_every_vertex(grid.out, 9, 2.0);
+  EXPECT_NE(grid.err.find("; 1 shell, degeneracy 2"), std::string::npos) << grid.err;
+  const Ran kron = ooc_run({"kcore", "--generate", "kron:10", "--backend", "cpu", "--verify"});
+  ASSERT_EQ(kron.exit_code, 0) << kron.err;
+  EXPECT_NE(kron.out.find("verify kcore hybrid, priority on, "), std::string::npos) << kron.out;
+  EXPECT_NE(kron.out.find(": ok, matches the serial reference"), std::string::npos) << kron.out;
 }
 
 // bfs --sources LIST: a line per vertex, its level from each source in the list's order.

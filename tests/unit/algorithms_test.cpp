@@ -108,19 +108,7 @@ TEST(CpuTriangles, CountKnownGraphsAndRefuseWhatTheyCannotRun) {
   OocEngine grid(test::make_symmetric_shape("grid"),
                  test::options_for("hybrid", true, Backend::cpu));
   EXPECT_EQ(grid.triangles().total, 0u);
-  EdgeList clique;
-  clique.num_vertices = 6;
-  std::vector<std::pair<vid_t, vid_t>> pairs;
-  for (vid_t u = 0; u < 6; ++u)
-    for (vid_t v = u + 1; v < 6; ++v)
-      pairs.emplace_back(u, v);
-  clique.sources = Buffer<vid_t>::allocate(pairs.size());
-  clique.targets = Buffer<vid_t>::allocate(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    clique.sources[i] = pairs[i].first;
-    clique.targets[i] = pairs[i].second;
-  }
-  OocEngine k6(test::build(std::move(clique), true, 1, 0.0),
+  OocEngine k6(test::build(test::edge_list_of(6, test::clique_pairs(6)), true, 1, 0.0),
                test::options_for("hybrid", true, Backend::cpu));
   const TriangleResult r = k6.triangles();
   EXPECT_EQ(r.total, 20u);

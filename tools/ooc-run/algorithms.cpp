@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "ooc/engine/kcore_program.hpp"
 #include "options.hpp"
 
 namespace ooc::tools {
@@ -207,9 +208,22 @@ const std::array kAlgorithms{
         .verify = exactly,
         .write_value = write_numbers,
     },
+    Algorithm{
+        .name = "kcore",
+        .needs = {},
+        .run =
+            [](OocEngine& engine, const RunInput& in) {
+              KCoreResult r = engine.kcore(in.run);
+              return outcome_of(as_doubles(r.values, std::optional(KCoreState::kUnpeeled)), r);
+            },
+        .reference = [](const Graph& g,
+                        const RunInput&) { return as_doubles(reference::kcore(g)); },
+        .verify = exactly,
+        .write_value = write_numbers,
+    },
 };
 
-// "bfs, sssp, cc, pagerank, bc, closeness or tc"
+// "bfs, sssp, cc, pagerank, bc, closeness, tc or kcore"
 std::string names() {
   std::string out;
   for (std::size_t i = 0; i < kAlgorithms.size(); ++i) {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ooc/core/buffer.hpp"
@@ -97,6 +98,12 @@ inline constexpr std::uint32_t kUnreachedLevel = Bfs::kUnreached;
 // Triangle counting: each vertex's triangles (indexed by user ids) and the graph's.
 struct TriangleResult : Result<std::uint64_t> {
   std::uint64_t total = 0;
+};
+
+// The k-core decomposition: each vertex's core number (indexed by user ids), and the largest.
+struct KCoreResult : Result<std::uint32_t> {
+  std::uint32_t degeneracy = 0;  // the largest core number
+  std::uint32_t shells = 0;      // the runs: one per core number some vertex has
 };
 
 namespace detail {
@@ -248,6 +255,10 @@ class OocEngine {
   // lowest vertex, by intersecting two sorted oriented lists. The CPU backend, on one rank, for
   // now: the GPU's partition pairs are to come, and the CUDA backend and ranks refuse it.
   TriangleResult triangles(const RunOptions& run = {});
+  // The k-core decomposition (kcore.cpp, kcore_program.hpp; docs/programs.md, "k-core"): each
+  // vertex's core number, by peeling in the engine's iterations, a run per shell. Needs a symmetric
+  // graph; the CPU backend, on one rank or across ranks, for now.
+  KCoreResult kcore(const RunOptions& run = {});
   // `count` distinct vertices with out-edges, drawn uniformly with `seed` (user ids): bc's
   // sampled sources.
   std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const;
@@ -279,6 +290,9 @@ class OocEngine {
   // cc's two ways (afforest.cpp): the forest's roots or the propagated labels, in internal ids.
   detail::RawRun<Cc> cc_afforest(const RunOptions& run);
   detail::RawRun<Cc> cc_labels(const RunOptions& run);
+  // One k-core shell's run on the CPU backend (kcore.cpp).
+  template <class P>
+  std::pair<RunStats, bool> peel(const P& program, const detail::RunSetup& setup);
   // Runs the executor make(plan) returns: the iterations, their timings, the read-back.
   template <class P, class Make>
   detail::RawRun<P> execute(Make&& make, detail::RunSetup setup);

@@ -21,6 +21,10 @@ std::vector<vid_t> cc(const Graph& g);
 // How many triangles each vertex (user ids) of a symmetric graph is in: every triple u < v < w of
 // mutual neighbours, counted once, found by a merge of u's and v's lists sorted by id.
 std::vector<std::uint64_t> triangles(const Graph& g);
+// Each vertex's core number (user ids) on a symmetric graph, by Batagelj and Zaversnik's bucket
+// order (arXiv cs/0310049): the vertex of least remaining degree next, every list entry a degree
+// (a repeated edge or a self-loop the file kept counts too).
+std::vector<std::uint32_t> kcore(const Graph& g);
 // Normalised to sum to 1; iterates until no rank changes by more than 1e-13 of the total.
 std::vector<double> pagerank(const Graph& g, double damping);
 
