@@ -454,8 +454,8 @@ TEST_F(Tools, CompressedOnlyFilesAreSmallerDescribedVerifiedAndRun) {
   EXPECT_EQ(off.exit_code, 1);
   EXPECT_EQ(off.err, "ooc-run: " + only.string() +
                          ": this file has compressed lists only, and --compressed off reads the "
-                         "raw lists: run with --compressed on, or rebuild the file with "
-                         "--compress (not --compress-only)\n");
+                         "raw lists: run with --compressed on, or rebuild the file without "
+                         "--compress-only\n");
   ASSERT_EQ(partition_tool({"export", full.string(), "-o", path("full.el").string()}).exit_code, 0);
   ASSERT_EQ(partition_tool({"export", only.string(), "-o", path("only.el").string()}).exit_code, 0);
   EXPECT_EQ(slurp(path("only.el")), slurp(path("full.el")));

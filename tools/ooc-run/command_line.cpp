@@ -106,9 +106,9 @@ void add_transfer_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--compressed", a.compressed,
                  "When the graph holds compressed lists and packed weights (partition-tool "
-                 "--compress), filter, compaction and zero-copy tasks and the edge cache read "
-                 "them: on | off (off: raw arrays only), or a list (the graph is loaded once "
-                 "for each)")
+                 "writes them unless --raw-only), filter, compaction and zero-copy tasks and the "
+                 "edge cache read them: on | off (off: raw arrays only), or a list (the graph is "
+                 "loaded once for each)")
       ->check(list_check(parse_compressed, "LIST"))
       ->capture_default_str();
   app.add_option("--priority", a.priority,
