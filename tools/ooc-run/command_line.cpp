@@ -77,7 +77,7 @@ void add_engine_options(CLI::App& app, Args& a) {
           },
           "LIST"));
   app.add_option("--partition-bytes", a.partition_bytes, "Edge data per partition")
-      ->check(size_validator())
+      ->check(nonzero_size_validator())
       ->capture_default_str();
   app.add_option("--budget", a.budget,
                  "Device memory the engine may use (0: CUDA takes 90% of free memory)")
