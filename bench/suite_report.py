@@ -222,7 +222,7 @@ def new_user_section(new_user):
            "ooc-run's default tolerance: its L1 to a tolerance-1e-7 run (the tolerance in brackets) stands " \
            "beside the best setting's. " \
            "Values: bfs, sssp and cc digests, the default's against the best setting's. The best settings " \
-           "(bench/suite.py's BEST_SETTINGS) and where they were measured:\n\n" + "\n".join(sources) + \
+           "(BEST_SETTINGS in bench/suite_sets.py) and where they were measured:\n\n" + "\n".join(sources) + \
         "\n\n" + "\n".join(lines) + "\n"
 
 

@@ -11,8 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
-import suite
 import suite_report
+import suite_sets
+import suite_tools
 from conftest import FIXTURES
 
 
@@ -61,8 +62,8 @@ def test_the_lists_column_reads_partition_tool_info():
 
 
 def fake_tools(calls):
-    """suite.run in place of partition-tool and ooc-run: records each command and writes what the
-    tool would (the graph, info's JSON, the reference ranks, a --json of one run per algorithm)."""
+    """suite_tools.run in place of partition-tool and ooc-run: records each command and writes what
+    the tool would (the graph, info's JSON, the reference ranks, a --json of one run per algorithm)."""
     def run(cmd, **kw):
         calls.append(cmd)
         if cmd[1] == "generate":
@@ -81,15 +82,15 @@ def fake_tools(calls):
 
 def test_the_set_runs_each_algorithm_with_no_options_and_with_the_best(monkeypatch, tmp_path):
     calls = []
-    monkeypatch.setattr(suite, "run", fake_tools(calls))
+    monkeypatch.setattr(suite_tools, "run", fake_tools(calls))
     work, out = str(tmp_path / "work"), str(tmp_path / "out")
     os.makedirs(work)
     os.makedirs(out)
     # The suite's own order and lists (--reorder, --compressed) are not a new user's: left out.
     args = argparse.Namespace(bin="B", work=work, out=out, repeat=1, tolerance=1e-3, reorder="sage",
                               compressed=True)
-    name, spec = suite.NEW_USER_FULL[0]
-    result = suite.bench_new_user(args, suite.Clock(None), name, spec)
+    name, spec = suite_sets.NEW_USER_FULL[0]
+    result = suite_sets.bench_new_user(args, suite_tools.Clock(None), name, spec)
     g, ref = work + "/kron26.oocg", work + "/kron26-pagerank-1e-7.tsv"
     tool, ooc = "B/tools/partition-tool/partition-tool", "B/tools/ooc-run/ooc-run"
 
@@ -119,15 +120,16 @@ def test_the_set_runs_each_algorithm_with_no_options_and_with_the_best(monkeypat
 
 
 def test_a_graph_without_time_is_listed_and_not_generated(monkeypatch):
-    monkeypatch.setattr(suite, "generate", lambda *a, **k: pytest.fail("generated with no time left"))
-    name, spec = suite.NEW_USER_FULL[1]
-    result = suite.bench_new_user(argparse.Namespace(), suite.Clock(0), name, spec)
+    monkeypatch.setattr(suite_sets, "generate", lambda *a, **k: pytest.fail("generated with no time left"))
+    name, spec = suite_sets.NEW_USER_FULL[1]
+    result = suite_sets.bench_new_user(argparse.Namespace(), suite_tools.Clock(0), name, spec)
     assert result == fixture("suite-new-user-summary.json")["new_user"]["graphs"][2]
 
 
 def test_sets_and_graphs_choose_what_runs():
-    def chosen(quick=False, sets=",".join(suite.SETS), graphs=None):
-        sets = suite.chosen_sets(argparse.ArgumentParser(), argparse.Namespace(quick=quick, sets=sets, graphs=graphs))
+    def chosen(quick=False, sets=",".join(suite_sets.SETS), graphs=None):
+        args = argparse.Namespace(quick=quick, sets=sets, graphs=graphs)
+        sets = suite_sets.chosen_sets(argparse.ArgumentParser(), args)
         return {s: [name for name, _ in g] for s, g in sets.items() if g}
 
     assert chosen() == {"main": ["grid1k", "kron24", "kron26", "urand26"], "directed": ["kron24-directed"],

@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
-import suite
 import suite_report
+import suite_sets
+import suite_tools
 from conftest import BENCH, FIXTURES
 
 
@@ -63,10 +64,11 @@ def test_loop_variants_name_each_run_by_the_loop_it_had(monkeypatch):
         return {"runs": [dict(r, transfer="hybrid") for r in road["runs"]], "vertices": 4096,
                 "edges": road["edges"]}, None
 
-    monkeypatch.setattr(suite, "ooc_run", ooc_run)
+    monkeypatch.setattr(suite_sets, "ooc_run", ooc_run)
     result = {"runs": [], "skipped": []}
     graph = ["--graph", "road.oocg"]
-    suite.loop_variants(argparse.Namespace(out="out"), None, "road4k", result, graph, graph + ["--in-memory", "off"])
+    suite_sets.loop_variants(argparse.Namespace(out="out"), None, "road4k", result, graph,
+                             graph + ["--in-memory", "off"])
     loops = ["--frontier-loop", "off,65536"]
     assert calls == [("bfs,sssp", graph + ["--in-memory", "off", "--transfer", "hybrid"] + loops),
                      ("bfs,sssp", graph + loops)]
@@ -75,9 +77,9 @@ def test_loop_variants_name_each_run_by_the_loop_it_had(monkeypatch):
 
 
 def test_a_high_diameter_graph_without_time_is_listed_and_not_generated(monkeypatch):
-    monkeypatch.setattr(suite, "generate", lambda *a, **k: pytest.fail("generated with no time left"))
-    name, spec = suite.HIGH_DIAMETER_FULL[1]
-    result = suite.bench_high_diameter(argparse.Namespace(), suite.Clock(0), name, spec)
+    monkeypatch.setattr(suite_sets, "generate", lambda *a, **k: pytest.fail("generated with no time left"))
+    name, spec = suite_sets.HIGH_DIAMETER_FULL[1]
+    result = suite_sets.bench_high_diameter(argparse.Namespace(), suite_tools.Clock(0), name, spec)
     assert result == graphs_of("suite-loop-summary.json")[2]
 
 

@@ -64,7 +64,7 @@ void check_graph(const detail::ProgramInfo& info, const Graph& g) {
 // are raw.
 void check_compressed_only(const Graph& g, const EngineOptions& o) {
   if (g.has_raw_lists()) return;
-  const char* rebuild = " rebuild the file with --compress (not --compress-only)";
+  const char* rebuild = " rebuild the file without --compress-only";
   if (!o.compressed) {
     throw InvalidInput(std::string("this graph has compressed lists only, which compressed off "
                                    "(--compressed off) leaves unread: run with compressed on, or") +

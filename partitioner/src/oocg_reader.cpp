@@ -276,8 +276,8 @@ void check_compressed_only(const Header& h, const OocgReadOptions& options,
   if (!reads_lists) return;
   throw InvalidInput(path.string() +
                      ": this file has compressed lists only, and --compressed off reads the raw "
-                     "lists: run with --compressed on, or rebuild the file with --compress (not "
-                     "--compress-only)");
+                     "lists: run with --compressed on, or rebuild the file without "
+                     "--compress-only");
 }
 
 // The sections a read takes: the out-edges and ids always; the compressed lists (and packed

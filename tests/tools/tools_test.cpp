@@ -454,8 +454,8 @@ TEST_F(Tools, CompressedOnlyFilesAreSmallerDescribedVerifiedAndRun) {
   EXPECT_EQ(off.exit_code, 1);
   EXPECT_EQ(off.err, "ooc-run: " + only.string() +
                          ": this file has compressed lists only, and --compressed off reads the "
-                         "raw lists: run with --compressed on, or rebuild the file with "
-                         "--compress (not --compress-only)\n");
+                         "raw lists: run with --compressed on, or rebuild the file without "
+                         "--compress-only\n");
   ASSERT_EQ(partition_tool({"export", full.string(), "-o", path("full.el").string()}).exit_code, 0);
   ASSERT_EQ(partition_tool({"export", only.string(), "-o", path("only.el").string()}).exit_code, 0);
   EXPECT_EQ(slurp(path("only.el")), slurp(path("full.el")));
@@ -644,6 +644,21 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
                "ooc-run: --cache: maybe not in {on,off} (see ooc-run --help)");
   expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--tolerance", "1e-2,high"}),
                "ooc-run: --tolerance: 'high' is not a number (see ooc-run --help)");
+  // Values that must be above 0 are refused before the graph is read: the file does not exist.
+  const std::string missing = path("missing.oocg").string();
+  for (const std::string tolerance : {"0", "-1e-3", "1e-2,0"}) {
+    const std::string bad = tolerance == "1e-2,0" ? "0" : tolerance;
+    expect_usage(ooc_run({"pagerank", "--graph", missing, "--tolerance", tolerance}),
+                 "ooc-run: --tolerance: '" + bad + "' is not above 0 (see ooc-run --help)");
+  }
+  expect_usage(ooc_run({"bfs", "--graph", missing, "--partition-bytes", "0KiB"}),
+               "ooc-run: --partition-bytes: '0KiB' is not above 0 bytes (see ooc-run --help)");
+  expect_usage(partition_tool({"info", missing, "--partition-bytes", "0"}),
+               "partition-tool: --partition-bytes: '0' is not above 0 bytes (see partition-tool "
+               "--help)");
+  expect_usage(
+      partition_tool({"convert", path("missing.el").string(), "-o", "x.oocg", "--memory", "0"}),
+      "partition-tool: --memory: '0' is not above 0 bytes (see partition-tool --help)");
   for (const std::string l1 : {"2", "0", "-1e-3", "1e-7", "1e-2,5"}) {
     const std::string bad = l1 == "1e-2,5" ? "5" : l1;
     expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--l1", l1}),

@@ -599,15 +599,13 @@ TEST(Engine, CompressedOnlyGraphsRefuseWhatReadsRawLists) {
   OocEngine off(test::make_compressed_only_shape("kron"), o);
   EXPECT_EQ(error_of([&] { off.bfs(off.highest_degree_vertex()); }),
             "this graph has compressed lists only, which compressed off (--compressed off) leaves "
-            "unread: run with compressed on, or rebuild the file with --compress (not "
-            "--compress-only)");
+            "unread: run with compressed on, or rebuild the file without --compress-only");
   o = cpu();
   o.transfer = TransferPolicy::unified;
   OocEngine unified(test::make_compressed_only_shape("kron"), o);
   EXPECT_EQ(error_of([&] { unified.cc(); }),
             "this graph has compressed lists only, and the unified policy needs the raw lists: "
-            "use another --transfer policy, or rebuild the file with --compress (not "
-            "--compress-only)");
+            "use another --transfer policy, or rebuild the file without --compress-only");
   RunSettings filter = unified.settings();
   filter.transfer = TransferPolicy::filter;
   unified.configure(filter);

@@ -147,8 +147,7 @@ TEST_F(CompressedOnly, AReadWithoutTheCompressedListsIsRefused) {
     EXPECT_EQ(std::string(e.what()),
               path("only.oocg").string() +
                   ": this file has compressed lists only, and --compressed off reads the raw "
-                  "lists: run with --compressed on, or rebuild the file with --compress (not "
-                  "--compress-only)");
+                  "lists: run with --compressed on, or rebuild the file without --compress-only");
   }
   raw.vertex_ranges = {{0, 0}};
   const Graph skeleton = read_oocg(path("only.oocg"), raw);

@@ -124,17 +124,29 @@ ProgressBar::~ProgressBar() {
   set_progress_sink(nullptr);
 }
 
-CLI::Validator size_validator() {
+namespace {
+
+CLI::Validator size_check(bool nonzero) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [nonzero](std::string& text) -> std::string {
         try {
-          parse_size(text);
+          if (parse_size(text) == 0 && nonzero) return "'" + text + "' is not above 0 bytes";
           return {};
         } catch (const Error& e) {
           return e.what();
         }
       },
       "SIZE");
+}
+
+}  // namespace
+
+CLI::Validator size_validator() {
+  return size_check(false);
+}
+
+CLI::Validator nonzero_size_validator() {
+  return size_check(true);
 }
 
 void add_threads_option(CLI::App& cmd, unsigned& threads) {

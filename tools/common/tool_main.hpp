@@ -43,6 +43,10 @@ class ProgressBar {
 // A CLI11 validator for sizes such as 32MiB, 8GB, 4096.
 CLI::Validator size_validator();
 
+// The same for a size that must be above 0 (a partition, the memory of a build), refused before
+// any file is read.
+CLI::Validator nonzero_size_validator();
+
 // --threads N (1 to 4096; default: all cores).
 void add_threads_option(CLI::App& cmd, unsigned& threads);
 

@@ -77,7 +77,7 @@ void add_engine_options(CLI::App& app, Args& a) {
           },
           "LIST"));
   app.add_option("--partition-bytes", a.partition_bytes, "Edge data per partition")
-      ->check(size_validator())
+      ->check(nonzero_size_validator())
       ->capture_default_str();
   app.add_option("--budget", a.budget,
                  "Device memory the engine may use (0: CUDA takes 90% of free memory)")
@@ -106,9 +106,9 @@ void add_transfer_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--compressed", a.compressed,
                  "When the graph holds compressed lists and packed weights (partition-tool "
-                 "--compress), filter, compaction and zero-copy tasks and the edge cache read "
-                 "them: on | off (off: raw arrays only), or a list (the graph is loaded once "
-                 "for each)")
+                 "writes them unless --raw-only), filter, compaction and zero-copy tasks and the "
+                 "edge cache read them: on | off (off: raw arrays only), or a list (the graph is "
+                 "loaded once for each)")
       ->check(list_check(parse_compressed, "LIST"))
       ->capture_default_str();
   app.add_option("--priority", a.priority,

@@ -88,7 +88,9 @@ double parse_priority_delta(const std::string& text) {
 }
 
 float parse_tolerance(const std::string& text) {
-  return parse_number(text);
+  const float t = parse_number(text);
+  if (!(t > 0)) throw InvalidInput("'" + text + "' is not above 0");
+  return t;
 }
 
 double parse_l1(const std::string& text) {

@@ -91,7 +91,7 @@ CLI::Validator list_check(Parse parse_one, const std::string& type_name) {
 bool parse_priority(const std::string& text);              // on | off
 bool parse_compressed(const std::string& text);            // on | off
 float parse_damping(const std::string& text);              // a number in (0, 1)
-float parse_tolerance(const std::string& text);            // a number
+float parse_tolerance(const std::string& text);            // a number above 0
 double parse_l1(const std::string& text);                  // a number in (least, 2)
 double parse_priority_delta(const std::string& text);      // auto | a number >= 0
 std::uint32_t parse_rounds(const std::string& text);       // auto (0) or 1 to kMaxExchangeRounds

@@ -111,7 +111,7 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
                  "Memory the build may take (default: half of this machine's); a graph whose "
                  "in-memory build needs more is built in bounded memory, its edges spilled to "
                  "temporary files")
-      ->check(size_validator());
+      ->check(nonzero_size_validator());
   cmd.add_option("--tmp-dir", b.tmp_dir,
                  "Folder for a bounded build's temporary files (default: the output's)");
 }
@@ -391,7 +391,7 @@ CLI::App* add_info(CLI::App& app, InfoArgs& a) {
   auto* cmd = app.add_subcommand("info", "Counts, degrees, partitions and hubs of a .oocg file");
   cmd->add_option("FILE", a.file, ".oocg file")->required();
   cmd->add_option("--partition-bytes", a.partition_bytes, "Partition size to show the layout for")
-      ->check(size_validator())
+      ->check(nonzero_size_validator())
       ->capture_default_str();
   cmd->add_flag("--json", a.as_json, "Print JSON instead of text");
   cmd->add_flag("--locality", a.locality,
