@@ -262,6 +262,10 @@ class OocEngine {
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
+  // The host algorithms (triangles, scc) on the CPU backend and one rank, for now: refuses ranks
+  // and the CUDA backend in one line naming `algorithm`, and a cancelled run; the run's stats
+  // with what is fixed filled in.
+  RunStats begin_host_run(const std::string& algorithm, const RunOptions& run) const;
   detail::RankView rank_view() const;  // empty without a communicator
   // The batched traversals (batch.cpp): the batch's width for what their arrays hold, the same
   // on every rank.
