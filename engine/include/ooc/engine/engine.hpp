@@ -99,6 +99,13 @@ struct TriangleResult : Result<std::uint64_t> {
   std::uint64_t total = 0;
 };
 
+// Strongly connected components: each vertex's label, the smallest user id in its component
+// (indexed by user ids, as cc's), how many components there are and the largest one's size.
+struct SccResult : Result<vid_t> {
+  vid_t components = 0;
+  vid_t largest = 0;
+};
+
 namespace detail {
 struct ProgramInfo {
   const char* name;
@@ -248,6 +255,13 @@ class OocEngine {
   // lowest vertex, by intersecting two sorted oriented lists. The CPU backend, on one rank, for
   // now: the GPU's partition pairs are to come, and the CUDA backend and ranks refuse it.
   TriangleResult triangles(const RunOptions& run = {});
+  // Strongly connected components (scc.cpp; docs/programs.md, "Strongly connected components"):
+  // trimming, a forward-backward search from a high-degree pivot for the giant component, then
+  // Tarjan's algorithm on each weakly connected group left (Hong et al., SC'13). Needs a directed
+  // graph's in-edges (partition-tool --in-edges); a symmetric graph's lists are their own, and
+  // its SCCs are its connected components. The CPU backend, on one rank, for now: the CUDA
+  // backend and ranks refuse it.
+  SccResult scc(const RunOptions& run = {});
   // `count` distinct vertices with out-edges, drawn uniformly with `seed` (user ids): bc's
   // sampled sources.
   std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const;

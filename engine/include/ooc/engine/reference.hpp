@@ -21,6 +21,10 @@ std::vector<vid_t> cc(const Graph& g);
 // How many triangles each vertex (user ids) of a symmetric graph is in: every triple u < v < w of
 // mutual neighbours, counted once, found by a merge of u's and v's lists sorted by id.
 std::vector<std::uint64_t> triangles(const Graph& g);
+// Each vertex's strongly connected component (user ids), named by its smallest user id: Tarjan's
+// algorithm on the out-lists, iterative (a stack of vertices and next edges) so that a long path
+// cannot overflow the call stack.
+std::vector<vid_t> scc(const Graph& g);
 // Normalised to sum to 1; iterates until no rank changes by more than 1e-13 of the total.
 std::vector<double> pagerank(const Graph& g, double damping);
 
