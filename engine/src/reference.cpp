@@ -208,6 +208,55 @@ std::vector<std::uint32_t> kcore(const Graph& g) {
   return out;
 }
 
+std::vector<vid_t> scc(const Graph& g) {
+  check_raw(g);
+  const vid_t n = g.num_vertices();
+  constexpr vid_t kNew = kNoVertex;
+  std::vector<vid_t> order(n, kNew), low(n), root(n, kNew), stack;
+  std::vector<bool> open(n, false);
+  std::vector<std::pair<vid_t, eid_t>> path;  // the depth-first path: vertex, next edge
+  vid_t visited = 0;
+  for (vid_t s = 0; s < n; ++s) {
+    if (order[s] != kNew) continue;
+    path.emplace_back(s, g.offsets[s]);
+    order[s] = low[s] = visited++;
+    stack.push_back(s);
+    open[s] = true;
+    while (!path.empty()) {
+      const vid_t u = path.back().first;
+      const eid_t e = path.back().second++;
+      if (e < g.offsets[u + 1]) {
+        const vid_t v = g.targets[e];
+        if (order[v] == kNew) {
+          path.emplace_back(v, g.offsets[v]);
+          order[v] = low[v] = visited++;
+          stack.push_back(v);
+          open[v] = true;
+        } else if (open[v]) {
+          low[u] = std::min(low[u], order[v]);
+        }
+        continue;
+      }
+      path.pop_back();
+      if (!path.empty()) low[path.back().first] = std::min(low[path.back().first], low[u]);
+      if (low[u] < order[u]) continue;
+      // u roots a component: the stack down to u. Its label is its smallest user id.
+      auto first = stack.end();
+      while (*--first != u) {
+      }
+      vid_t smallest = kNoVertex;
+      for (auto it = first; it != stack.end(); ++it)
+        smallest = std::min(smallest, g.original_id(*it));
+      for (auto it = first; it != stack.end(); ++it) {
+        root[*it] = smallest;
+        open[*it] = false;
+      }
+      stack.erase(first, stack.end());
+    }
+  }
+  return to_user(g, root);
+}
+
 std::vector<double> pagerank(const Graph& g, double damping) {
   check_raw(g);
   const vid_t n = g.num_vertices();

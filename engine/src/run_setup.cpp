@@ -92,6 +92,26 @@ Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
 
 }  // namespace
 
+RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run) const {
+  if (grouped() || impl_->communicator) {
+    throw Unsupported(algorithm + " runs on one rank for now: run it without --devices or mpirun");
+  }
+  if (impl_->backend == Backend::cuda) {
+    throw Unsupported(
+        algorithm + " runs on the CPU backend for now (--backend cpu); its GPU version is to come");
+  }
+  if (run.cancelled && run.cancelled()) throw Cancelled("the run was cancelled after 0 iterations");
+  RunStats s;
+  s.algorithm = algorithm;
+  s.backend = "cpu";
+  s.device = detail::cpu_device_name();
+  s.transfer = std::string(to_string(options().transfer));
+  s.priority = false;
+  s.direction = "push";
+  s.partitions = static_cast<std::uint32_t>(partitions().size());
+  return s;
+}
+
 // Called on a lone engine or a rank (a group asks its first rank), so its own state is the
 // graph's and the options'.
 detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,

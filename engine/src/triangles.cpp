@@ -17,10 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "engine_impl.hpp"
+#include "host_lists.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/engine/engine.hpp"
-#include "ooc/partitioner/compress.hpp"
 
 namespace ooc {
 namespace {
@@ -38,14 +37,6 @@ struct Oriented {
   }
 };
 
-// Vertex v's neighbours, decoded when the graph keeps its lists compressed only.
-std::span<const vid_t> neighbours(const Graph& g, vid_t v, std::vector<vid_t>& scratch) {
-  if (g.has_raw_lists()) return g.neighbors(v);
-  scratch.resize(g.degree(v));
-  decode_list(g.compressed.bytes.data() + g.compressed.offsets[v], g.degree(v), scratch.data());
-  return scratch;
-}
-
 Oriented orient(const Graph& g) {
   const vid_t n = g.num_vertices();
   const auto before = [&g](vid_t a, vid_t b) {
@@ -57,7 +48,7 @@ Oriented orient(const Graph& g) {
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
     std::vector<vid_t> scratch;
     for (vid_t u = r.begin(); u != r.end(); ++u) {
-      for (const vid_t v : neighbours(g, u, scratch))
+      for (const vid_t v : detail::host_list(g, u, scratch))
         o.offsets[u + 1] += before(u, v) ? 1 : 0;
     }
   });
@@ -71,7 +62,7 @@ Oriented orient(const Graph& g) {
     std::vector<vid_t> scratch;
     for (vid_t u = r.begin(); u != r.end(); ++u) {
       eid_t at = o.offsets[u];
-      for (const vid_t v : neighbours(g, u, scratch))
+      for (const vid_t v : detail::host_list(g, u, scratch))
         if (before(u, v)) o.targets[at++] = v;
       auto* first = o.targets.data() + o.offsets[u];
       std::sort(first, o.targets.data() + at);
@@ -122,20 +113,13 @@ void intersect(std::span<const vid_t> a, std::span<const vid_t> b, Close&& close
 }  // namespace
 
 TriangleResult OocEngine::triangles(const RunOptions& run) {
-  if (grouped() || impl_->communicator) {
-    throw Unsupported("tc runs on one rank for now: run it without --devices or mpirun");
-  }
-  if (impl_->backend == Backend::cuda) {
-    throw Unsupported(
-        "tc runs on the CPU backend for now (--backend cpu); its GPU version is to come");
-  }
+  RunStats s = begin_host_run("tc", run);
   const Graph& g = graph();
   if (!g.symmetric) {
     throw InvalidInput(
         "tc needs a symmetric graph, and this one is directed (convert or generate it with "
         "--undirected)");
   }
-  if (run.cancelled && run.cancelled()) throw Cancelled("the run was cancelled after 0 iterations");
   const auto start = std::chrono::steady_clock::now();
   const Oriented o = orient(g);
   const vid_t n = g.num_vertices();
@@ -168,15 +152,7 @@ TriangleResult OocEngine::triangles(const RunOptions& run) {
     internal[v] = count[v].load(std::memory_order_relaxed);
   result.values = to_user_ids(internal.data());
   result.total = total;
-  RunStats& s = result.stats;
-  s.algorithm = "tc";
-  s.backend = "cpu";
-  s.device = detail::cpu_device_name();
-  s.transfer = std::string(to_string(options().transfer));
-  s.priority = false;
-  s.direction = "push";
   s.method = "degree-ordered, " + std::to_string(total) + " triangles";
-  s.partitions = static_cast<std::uint32_t>(partitions().size());
   s.seconds = seconds;
   IterationStats it;
   it.active_vertices = n;
@@ -184,6 +160,7 @@ TriangleResult OocEngine::triangles(const RunOptions& run) {
   it.edges_processed = o.targets.size();  // each oriented edge's two lists intersected
   it.seconds = it.compute_seconds = seconds;
   s.iterations.push_back(it);
+  result.stats = std::move(s);
   return result;
 }
 

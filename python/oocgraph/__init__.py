@@ -266,6 +266,13 @@ class Graph:
         result.total = int(result.sum()) // 3
         return result
 
+    def scc(self) -> Result:
+        """Strongly connected components: the smallest vertex id in each vertex's component,
+        uint32. Needs a directed graph's in-edges (``in_edges=True``) or a symmetric graph, whose
+        SCCs are its connected components; runs on the CPU backend for now (``backend="cpu"``:
+        the CUDA backend refuses it)."""
+        return _result(self._core.scc(_settings(0, None, None, None, None)))
+
     def pagerank(self, *, damping: float = 0.85, tolerance: Optional[float] = None,
                  l1: Optional[float] = None, push: str = "auto", max_iterations: int = 0,
                  transfer: Optional[str] = None, priority: Optional[bool] = None,

@@ -392,6 +392,10 @@ void bind_engine(py::module_& m) {
            [](PyEngine& e, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.triangles(r); });
            })
+      .def("scc",
+           [](PyEngine& e, const RunOverrides& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.scc(r); });
+           })
       .def("pagerank",
            [](PyEngine& e, float damping, float tolerance, double l1, const std::string& push,
               const RunOverrides& s) {

@@ -739,9 +739,10 @@ TEST_F(Tools, CountsOutOfRangeAreRefused) {
 TEST_F(Tools, AnUnknownAlgorithmIsRefusedWithTheTablesNames) {
   const Ran r = ooc_run({"bfs,dfs", "--generate", "grid:3x3", "--backend", "cpu"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err,
-            "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank, bc, closeness, tc "
-            "or kcore)\n");
+  EXPECT_EQ(
+      r.err,
+      "ooc-run: unknown algorithm 'dfs' (expected bfs, sssp, cc, pagerank, bc, closeness, tc, "
+      "kcore or scc)\n");
   EXPECT_EQ(r.out, "");
 }
 
@@ -813,6 +814,37 @@ TEST_F(Tools, KcoreWritesEachVertexsCoreNumber) {
   ASSERT_EQ(kron.exit_code, 0) << kron.err;
   EXPECT_NE(kron.out.find("verify kcore hybrid, priority on, "), std::string::npos) << kron.out;
   EXPECT_NE(kron.out.find(": ok, matches the serial reference"), std::string::npos) << kron.out;
+}
+
+// scc: each vertex's component (its smallest id) with --output, the count and the largest in the
+// summary, verified; a directed file without in-edges is refused in one line naming --in-edges.
+TEST_F(Tools, SccWritesEachVertexsComponentAndTheirCount) {
+  const Ran grid =
+      ooc_run({"scc", "--generate", "grid:3x3", "--backend", "cpu", "--output", "-", "--verify"});
+  ASSERT_EQ(grid.exit_code, 0) << grid.err;
+  EXPECT_EQ(grid.out, "0\t0\n1\t0\n2\t0\n3\t0\n4\t0\n5\t0\n6\t0\n7\t0\n8\t0\n");
+  EXPECT_NE(grid.err.find(": 1 components, the largest 9 ("), std::string::npos) << grid.err;
+  for (const std::string lists : {"--raw-only", "--compress-only"}) {
+    const std::string file = path("kron" + lists + ".oocg").string();
+    ASSERT_EQ(
+        partition_tool({"generate", "kron", "--scale", "10", "--in-edges", lists, "-q", "-o", file})
+            .exit_code,
+        0);
+    const Ran kron = ooc_run({"scc", "--graph", file, "--backend", "cpu", "--verify"});
+    ASSERT_EQ(kron.exit_code, 0) << kron.err;
+    EXPECT_NE(kron.out.find(" components, the largest "), std::string::npos) << kron.out;
+    EXPECT_NE(kron.out.find(": ok, matches the serial reference"), std::string::npos) << kron.out;
+  }
+  ASSERT_EQ(partition_tool(
+                {"generate", "kron", "--scale", "8", "-q", "-o", path("out-only.oocg").string()})
+                .exit_code,
+            0);
+  const Ran refused =
+      ooc_run({"scc", "--graph", path("out-only.oocg").string(), "--backend", "cpu", "-q"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.err,
+            "ooc-run: scc needs the graph's in-edges, and this directed graph has none (write it "
+            "with partition-tool --in-edges)\n");
 }
 
 // bfs --sources LIST: a line per vertex, its level from each source in the list's order.

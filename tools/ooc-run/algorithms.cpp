@@ -221,9 +221,21 @@ const std::array kAlgorithms{
         .verify = exactly,
         .write_value = write_numbers,
     },
+    Algorithm{
+        .name = "scc",
+        .needs = {},
+        .run =
+            [](OocEngine& engine, const RunInput& in) {
+              SccResult r = engine.scc(in.run);
+              return outcome_of(as_doubles(r.values), r);
+            },
+        .reference = [](const Graph& g, const RunInput&) { return as_doubles(reference::scc(g)); },
+        .verify = exactly,
+        .write_value = write_numbers,
+    },
 };
 
-// "bfs, sssp, cc, pagerank, bc, closeness, tc or kcore"
+// "bfs, sssp, cc, pagerank, bc, closeness, tc, kcore or scc"
 std::string names() {
   std::string out;
   for (std::size_t i = 0; i < kAlgorithms.size(); ++i) {

@@ -106,6 +106,13 @@ struct KCoreResult : Result<std::uint32_t> {
   std::uint32_t shells = 0;      // the runs: one per core number some vertex has
 };
 
+// Strongly connected components: each vertex's label, the smallest user id in its component
+// (indexed by user ids, as cc's), how many components there are and the largest one's size.
+struct SccResult : Result<vid_t> {
+  vid_t components = 0;
+  vid_t largest = 0;
+};
+
 namespace detail {
 struct ProgramInfo {
   const char* name;
@@ -259,6 +266,13 @@ class OocEngine {
   // vertex's core number, by peeling in the engine's iterations, a run per shell. Needs a symmetric
   // graph; the CPU backend, on one rank or across ranks, for now.
   KCoreResult kcore(const RunOptions& run = {});
+  // Strongly connected components (scc.cpp; docs/programs.md, "Strongly connected components"):
+  // trimming, a forward-backward search from a high-degree pivot for the giant component, then
+  // Tarjan's algorithm on each weakly connected group left (Hong et al., SC'13). Needs a directed
+  // graph's in-edges (partition-tool --in-edges); a symmetric graph's lists are their own, and
+  // its SCCs are its connected components. The CPU backend, on one rank, for now: the CUDA
+  // backend and ranks refuse it.
+  SccResult scc(const RunOptions& run = {});
   // `count` distinct vertices with out-edges, drawn uniformly with `seed` (user ids): bc's
   // sampled sources.
   std::vector<vid_t> sample_sources(std::uint32_t count, std::uint64_t seed) const;
@@ -273,6 +287,10 @@ class OocEngine {
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
+  // The host algorithms (triangles, scc) on the CPU backend and one rank, for now: refuses ranks
+  // and the CUDA backend in one line naming `algorithm`, and a cancelled run; the run's stats
+  // with what is fixed filled in.
+  RunStats begin_host_run(const std::string& algorithm, const RunOptions& run) const;
   detail::RankView rank_view() const;  // empty without a communicator
   // The batched traversals (batch.cpp): the batch's width for what their arrays hold, the same
   // on every rank.

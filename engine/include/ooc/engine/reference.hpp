@@ -25,6 +25,10 @@ std::vector<std::uint64_t> triangles(const Graph& g);
 // order (arXiv cs/0310049): the vertex of least remaining degree next, every list entry a degree
 // (a repeated edge or a self-loop the file kept counts too).
 std::vector<std::uint32_t> kcore(const Graph& g);
+// Each vertex's strongly connected component (user ids), named by its smallest user id: Tarjan's
+// algorithm on the out-lists, iterative (a stack of vertices and next edges) so that a long path
+// cannot overflow the call stack.
+std::vector<vid_t> scc(const Graph& g);
 // Normalised to sum to 1; iterates until no rank changes by more than 1e-13 of the total.
 std::vector<double> pagerank(const Graph& g, double damping);
 
