@@ -65,12 +65,13 @@ kron26).
 With --reorder sage (or none), every graph is generated in that vertex order instead of hub sort's
 (partition-tool --reorder): run the suite once per order and compare the two suite.json files.
 
-With --compressed, each graph is generated with --compress (lists compressed, weights packed); the
-runs above then read the raw arrays (ooc-run --compressed off), and on all but the high-diameter
+Without --compressed, each graph is generated with --raw-only (raw lists alone). With --compressed,
+with partition-tool's default lists, raw and compressed (weights packed); the runs above then read
+the raw arrays (ooc-run --compressed off), and on all but the high-diameter
 graphs two more read the compressed ones: hybrid with the edges in host memory, and on a GPU
 hybrid with half the raw edge bytes each algorithm reads in the edge cache (the policies "hybrid,
 compressed" and "hybrid, compressed, cache 50%"). Their bfs, sssp and cc values must equal the raw
-runs'. Generating with --compress takes about 3.5 times as long (kron-26: 208 s against 57 s on
+runs'. Generating compressed lists takes about 3.5 times as long (kron-26: 208 s against 57 s on
 the lent machines), so the full set no longer fits one device call with it: use --quick or a
 subset.
 
@@ -135,7 +136,7 @@ def main():
                         help="the vertex order partition-tool generates the graphs in (--reorder): hub sort, "
                         "SAGE's sampled reordering after it, or the generator's own (default hub); run the suite "
                         "once per order to compare them")
-    parser.add_argument("--compressed", action="store_true", help="generate the graphs with --compress and add "
+    parser.add_argument("--compressed", action="store_true", help="generate the graphs with compressed lists besides the raw ones and add "
                         "hybrid runs that read the compressed lists and packed weights, without and with "
                         "the edge cache")
     parser.add_argument("--sets", default=",".join(SETS), help="the sets to run, of %s, separated by commas "

@@ -98,7 +98,9 @@ def generate(args, name, spec, directed=False, as_a_user=False):
     work = os.path.join(args.work, name + ".oocg")
     weights = [] if "--weights" in spec else ["--weights", "random:1-64"]
     order = [] if as_a_user else ["--reorder", args.reorder]
-    compress = ["--compress"] if args.compressed and not as_a_user else []
+    # partition-tool writes raw and compressed lists by default, and the engine then reads the
+    # compressed ones: without --compressed the suite's runs are of the raw lists alone.
+    compress = [] if as_a_user or args.compressed else ["--raw-only"]
     start = time.time()
     run([os.path.join(args.bin, "tools/partition-tool/partition-tool"), "generate", *spec,
          "--in-edges" if directed else "--undirected", *weights, *order, "-o", work, "-q"] + compress)
