@@ -266,6 +266,12 @@ class Graph:
         result.total = int(result.sum()) // 3
         return result
 
+    def kcore(self, *, transfer: Optional[str] = None) -> Result:
+        """The k-core decomposition: each vertex's core number, uint32, by peeling in the
+        engine's iterations. Needs a symmetric graph (``undirected=True``); runs on the CPU
+        backend for now (``backend="cpu"``: the CUDA backend refuses it)."""
+        return _result(self._core.kcore(_settings(0, transfer, None, None, None)))
+
     def scc(self) -> Result:
         """Strongly connected components: the smallest vertex id in each vertex's component,
         uint32. Needs a directed graph's in-edges (``in_edges=True``) or a symmetric graph, whose

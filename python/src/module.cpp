@@ -392,6 +392,10 @@ void bind_engine(py::module_& m) {
            [](PyEngine& e, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.triangles(r); });
            })
+      .def("kcore",
+           [](PyEngine& e, const RunOverrides& s) {
+             return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.kcore(r); });
+           })
       .def("scc",
            [](PyEngine& e, const RunOverrides& s) {
              return e.run(s, [&](OocEngine& g, const RunOptions& r) { return g.scc(r); });
