@@ -7,8 +7,11 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <chrono>
+#include <memory>
+#include <numeric>
+#include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "engine_impl.hpp"
@@ -22,40 +25,68 @@ namespace {
 // Across ranks the edges a vertex loses in an iteration are added up as floats (exact below this).
 constexpr eid_t kLongestRankedList = eid_t{1} << 24;
 
-// The least remaining degree among the vertices not peeled; kUnpeeled when every one is.
-std::uint32_t least_remaining(const KCoreState& s, vid_t n) {
+// The least remaining degree among `left`, the vertices not peeled; kUnpeeled when none is left.
+std::uint32_t least_remaining(const KCoreState& s, std::span<const vid_t> left) {
   return tbb::parallel_reduce(
-      tbb::blocked_range<vid_t>(0, n), KCoreState::kUnpeeled,
-      [&](const tbb::blocked_range<vid_t>& r, std::uint32_t least) {
-        for (vid_t v = r.begin(); v != r.end(); ++v) {
-          if (s.core[v] == KCoreState::kUnpeeled) least = std::min(least, s.remaining[v]);
-        }
+      tbb::blocked_range<std::size_t>(0, left.size()), KCoreState::kUnpeeled,
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint32_t least) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i)
+          least = std::min(least, s.remaining[left[i]]);
         return least;
       },
       [](std::uint32_t a, std::uint32_t b) { return std::min(a, b); });
 }
 
-// Peels the vertices whose remaining degree is `shell` (none is below it): the run's first
-// frontier.
-void open_shell(const KCoreState& s, vid_t n, std::uint32_t shell) {
-  tbb::parallel_for(vid_t{0}, n, [&](vid_t v) {
-    if (s.core[v] == KCoreState::kUnpeeled && s.remaining[v] <= shell) s.core[v] = shell;
-  });
+// Peels the vertices of `left` whose remaining degree is `shell` (none is below it): the run's
+// first frontier, in `opened`.
+void open_shell(const KCoreState& s, std::span<const vid_t> left, std::uint32_t shell,
+                std::vector<vid_t>& opened) {
+  opened.clear();
+  for (const vid_t v : left) {
+    if (s.remaining[v] > shell) continue;
+    s.core[v] = shell;
+    opened.push_back(v);
+  }
 }
 
 }  // namespace
 
-// One shell's run on the CPU backend: its stats, and whether it converged.
+// The shells, one run each, on one executor: the first run builds it, and each later one starts it
+// again from its shell's frontier, the vertices it opened.
 template <class P>
-std::pair<RunStats, bool> OocEngine::peel(const P& program, const detail::RunSetup& setup) {
-  using Executor = std::unique_ptr<detail::ValuesExecutor<typename P::Value>>;
-  detail::RawRun<P> run = execute<P>(
-      [&](const MemoryPlan& plan) -> Executor {
-        return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
-                                                        program, options(), plan, rank_view());
-      },
-      setup);
-  return {std::move(run.stats), run.converged};
+KCoreResult OocEngine::peel(KCoreState state, std::vector<vid_t> left,
+                            const detail::RunSetup& setup) {
+  using Clock = std::chrono::steady_clock;
+  KCoreResult result;
+  std::unique_ptr<detail::CpuExecutor<P>> executor;
+  std::vector<vid_t> opened;
+  for (std::uint32_t shell = least_remaining(state, left); shell != KCoreState::kUnpeeled;
+       shell = least_remaining(state, left)) {
+    open_shell(state, left, shell, opened);
+    const P program{{state, shell}};
+    detail::RunSetup shell_setup = setup;
+    const auto start = Clock::now();
+    if (executor == nullptr) {
+      executor = std::make_unique<detail::CpuExecutor<P>>(
+          graph(), partitions(), pull_lists(), program, options(), setup.memory, rank_view());
+      executor->report_setup(shell_setup.stats);
+    } else {
+      executor->restart(program, opened);
+    }
+    shell_setup.stats.setup_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    detail::RawRun<P> run = drive_executor<P>(*executor, std::move(shell_setup));
+    if (result.shells == 0) {
+      result.stats = std::move(run.stats);
+    } else {
+      result.stats.add(run.stats);
+    }
+    result.converged = result.converged && run.converged;
+    ++result.shells;
+    result.degeneracy = shell;
+    if (!run.converged) break;  // --max-iterations: the vertices left keep kUnpeeled
+    std::erase_if(left, [&](vid_t v) { return state.core[v] != KCoreState::kUnpeeled; });
+  }
+  return result;
 }
 
 KCoreResult OocEngine::kcore(const RunOptions& run) {
@@ -100,22 +131,12 @@ KCoreResult OocEngine::kcore(const RunOptions& run) {
     state.taken = taken.data();
   }
 
-  KCoreResult result;
-  for (std::uint32_t shell = least_remaining(state, n); shell != KCoreState::kUnpeeled;
-       shell = least_remaining(state, n)) {
-    open_shell(state, n, shell);
-    const auto [stats, converged] = ranked ? peel(KCoreRankedPeel{{state, shell}}, setup)
-                                           : peel(KCorePeel{{state, shell}}, setup);
-    if (result.shells == 0) {
-      result.stats = stats;
-    } else {
-      result.stats.add(stats);
-    }
-    result.converged = result.converged && converged;
-    ++result.shells;
-    result.degeneracy = shell;
-    if (!converged) break;  // --max-iterations: the vertices left keep kUnpeeled
-  }
+  // The vertices not yet peeled: most of a skewed graph's are peeled in its first shells, so the
+  // later ones look at few.
+  std::vector<vid_t> left(n);
+  std::iota(left.begin(), left.end(), vid_t{0});
+  KCoreResult result = ranked ? peel<KCoreRankedPeel>(state, std::move(left), setup)
+                              : peel<KCorePeel>(state, std::move(left), setup);
   result.stats.method = std::to_string(result.shells) +
                         (result.shells == 1 ? " shell" : " shells") + ", degeneracy " +
                         std::to_string(result.degeneracy);

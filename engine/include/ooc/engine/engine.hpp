@@ -100,6 +100,8 @@ struct TriangleResult : Result<std::uint64_t> {
   std::uint64_t total = 0;
 };
 
+struct KCoreState;  // kcore_program.hpp
+
 // The k-core decomposition: each vertex's core number (indexed by user ids), and the largest.
 struct KCoreResult : Result<std::uint32_t> {
   std::uint32_t degeneracy = 0;  // the largest core number
@@ -308,12 +310,16 @@ class OocEngine {
   // cc's two ways (afforest.cpp): the forest's roots or the propagated labels, in internal ids.
   detail::RawRun<Cc> cc_afforest(const RunOptions& run);
   detail::RawRun<Cc> cc_labels(const RunOptions& run);
-  // One k-core shell's run on the CPU backend (kcore.cpp).
+  // The k-core shells' runs on the CPU backend (kcore.cpp), with program P.
   template <class P>
-  std::pair<RunStats, bool> peel(const P& program, const detail::RunSetup& setup);
+  KCoreResult peel(KCoreState state, std::vector<vid_t> left, const detail::RunSetup& setup);
   // Runs the executor make(plan) returns: the iterations, their timings, the read-back.
   template <class P, class Make>
   detail::RawRun<P> execute(Make&& make, detail::RunSetup setup);
+  // The same with an executor made already (kcore's shells run on one): no set-up counted.
+  template <class P>
+  detail::RawRun<P> drive_executor(detail::ValuesExecutor<typename P::Value>& executor,
+                                   detail::RunSetup setup);
   // What the CUDA executor needs from this engine (the CUDA backend only).
   detail::CudaRun cuda_run(const MemoryPlan& plan) const;
   // The lists the pull direction reads: the graph's own, or its in-lists when it has them.
@@ -346,28 +352,35 @@ auto OocEngine::on_group(F&& f) {
 
 template <class P, class Make>
 detail::RawRun<P> OocEngine::execute(Make&& make, detail::RunSetup setup) {
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor = make(setup.memory);
+  executor->report_setup(setup.stats);
+  setup.stats.setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return drive_executor<P>(*executor, std::move(setup));
+}
+
+template <class P>
+detail::RawRun<P> OocEngine::drive_executor(detail::ValuesExecutor<typename P::Value>& executor,
+                                            detail::RunSetup setup) {
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
-  auto start = Clock::now();
-  std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor = make(setup.memory);
-  executor->report_setup(setup.stats);
-  setup.stats.setup_seconds = seconds_since(start);
   // The ranks start their clocks together: one that set up sooner would count its wait for the
   // others in its run's time.
   if (setup.drive.communicator != nullptr) barrier(*setup.drive.communicator);
-  start = Clock::now();
+  auto start = Clock::now();
   detail::RawRun<P> raw;
-  raw.converged = detail::drive(*executor, partitions(), setup.drive, setup.stats);
+  raw.converged = detail::drive(executor, partitions(), setup.drive, setup.stats);
   setup.stats.seconds = seconds_since(start);
-  if (setup.drive.communicator != nullptr) executor->finish(*setup.drive.communicator);
+  if (setup.drive.communicator != nullptr) executor.finish(*setup.drive.communicator);
   start = Clock::now();
   if (setup.read_values) {
     const vid_t n = graph().num_vertices();
     raw.values = Buffer<typename P::Value>::allocate(n);
     raw.deltas = Buffer<typename P::Value>::allocate(P::kind == ProgramKind::accumulative ? n : 0);
-    executor->read_values(raw.values.data(), raw.deltas.data());
+    executor.read_values(raw.values.data(), raw.deltas.data());
   }
   setup.stats.readback_seconds = seconds_since(start);
   raw.stats = std::move(setup.stats);

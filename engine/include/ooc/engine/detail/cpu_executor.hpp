@@ -101,6 +101,17 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   void finish(Communicator& communicator) override;
   bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& levels) override;
 
+  // Runs again with `program`, from `frontier` (this rank's own vertices of it are taken), on
+  // this run's buffers; the values stay as the last run left them. kcore.cpp runs its shells so:
+  // its values are unused, and a frontier it lists spares a pass over every vertex per shell.
+  void restart(const P& program, std::span<const vid_t> frontier) {
+    program_ = program;
+    iterations_ = 0;
+    current_.clear();
+    for (const vid_t v : frontier)
+      if (owned_ == nullptr || owned_->test(v)) current_.set(v);
+  }
+
   void read_values(Value* values, Value* deltas) override {
     std::memcpy(values, values_.data(), values_.size_bytes());
     if (!deltas_.empty()) std::memcpy(deltas, deltas_.data(), deltas_.size_bytes());
