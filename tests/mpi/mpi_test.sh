@@ -11,6 +11,8 @@
 #   batches       2 ranks run bc and closeness from 40 sampled sources in batches of 16, and bfs
 #                 from three sources at once, on raw and compressed lists: verified against the
 #                 serial references, and bfs's columns equal to one rank's
+#   kcore         2 ranks peel kron-11's cores on raw and compressed lists: verified against the
+#                 serial reference, and equal to one rank's
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
@@ -138,6 +140,19 @@ for run in two["runs"]:
     assert all(r["exchange_bytes"] > 0 for r in run["ranks"]), run["ranks"]
 print("bc and closeness on 2 ranks:", [r["algorithm"] for r in two["runs"]])
 PY
+    done
+    ;;
+  kcore)
+    "$partition_tool" generate kron --scale 11 --edge-factor 8 --undirected -o "$tmp/g.oocg" -q
+    for compressed in off on; do
+      common=(kcore --backend cpu --threads 1 --partition-bytes 4KiB --compressed "$compressed"
+              --graph "$tmp/g.oocg" -q)
+      "$ooc_run" "${common[@]}" --output "$tmp/one.tsv" >/dev/null
+      "${mpirun[@]}" "$ooc_run" "${common[@]}" --verify --output "$tmp/two.tsv" \
+        >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
+      grep -q 'ok, matches the serial reference' "$tmp/two.log" ||
+        fail "compressed $compressed: not verified: $(cat "$tmp/two.log")"
+      cmp -s "$tmp/one.tsv" "$tmp/two.tsv" || fail "compressed $compressed: core numbers differ"
     done
     ;;
   missing-graph)
