@@ -891,6 +891,17 @@ TEST_F(Tools, BcAndClosenessRunInBatchesFromSampledOrAllSources) {
   EXPECT_EQ(bad.err,
             "ooc-run: --sources takes a count K, all, or ids and ranges A-B separated by commas "
             "(got '3x')\n");
+  // Refused before the graph is read (the file does not exist): a count of 0, a bad list.
+  const std::string missing = path("missing.oocg").string();
+  const Ran none = ooc_run({"bc", "--graph", missing, "--backend", "cpu", "--sources", "0"});
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(none.err, "ooc-run: --sources: sampling needs at least one source (got 0)\n");
+  const Ran backwards =
+      ooc_run({"bc", "--graph", missing, "--backend", "cpu", "--source-list", "5-3"});
+  EXPECT_EQ(backwards.exit_code, 1);
+  EXPECT_EQ(backwards.err,
+            "ooc-run: --source-list takes vertex ids and ranges A-B separated by commas (got "
+            "'5-3')\n");
 }
 
 // --sources takes ranges A-B (both ends in) beside ids: how a user splits exact bc over runs,

@@ -111,6 +111,16 @@ std::uint32_t source_count(const std::string& text) {
 
 }  // namespace
 
+void check_sources(const Args& a) {
+  if (!a.source_list.empty()) {
+    listed_sources(a.source_list, "--source-list");
+  } else if (a.sources.find_first_of(",-") != std::string::npos) {
+    listed_sources(a.sources, "--sources");
+  } else if (!a.sources.empty() && a.sources != "all" && source_count(a.sources) == 0) {
+    throw InvalidInput("--sources: sampling needs at least one source (got 0)");
+  }
+}
+
 bool sources_given(const Args& a) {
   return !a.sources.empty() || !a.source_list.empty();
 }

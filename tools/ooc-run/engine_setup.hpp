@@ -22,6 +22,9 @@ OocEngine make_engine(const Args& a, const EngineOptions& options,
 std::vector<vid_t> source_set_of(const Args& a, const OocEngine& engine);
 // Whether --sources or --source-list was given (bfs then runs from each of them at once).
 bool sources_given(const Args& a);
+// Checks the form of --sources and --source-list (and a count K of at least 1) before the graph is
+// loaded; whether the ids are vertices is known only after.
+void check_sources(const Args& a);
 // What the summary says of them: "4 sampled with seed 1 from the vertices with out-edges (...)".
 std::string describe_sources(const Args& a, const std::vector<vid_t>& sources);
 

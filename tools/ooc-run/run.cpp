@@ -146,6 +146,7 @@ Runner::Runner(const Args& a, std::shared_ptr<Communicator> ranks)
       pushes_(parse_list(a.push, parse_push_rule)),
       report_(report_stream(a)) {
   settings(a, Backend::cuda, 2);  // every listed name is checked before a long load
+  check_sources(a);
 }
 
 void Runner::start(OocEngine& engine, const std::string& calibration) {
