@@ -491,6 +491,8 @@ inline Graph make_symmetric_shape(const std::string& name) {
   if (name == "star") return build(generate_star(300), true, 5);
   if (name == "chain") return build(generate_chain(200), true, 6, 0.0);
   if (name == "single") return build(generate_empty(1), true, 7);
+  // Road-like: planar-like, mean degree about 2.5, most vertices of core 1 or 2.
+  if (name == "road") return build(generate_road(3000, 8), true, 8, 0.0);
   return make_shape(name);  // kron, urand, big_star and disconnected are built undirected there
 }
 

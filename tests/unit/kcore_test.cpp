@@ -27,11 +27,6 @@ std::vector<std::string> kcore_shapes() {
   return shapes;
 }
 
-Graph make_kcore_shape(const std::string& shape) {
-  if (shape == "road") return test::build(generate_road(3000, 8), true, 8, 0.0);
-  return test::make_symmetric_shape(shape);
-}
-
 std::uint32_t largest(const std::vector<std::uint32_t>& cores) {
   std::uint32_t most = 0;
   for (const std::uint32_t c : cores)
@@ -56,11 +51,11 @@ void expect_matches_reference(OocEngine& engine, const Graph& reference_graph) {
 // vertex's edges are relaxed once whatever the schedule.
 TEST(CpuKCore, MatchesTheReferenceOnEveryShapeAndPolicy) {
   for (const std::string& shape : kcore_shapes()) {
-    const Graph reference_graph = make_kcore_shape(shape);
+    const Graph reference_graph = test::make_symmetric_shape(shape);
     for (const std::string& policy : test::policy_names()) {
       for (const bool priority : {true, false}) {
         SCOPED_TRACE(shape + ", " + policy + (priority ? ", priority on" : ", priority off"));
-        OocEngine engine(make_kcore_shape(shape),
+        OocEngine engine(test::make_symmetric_shape(shape),
                          test::options_for(policy, priority, Backend::cpu));
         expect_matches_reference(engine, reference_graph);
       }
@@ -71,11 +66,11 @@ TEST(CpuKCore, MatchesTheReferenceOnEveryShapeAndPolicy) {
 // Compressed lists, with their raw ones and alone, on the policies that read them.
 TEST(CpuKCore, MatchesTheReferenceOnCompressedLists) {
   for (const std::string& shape : kcore_shapes()) {
-    const Graph reference_graph = make_kcore_shape(shape);
+    const Graph reference_graph = test::make_symmetric_shape(shape);
     for (const std::string policy : {"hybrid", "compaction", "zerocopy", "loop"}) {
       for (const bool raw : {true, false}) {
         SCOPED_TRACE(shape + ", " + policy + (raw ? ", compressed" : ", compressed only"));
-        Graph g = make_kcore_shape(shape);
+        Graph g = test::make_symmetric_shape(shape);
         compress(g);
         if (!raw) drop_raw_lists(g);
         OocEngine engine(std::move(g), test::options_for(policy, true, Backend::cpu));
@@ -121,12 +116,12 @@ TEST(CpuKCore, GivesKnownCoresAndRefusesADirectedGraph) {
 TEST(CpuKCore, EveryRankMatchesTheReference) {
   for (const int ranks : {2, 3}) {
     for (const std::string& shape : kcore_shapes()) {
-      const Graph reference_graph = make_kcore_shape(shape);
+      const Graph reference_graph = test::make_symmetric_shape(shape);
       for (const std::string& policy : test::host_policy_names()) {
         SCOPED_TRACE(shape + ", " + policy + ", " + std::to_string(ranks) + " ranks");
         test::on_ranks(ranks, [&](int, const std::shared_ptr<Communicator>& communicator) {
-          OocEngine engine(make_kcore_shape(shape), test::options_for(policy, true, Backend::cpu),
-                           communicator);
+          OocEngine engine(test::make_symmetric_shape(shape),
+                           test::options_for(policy, true, Backend::cpu), communicator);
           expect_matches_reference(engine, reference_graph);
         });
       }
