@@ -619,6 +619,28 @@ TEST_F(Tools, VersionSaysWhatWasBuilt) {
   }
 }
 
+#ifdef OOC_PCIE_BENCH
+// pcie-bench --storage FILE (built with CUDA only) needs no GPU: it reads the file from its
+// storage, the figures on three lines; a missing file gets one line.
+TEST_F(Tools, PcieBenchMeasuresAFilesStorageWithoutAGpu) {
+  const std::string file = path("g.oocg").string();
+  ASSERT_EQ(partition_tool({"generate", "grid", "--rows", "64", "--cols", "64", "-q", "-o", file})
+                .exit_code,
+            0);
+  const Ran r = run(OOC_PCIE_BENCH, {"--storage", file, "--quick"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("storage: " + file + " (", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\nsequential reads: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" in 4.00 MiB blocks, 8 in flight: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nrandom 4KiB reads: median "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" us over 64 reads\n"), std::string::npos) << r.out;
+  const Ran missing = run(OOC_PCIE_BENCH, {"--storage", path("missing.oocg").string()});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err, "pcie-bench: cannot open '" + path("missing.oocg").string() +
+                             "': No such file or directory\n");
+}
+#endif
+
 TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   const auto expect_usage = [](const Ran& r, const std::string& line) {
     EXPECT_EQ(r.exit_code, 64) << r.err;

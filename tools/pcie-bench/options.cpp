@@ -61,6 +61,7 @@ Examples:
   pcie-bench
   pcie-bench --quick --only copy,zerocopy
   pcie-bench --device 1 --json run.json --plot plots/
+  pcie-bench --storage graph.oocg
 
 Exit status: 0 on success; 1 on an error (no GPU, a CUDA failure, plotting failed);
 CLI11's codes for a bad command line. More: docs/pcie-bench.md.)";
@@ -106,6 +107,11 @@ void define_options(CLI::App& app, Options& options) {
   app.add_option("--plot", options.plot_dir, "Also draw PNG plots into DIR (see below)")
       ->type_name("DIR");
   app.add_flag("--quiet", options.quiet, "No progress lines on stderr");
+  app.add_option("--storage", options.storage,
+                 "Only measure reads of FILE from its storage, no GPU needed: 4MiB O_DIRECT "
+                 "reads, 8 in flight, of up to 4GiB of it (--quick 1GiB), and the latency of "
+                 "random 4KiB reads")
+      ->type_name("FILE");
 }
 
 }  // namespace

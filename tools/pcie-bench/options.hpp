@@ -21,6 +21,7 @@ struct Options {
   std::string json;
   std::string plot_dir;
   bool quiet = false;
+  std::string storage;  // --storage FILE: only the reads of FILE from its storage
 };
 
 // The command line, parsed; run is false when CLI11 has already printed the help or an error

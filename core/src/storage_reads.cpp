@@ -1,0 +1,149 @@
+#include "ooc/core/storage_reads.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "ooc/core/error.hpp"
+
+namespace ooc {
+namespace {
+
+constexpr std::uint64_t kAlignment = 4096;  // O_DIRECT: offsets, lengths and buffers
+
+using Clock = std::chrono::steady_clock;
+
+struct File {
+  int fd = -1;
+  ~File() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+struct FreeAligned {
+  void operator()(void* p) const { std::free(p); }
+};
+
+std::unique_ptr<std::byte, FreeAligned> aligned_buffer(std::uint64_t bytes) {
+  return std::unique_ptr<std::byte, FreeAligned>(
+      static_cast<std::byte*>(std::aligned_alloc(kAlignment, bytes)));
+}
+
+[[noreturn]] void fail(const std::string& what, const std::filesystem::path& file, int error) {
+  throw IoError(what + " '" + file.string() + "': " + std::strerror(error));
+}
+
+// The block device a file lives on, by its device number (sysfs); "" when it is none.
+std::string device_of(const struct stat& st) {
+  std::ifstream uevent("/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" +
+                       std::to_string(minor(st.st_dev)) + "/uevent");
+  for (std::string line; std::getline(uevent, line);) {
+    if (line.starts_with("DEVNAME=")) return line.substr(8);
+  }
+  return "";
+}
+
+// Reads `length` bytes at `offset` (fewer at the end of the file); returns how many, or -errno.
+std::int64_t read_fully(int fd, std::byte* buffer, std::uint64_t length, std::uint64_t offset) {
+  std::uint64_t done = 0;
+  while (done < length) {
+    const ssize_t got =
+        ::pread(fd, buffer + done, length - done, static_cast<off_t>(offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return -errno;
+    if (got == 0) break;
+    done += static_cast<std::uint64_t>(got);
+  }
+  return static_cast<std::int64_t>(done);
+}
+
+// The sequential reads: block i by thread i % in_flight; the bytes read within `total`.
+std::uint64_t read_sequentially(int fd, std::uint64_t total, const StorageReadOptions& o,
+                                const std::filesystem::path& file) {
+  const std::uint64_t blocks = (total + o.block_bytes - 1) / o.block_bytes;
+  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<int> error{0};
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < o.in_flight; ++t) {
+    threads.emplace_back([&, t] {
+      const auto buffer = aligned_buffer(o.block_bytes);
+      for (std::uint64_t b = t; b < blocks && error.load() == 0; b += o.in_flight) {
+        const std::uint64_t offset = b * o.block_bytes;
+        const std::int64_t got = read_fully(fd, buffer.get(), o.block_bytes, offset);
+        if (got < 0) {
+          error.store(static_cast<int>(-got));
+          return;
+        }
+        bytes += std::min(static_cast<std::uint64_t>(got), total - offset);
+      }
+    });
+  }
+  for (std::thread& t : threads)
+    t.join();
+  if (error.load() != 0) fail("cannot read", file, error.load());
+  return bytes.load();
+}
+
+}  // namespace
+
+StorageReads measure_storage_reads(const std::filesystem::path& file, const StorageReadOptions& o) {
+  if (o.block_bytes == 0 || o.block_bytes % kAlignment != 0) {
+    throw InvalidInput("a storage read's block must be a multiple of 4 KiB (got " +
+                       std::to_string(o.block_bytes) + " bytes)");
+  }
+  if (o.in_flight == 0) throw InvalidInput("storage reads need at least one in flight");
+  StorageReads r;
+  File f;
+  f.fd = ::open(file.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+  r.direct = f.fd >= 0;
+  if (f.fd < 0 && errno == EINVAL) f.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) fail("cannot open", file, errno);
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) fail("cannot read", file, errno);
+  if (!S_ISREG(st.st_mode)) throw IoError("'" + file.string() + "' is not a regular file");
+  if (st.st_size == 0) throw IoError("'" + file.string() + "' is empty");
+  r.device = device_of(st);
+  r.file_bytes = static_cast<std::uint64_t>(st.st_size);
+  const auto drop_cached = [&] {
+    if (!r.direct) ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_DONTNEED);
+  };
+
+  drop_cached();
+  const std::uint64_t total = o.max_bytes == 0 ? r.file_bytes : std::min(r.file_bytes, o.max_bytes);
+  auto start = Clock::now();
+  r.bytes = read_sequentially(f.fd, total, o, file);
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  drop_cached();
+  const auto buffer = aligned_buffer(kAlignment);
+  std::mt19937_64 random(1);
+  std::uniform_int_distribution<std::uint64_t> page(0, (r.file_bytes - 1) / kAlignment);
+  std::vector<double> latencies;
+  for (unsigned i = 0; i < o.latency_reads; ++i) {
+    start = Clock::now();
+    const std::int64_t got = read_fully(f.fd, buffer.get(), kAlignment, page(random) * kAlignment);
+    if (got < 0) fail("cannot read", file, static_cast<int>(-got));
+    latencies.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  r.latency_reads = o.latency_reads;
+  if (!latencies.empty()) {
+    std::nth_element(latencies.begin(), latencies.begin() + latencies.size() / 2, latencies.end());
+    r.latency_seconds = latencies[latencies.size() / 2];
+  }
+  return r;
+}
+
+}  // namespace ooc
