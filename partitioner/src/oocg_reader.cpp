@@ -4,6 +4,7 @@
 // vertices), the sections that index the others whole and then only the part's lists
 // (oocg_part.hpp).
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
@@ -227,7 +228,7 @@ Opened open_checked(int fd, const std::filesystem::path& path) {
 // load or (for views of it) in the middle of a run.
 void read_section(int fd, const Sections& sections, int s, char* to,
                   const std::vector<Extent>& parts, bool verify, const std::filesystem::path& path,
-                  ProgressStep& progress) {
+                  ProgressStep* progress) {
   const Section& sec = sections[s];
   std::vector<Extent> blocks;
   for (const Extent& part : parts) {
@@ -239,7 +240,7 @@ void read_section(int fd, const Sections& sections, int s, char* to,
     char* block = to + blocks[i].at;
     read_exactly(fd, block, blocks[i].bytes, sec.offset + blocks[i].at, path);
     if (verify) digests[i] = XXH3_64bits(block, blocks[i].bytes);
-    progress.advance(blocks[i].bytes);
+    if (progress != nullptr) progress->advance(blocks[i].bytes);
   });
   if (verify && combine(digests) != sec.checksum) {
     bad(path, std::string("checksum mismatch in the ") + kSectionNames[s] +
@@ -354,7 +355,7 @@ class SectionReader {
   void read_into(int s, char* to) {
     const ReadPlan::Read& r = plan_.sections[s];
     read_section(fd_, sections_, s, to, r.parts, options_.verify_checksums && r.whole, path_,
-                 progress_);
+                 &progress_);
   }
 
   int fd_;
@@ -394,6 +395,26 @@ void check_spans(const Header& h, const Sections& sections, const Graph& g,
   }
   if (g.has_in_edges() && (g.in_edges.offsets[0] != 0 || g.in_edges.offsets[n] != h.num_edges))
     bad(path, "counts do not add up: the in-offsets do not span the " + edges);
+}
+
+// Where section s's array starts in a graph read from the file.
+char* array_of(Graph& g, int s) {
+  switch (s) {
+    case kTargets:
+      return reinterpret_cast<char*>(g.targets.data());
+    case kWeights:
+      return reinterpret_cast<char*>(g.weights.data());
+    case kCompressedLists:
+      return reinterpret_cast<char*>(g.compressed.bytes.data());
+    case kPackedWeights:
+      return reinterpret_cast<char*>(g.compressed.packed_weights.data());
+    case kInSources:
+      return reinterpret_cast<char*>(g.in_edges.sources.data());
+    case kInWeights:
+      return reinterpret_cast<char*>(g.in_edges.weights.data());
+    default:
+      return nullptr;  // read whole in a part: never fetched
+  }
 }
 
 }  // namespace
@@ -451,6 +472,54 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
   g.symmetric = (h.flags & kFlagSymmetric) != 0;
   g.sage_ordered = (h.flags & kFlagSageOrdered) != 0;
   return g;
+}
+
+struct OocgLists::Open {
+  Open(const std::filesystem::path& path, const OocgReadOptions& options)
+      : file(path, O_RDONLY),
+        opened(open_checked(file.fd(), path)),
+        wanted(wanted_sections(opened.header, options)) {}
+  File file;
+  Opened opened;
+  std::array<bool, kSections> wanted;
+};
+
+OocgLists::OocgLists(const std::filesystem::path& path, const OocgReadOptions& options)
+    : path_(path), options_(options), open_(std::make_unique<Open>(path, options)) {}
+
+OocgLists::~OocgLists() = default;
+
+std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges) {
+  OocgReadOptions part = options_;
+  part.vertex_ranges = ranges;
+  const ReadPlan plan =
+      plan_part(open_->opened.header, open_->opened.sections, open_->wanted, g, part, path_);
+  for (int s = 0; s < kSections; ++s) {
+    const ReadPlan::Read& r = plan.sections[s];
+    if (!r.planned) continue;
+    read_section(open_->file.fd(), open_->opened.sections, s, array_of(g, s), r.parts, false, path_,
+                 nullptr);
+  }
+  return plan.total;
+}
+
+void OocgLists::release(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges) {
+  OocgReadOptions part = options_;
+  part.vertex_ranges = ranges;
+  const ReadPlan plan =
+      plan_part(open_->opened.header, open_->opened.sections, open_->wanted, g, part, path_);
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  for (int s = 0; s < kSections; ++s) {
+    const ReadPlan::Read& r = plan.sections[s];
+    if (!r.planned) continue;
+    const auto base = reinterpret_cast<std::uintptr_t>(array_of(g, s));
+    for (const Extent& e : r.parts) {
+      // The pages wholly inside the extent: those at its ends may hold lists of other ranges.
+      const std::uintptr_t first = (base + e.at + page - 1) / page * page;
+      const std::uintptr_t end = (base + e.at + e.bytes) / page * page;
+      if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
+    }
+  }
 }
 
 OocgInfo verify_oocg(const std::filesystem::path& path) {

@@ -259,5 +259,33 @@ TEST_F(OocgPart, ACorruptedIndexIsRefusedNotFollowed) {
   EXPECT_THROW(read_oocg(file_, options), FormatError);  // the offsets' checksum
 }
 
+// OocgLists: a part's other lists fetched into it are the whole file's, in every section;
+// released, the pages wholly inside them read 0 again (sparse memory) while the part's own lists
+// stay, and fetched again they are back.
+TEST_F(OocgPart, ListsFetchedIntoAPartAreTheFilesAndReleasedGiveTheirPagesBack) {
+  const Graph g = with_every_section(generate_kronecker(12, 8, 2));
+  write_oocg(g, file_);
+  const Graph whole = read_oocg(file_);
+  const vid_t n = whole.num_vertices();
+  const VertexRanges resident{{n / 2, n}};
+  const VertexRanges fetched{{0, n / 8}, {n / 4, n / 2}};  // the hubs' lists, and others
+  Graph part = read_part(resident);
+  OocgLists lists(file_, OocgReadOptions{});
+  const std::uint64_t bytes = lists.fetch(part, fetched);
+  EXPECT_GT(bytes, whole.offsets[n / 8] * sizeof(vid_t));
+  expect_same_lists(part, whole, n / 2, n);
+  for (const auto& [first, last] : fetched)
+    expect_same_lists(part, whole, first, last);
+  lists.release(part, fetched);
+  expect_same_lists(part, whole, n / 2, n);
+  const eid_t begin = 2048, end = whole.offsets[n / 8];
+  ASSERT_GT(end, 3 * begin);
+  const std::vector<vid_t> released = slice(part.targets, begin + 2048, end - 2048);
+  EXPECT_TRUE(std::all_of(released.begin(), released.end(), [](vid_t v) { return v == 0; }));
+  EXPECT_EQ(lists.fetch(part, fetched), bytes);
+  for (const auto& [first, last] : fetched)
+    expect_same_lists(part, whole, first, last);
+}
+
 }  // namespace
 }  // namespace ooc

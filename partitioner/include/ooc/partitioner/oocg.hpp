@@ -3,6 +3,7 @@
 // without parsing. Layout and checksums are specified in docs/file-format.md.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,30 @@ Graph read_oocg(const std::filesystem::path& path, const OocgReadOptions& option
 // Header and section table only (validated, including that the file is long enough for its
 // sections).
 OocgInfo read_oocg_info(const std::filesystem::path& path);
+
+// The lists of a graph beyond host memory, read from its file as they are needed (the file as
+// the tier below host memory). `g` is a part of the file read by read_oocg with `options` and
+// some vertex_ranges: its list arrays span the file's, and only the ranges' lists are there.
+// fetch() reads the lists of other ranges into their places in `g` (the targets, weights,
+// compressed lists, packed weights and in-edges that `options` read), without checksums, and
+// returns the bytes read; release() gives back their pages, those wholly inside what fetch()
+// read of each section (a page shared with a neighbouring list stays). The file stays open.
+class OocgLists {
+ public:
+  OocgLists(const std::filesystem::path& path, const OocgReadOptions& options);
+  ~OocgLists();
+  OocgLists(const OocgLists&) = delete;
+  OocgLists& operator=(const OocgLists&) = delete;
+
+  std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges);
+  void release(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges);
+
+ private:
+  struct Open;
+  std::filesystem::path path_;
+  OocgReadOptions options_;
+  std::unique_ptr<Open> open_;
+};
 
 // Everything read_oocg checks, plus the graph's structure (validate()).
 OocgInfo verify_oocg(const std::filesystem::path& path);
