@@ -200,9 +200,16 @@ Result<vid_t> OocEngine::cc(const RunOptions& run) {
     lead().begin_run(detail::info_of<Cc>("cc"), run);
     return on_group([&](OocEngine& e) { return e.cc(run); });
   }
-  const bool afforest = options().cc == CcAlgorithm::afforest;
+  // Afforest samples the head of every list outside the runs' tasks, which the host tier does
+  // not serve: a graph beyond host memory takes label propagation.
+  const bool afforest = options().cc == CcAlgorithm::afforest && host_tier() == nullptr;
   detail::RawRun<Cc> raw = afforest ? cc_afforest(run) : cc_labels(run);
   raw.stats.method = afforest ? "afforest" : "labels";
+  if (!afforest && options().cc == CcAlgorithm::afforest) {
+    raw.stats.choices.emplace_back(
+        "labels: Afforest reads every list's head outside the host "
+        "tier's tasks");
+  }
   // Labels are the smallest internal id of each component; users want the smallest user id.
   const Graph& g = graph();
   std::vector<vid_t> smallest(g.num_vertices(), kNoVertex);

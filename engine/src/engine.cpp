@@ -184,8 +184,12 @@ OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions optio
   // For the GPU the edges go straight into pinned memory, checksummed on the way.
   OocgReadOptions read;
   read.read_compressed = options.compressed;
-  if (resolve_backend(options.backend, options.device) == Backend::cuda) {
-    read.memory = &pinned_memory(options.device);
+  const Backend backend = resolve_backend(options.backend, options.device);
+  if (backend == Backend::cuda) read.memory = &pinned_memory(options.device);
+  // The CPU backend, or a budget asked for, may keep part of the lists in the file.
+  if (backend == Backend::cpu || options.host_memory > 0) {
+    if (std::optional<OocEngine> tiered = load_beyond_memory(path, options, read, backend))
+      return std::move(*tiered);
   }
   return OocEngine(read_oocg(path, read), options);
 }

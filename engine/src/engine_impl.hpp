@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ooc/engine/detail/cuda_backend.hpp"
+#include "ooc/engine/detail/host_tier.hpp"
 #include "ooc/engine/engine.hpp"
 
 namespace ooc {
@@ -38,6 +39,11 @@ struct OocEngine::Impl {
   // Several GPUs from this process (EngineOptions::devices): a rank each; the fields above are
   // then unused.
   std::vector<OocEngine> group;
+  // A graph beyond host memory (OocEngine::load): its host tier, the budget, and the list bytes
+  // and partitions held in memory; null when every list is.
+  std::unique_ptr<detail::HostTier> tier;
+  std::uint64_t host_memory = 0, host_resident_bytes = 0;
+  std::uint32_t host_resident_partitions = 0;
 
   // The steps of making a rank or a lone engine, once graph, options and partitions are set.
   void take_in_lists();
@@ -81,7 +87,8 @@ detail::RawRun<P> OocEngine::run_builtin(const P& program, detail::RunSetup setu
       [&](const MemoryPlan& plan) -> Executor {
         if (impl_->device) return detail::make_cuda_executor(program, cuda_run(plan));
         return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
-                                                        program, options(), plan, rank_view());
+                                                        program, options(), plan, rank_view(),
+                                                        host_tier());
       },
       std::move(setup));
 }

@@ -67,8 +67,9 @@ KCoreResult OocEngine::peel(KCoreState state, std::vector<vid_t> left,
     detail::RunSetup shell_setup = setup;
     const auto start = Clock::now();
     if (executor == nullptr) {
-      executor = std::make_unique<detail::CpuExecutor<P>>(
-          graph(), partitions(), pull_lists(), program, options(), setup.memory, rank_view());
+      executor = std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
+                                                          program, options(), setup.memory,
+                                                          rank_view(), host_tier());
       executor->report_setup(shell_setup.stats);
     } else {
       executor->restart(program, opened);

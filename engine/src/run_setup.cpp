@@ -93,6 +93,11 @@ Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
 }  // namespace
 
 RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run) const {
+  if (impl_->tier) {
+    throw Unsupported(algorithm +
+                      " reads every list from host memory, and this graph's exceed "
+                      "it: give it more (--host-memory), or run on a larger machine");
+  }
   if (grouped() || impl_->communicator) {
     throw Unsupported(algorithm + " runs on one rank for now: run it without --devices or mpirun");
   }
@@ -151,7 +156,11 @@ double OocEngine::Impl::distance_delta() {
   if (sampled_delta > 0) return sampled_delta;
   const Graph& g = graph;
   const auto rank = static_cast<std::uint32_t>(communicator ? communicator->rank() : 0);
-  const auto mine = [&](std::size_t p) { return owners.empty() || owners[p] == rank; };
+  // A rank's own partitions; of a graph beyond host memory, those host memory holds.
+  const auto mine = [&](std::size_t p) {
+    return (owners.empty() || owners[p] == rank) &&
+           (!tier || tier->holds(static_cast<std::uint32_t>(p)));
+  };
   std::uint64_t held = 0;
   for (std::size_t p = 0; p < partitions.size(); ++p)
     if (mine(p)) held += partitions[p].num_edges();
@@ -204,7 +213,10 @@ double OocEngine::Impl::loop_delta() {
 EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) const {
   EngineOptions o = options;
   if (o.direction == Direction::pull && !info.pushes_only) check_pull(info, graph);
-  if (!info.pulls || !has_in_lists(graph)) o.direction = Direction::push;
+  if (!info.pulls || !has_in_lists(graph) || tier) o.direction = Direction::push;
+  // The host tier reads a partition's lists for a task (host_tier.hpp): the frontier loop, which
+  // reads lists outside tasks, would find those of partitions in the file missing.
+  if (tier) o.frontier_loop_edges = 0;
   // A settling program is level-synchronous: no deferral, no second pass over a loaded
   // partition, so that an iteration is one level.
   if (info.settles) o.priority = false;
@@ -288,6 +300,9 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.partitions = static_cast<std::uint32_t>(partitions.size());
   s.frontier_loop_edges = setup.drive.loop.edges;
   s.frontier_loop_delta = setup.drive.loop.delta;
+  s.host_memory = host_memory;
+  s.host_resident_bytes = host_resident_bytes;
+  s.host_resident_partitions = host_resident_partitions;
   s.choices = choices(info, o, setup.memory);
   return s;
 }
@@ -300,8 +315,12 @@ std::vector<std::string> OocEngine::Impl::choices(const detail::ProgramInfo& inf
   std::vector<std::string> out;
   if (options.direction != Direction::push && o.direction == Direction::push) {
     out.push_back(!info.pulls ? "push: " + std::string(info.name) + " has no pull side"
+                  : tier      ? "push: the host tier reads the out-lists a push needs"
                               : "push: this directed graph has no in-edges to pull over "
                                 "(partition-tool --in-edges)");
+  }
+  if (tier && options.frontier_loop_edges > 0) {
+    out.emplace_back("no frontier loop: it reads lists outside the host tier's tasks");
   }
   const bool gpu_rank = communicator && backend == Backend::cuda;
   if (backend == Backend::cuda && options.in_memory && !memory.in_memory) {

@@ -66,6 +66,13 @@ std::uint64_t RunStats::cached_bytes() const {
   return sum;
 }
 
+std::uint64_t RunStats::storage_bytes() const {
+  std::uint64_t sum = 0;
+  for (const IterationStats& it : iterations)
+    sum += it.storage_bytes;
+  return sum;
+}
+
 std::size_t RunStats::pull_iterations() const {
   std::size_t n = 0;
   for (const IterationStats& it : iterations)
@@ -153,6 +160,17 @@ std::string schedule_notes(const RunStats& s) {
   if (s.cache_partitions > 0) {
     text += "; cache " + format_bytes(s.cache_bytes) + " in " + std::to_string(s.cache_partitions) +
             " partitions served " + format_bytes(s.cached_bytes());
+  }
+  if (s.host_memory > 0) {
+    double seconds = 0;
+    for (const IterationStats& it : s.iterations)
+      seconds += it.storage_seconds;
+    char read[64];
+    std::snprintf(read, sizeof read, " read from the file in %.3f s", seconds);
+    text += "; host memory " + format_bytes(s.host_memory) + ": " +
+            format_bytes(s.host_resident_bytes) + " of lists in " +
+            std::to_string(s.host_resident_partitions) + " of " + std::to_string(s.partitions) +
+            " partitions, " + format_bytes(s.storage_bytes()) + read;
   }
   return text;
 }

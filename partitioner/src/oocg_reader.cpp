@@ -489,11 +489,17 @@ OocgLists::OocgLists(const std::filesystem::path& path, const OocgReadOptions& o
 
 OocgLists::~OocgLists() = default;
 
-std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges) {
+std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
+                               bool compressed_only) {
   OocgReadOptions part = options_;
   part.vertex_ranges = ranges;
+  std::array<bool, kSections> wanted = open_->wanted;
+  if (compressed_only && wanted[kCompressedLists]) {
+    wanted[kTargets] = false;
+    if (wanted[kPackedWeights]) wanted[kWeights] = false;
+  }
   const ReadPlan plan =
-      plan_part(open_->opened.header, open_->opened.sections, open_->wanted, g, part, path_);
+      plan_part(open_->opened.header, open_->opened.sections, wanted, g, part, path_);
   for (int s = 0; s < kSections; ++s) {
     const ReadPlan::Read& r = plan.sections[s];
     if (!r.planned) continue;

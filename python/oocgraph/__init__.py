@@ -33,6 +33,9 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
 ``cc``               ``"afforest"`` (the default: union-find, most lists never read) or
                      ``"labels"`` (label propagation) for :meth:`Graph.cc`
 ``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``
+``host_memory``      host memory a loaded file's lists may hold (bytes or ``"8GiB"``): the
+                     partitions that do not fit are read from the file as runs need them (CPU
+                     backend; default: 80% of the memory available)
 ``in_memory``        bool: keep all edges on the GPU when they fit the budget
 ``cache``            bool: the GPU edge cache when they do not
 ``compressed``       bool: read compressed lists when the file has them

@@ -115,6 +115,8 @@ bool set_value_option(EngineOptions& o, const std::string& key, const py::handle
     o.compressed = bool_option(v, name);
   } else if (key == "budget") {
     o.device_budget = size_option(v, name);
+  } else if (key == "host_memory") {
+    o.host_memory = size_option(v, name);
   } else if (key == "partition_bytes") {
     o.partition_bytes = size_option(v, name);
   } else if (key == "device") {

@@ -824,6 +824,34 @@ TEST_F(Tools, TcWritesEachVertexsTrianglesAndTheTotal) {
       << kron.out;
 }
 
+// --host-memory: a file whose lists exceed it runs from the file, verified, and the summary and
+// --json say how much host memory held and how much was read from the file.
+TEST_F(Tools, HostMemoryBelowTheListsRunsFromTheFile) {
+  const std::string file = path("w.oocg").string();
+  ASSERT_EQ(partition_tool({"generate", "kron", "--scale", "12", "--undirected", "--weights",
+                            "random:1-64", "-q", "-o", file})
+                .exit_code,
+            0);
+  const Ran r =
+      ooc_run({"bfs,sssp,pagerank", "--graph", file, "--backend", "cpu", "--host-memory", "64KiB",
+               "--partition-bytes", "16KiB", "--verify", "--json", path("run.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::size_t verified = 0;
+  for (auto at = r.out.find(": ok, matches the serial reference"); at != std::string::npos;
+       at = r.out.find(": ok, matches the serial reference", at + 1))
+    ++verified;
+  EXPECT_EQ(verified, 3u) << r.out;
+  EXPECT_NE(r.out.find("; host memory 64.0 KiB: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" read from the file in "), std::string::npos) << r.out;
+  const nlohmann::json runs = nlohmann::json::parse(slurp(path("run.json")))["runs"];
+  ASSERT_EQ(runs.size(), 3u);
+  for (const nlohmann::json& run : runs) {
+    EXPECT_EQ(run["host_tier"]["host_memory"], 65536);
+    EXPECT_GT(run["host_tier"]["storage_bytes"].get<std::uint64_t>(), 0u);
+    EXPECT_LE(run["host_tier"]["resident_bytes"].get<std::uint64_t>(), 65536u);
+  }
+}
+
 // kcore: each vertex's core number with --output (a 3x3 grid is a 2-core), the shells and the
 // degeneracy in the summary, verified.
 TEST_F(Tools, KcoreWritesEachVertexsCoreNumber) {

@@ -4,7 +4,6 @@
 #include "ooc/core/storage_reads.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -13,19 +12,16 @@
 #include <vector>
 
 #include "ooc/core/error.hpp"
+#include "temp_dir.hpp"
 
 namespace ooc {
 namespace {
 
 namespace fs = std::filesystem;
 
-class StorageReadsTest : public ::testing::Test {
+class StorageReadsTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ooc-storage-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  StorageReadsTest() : TempDirTest("ooc-storage") {}
 
   fs::path file_of(std::uint64_t bytes) {
     const fs::path path = dir_ / ("f" + std::to_string(bytes));
@@ -36,8 +32,6 @@ class StorageReadsTest : public ::testing::Test {
     out.write(data.data(), static_cast<std::streamsize>(bytes));
     return path;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(StorageReadsTest, ReadsEveryByteOnceInBlocksInFlight) {

@@ -85,6 +85,11 @@ nlohmann::json common_json(const RunStats& s) {
           {"cache_bytes", s.cache_bytes},
           {"cache_partitions", s.cache_partitions},
           {"cached_bytes", s.cached_bytes()},
+          {"host_tier",
+           {{"host_memory", s.host_memory},
+            {"resident_bytes", s.host_resident_bytes},
+            {"resident_partitions", s.host_resident_partitions},
+            {"storage_bytes", s.storage_bytes()}}},
           {"exchange_calibration",
            s.exchange_calibration.measured() ? to_json(s.exchange_calibration) : nlohmann::json()},
           {"per_iteration", iterations}};

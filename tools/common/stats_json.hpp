@@ -31,6 +31,8 @@ void for_each_trace_field(Stats& it, Visit&& visit) {
   for (std::size_t e = 0; e < kEngines; ++e)
     visit("bytes_" + std::string(to_string(static_cast<TransferEngine>(e))), it.bytes[e]);
   visit("cached_bytes", it.cached_bytes);
+  visit("storage_bytes", it.storage_bytes);
+  visit("storage_seconds", it.storage_seconds);
   visit("tasks", it.tasks);
   visit("seconds", it.seconds);
   visit("survey_seconds", it.survey_seconds);

@@ -83,6 +83,12 @@ void add_engine_options(CLI::App& app, Args& a) {
                  "Device memory the engine may use (0: CUDA takes 90% of free memory)")
       ->check(size_validator())
       ->capture_default_str();
+  app.add_option("--host-memory", a.host_memory,
+                 "Host memory the graph's lists may hold: the partitions that do not fit are read "
+                 "from the file as iterations need them (CPU backend; 0: 80% of the memory "
+                 "available)")
+      ->check(size_validator())
+      ->capture_default_str();
   add_switch(app, "--in-memory", a.in_memory,
              "Keep all edges on the GPU when they fit the budget: on | off (off: edges stay "
              "in host memory, no cache either)");

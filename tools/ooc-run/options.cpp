@@ -132,6 +132,7 @@ EngineOptions engine_options(const Args& a) {
   o.transfer = first_of(a.transfer, parse_transfer_policy);
   o.partition_bytes = parse_size(a.partition_bytes);
   o.device_budget = parse_size(a.budget);
+  o.host_memory = parse_size(a.host_memory);
   o.priority = parse_list(a.priority, parse_priority).front();
   o.load_balance = first_of(a.load_balance, parse_load_balance);
   o.direction = first_of(a.direction, parse_direction);

@@ -25,7 +25,8 @@ struct Args {
   std::string sources;      // bc, closeness, bfs: K to sample, all, or a list
   std::string source_list;  // the same as a list (--source-list)
   std::uint32_t batch = 0;  // the batched traversals' sources per pass (0: chosen)
-  std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0";
+  std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0",
+              host_memory = "0";
   std::string priority = "on";
   std::string load_balance = "tiled";
   std::string direction = "push";

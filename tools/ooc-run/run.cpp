@@ -354,7 +354,8 @@ void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& 
 
 const Graph& Runner::whole_graph(const OocEngine& engine) {
   const Graph& g = engine.graph();
-  if ((engine.ranks() == 1 && g.has_raw_lists()) || a_.graph.empty()) return g;
+  if ((engine.ranks() == 1 && g.has_raw_lists() && engine.lists_in_memory()) || a_.graph.empty())
+    return g;
   if (whole_.num_vertices() == 0) {
     whole_ = read_oocg(a_.graph);
     decode_raw_lists(whole_);  // a compressed-only file's: the references read raw lists

@@ -33,6 +33,7 @@
 #include "ooc/engine/programs.hpp"
 #include "ooc/engine/stats.hpp"
 #include "ooc/partitioner/graph.hpp"
+#include "ooc/partitioner/oocg.hpp"
 #include "ooc/partitioner/partition.hpp"
 
 // ooc::engine_cuda defines OOC_CUDA_PROGRAMS: the CUDA executor, instantiated per program.
@@ -203,7 +204,10 @@ class OocEngine {
   OocEngine& operator=(OocEngine&&) noexcept;
   ~OocEngine();
 
+  // A graph beyond host memory (EngineOptions::host_memory) holds only some partitions' lists;
+  // the others are read from its file as runs need them, so that graph() lacks them.
   const Graph& graph() const;
+  bool lists_in_memory() const;
   const EngineOptions& options() const;
   // The options that may change between runs (options.hpp), and later runs with others: the
   // graph stays loaded. configure() throws InvalidInput for a count out of its range, and changes
@@ -294,6 +298,13 @@ class OocEngine {
   // with what is fixed filled in.
   RunStats begin_host_run(const std::string& algorithm, const RunOptions& run) const;
   detail::RankView rank_view() const;  // empty without a communicator
+  // A file whose lists exceed the host memory they may hold (EngineOptions::host_memory), loaded
+  // with a host tier (beyond_memory.cpp); nullopt when they fit.
+  static std::optional<OocEngine> load_beyond_memory(const std::filesystem::path& path,
+                                                     const EngineOptions& options,
+                                                     OocgReadOptions read, Backend backend);
+  // A graph beyond host memory's host tier (host_tier.hpp); null when every list is in memory.
+  detail::HostTier* host_tier() const;
   // The batched traversals (batch.cpp): the batch's width for what their arrays hold, the same
   // on every rank.
   std::uint32_t batch_width(std::uint32_t asked, std::size_t sources, bool levels, bool paths,
@@ -406,7 +417,8 @@ Result<typename P::Value> OocEngine::run(const P& program, const RunOptions& run
 #endif
         }
         return std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
-                                                        program, options(), plan, rank_view());
+                                                        program, options(), plan, rank_view(),
+                                                        host_tier());
       },
       begin_run(info, run));
   if constexpr (P::kind == ProgramKind::accumulative) {

@@ -168,6 +168,12 @@ struct EngineOptions {
   // all fit; else the edge cache). 0: CUDA uses 90% of the free memory; the CPU backend keeps
   // edges out of core.
   std::uint64_t device_budget = 0;
+  // Host memory the edges of a graph loaded from a file may hold (OocEngine::load; the host
+  // tier, docs/architecture.md#graphs-beyond-host-memory). A graph whose lists do not fit keeps
+  // the partitions that do in memory and reads the others from the file when an iteration needs
+  // them, on the CPU backend and one rank for now. 0: 80% of the memory available when the graph
+  // is loaded (MemAvailable).
+  std::uint64_t host_memory = 0;
   // Keep all edges on the device when they fit the budget (in-memory mode). Off: edges stay in
   // host memory whatever the budget, cache included, as when comparing transfer policies on a
   // graph that fits.

@@ -36,6 +36,10 @@ struct IterationStats {
   std::array<std::uint32_t, kEngines> partitions{};  // active partitions per engine
   std::array<std::uint64_t, kEngines> bytes{};       // bytes over PCIe per engine
   std::uint64_t cached_bytes = 0;  // edge bytes the active lists read from the edge cache
+  // A graph beyond host memory (EngineOptions::host_memory): the list bytes read from its file,
+  // for the partitions host memory does not hold, and the time the reads took.
+  std::uint64_t storage_bytes = 0;
+  double storage_seconds = 0;
   std::uint32_t tasks = 0;
   double seconds = 0;            // wall time of the iteration
   double survey_seconds = 0;     // activity and cost model, of which:
@@ -125,6 +129,11 @@ struct RunStats {
   // The edge cache (out of core): the edge bytes it kept resident and in how many partitions.
   std::uint64_t cache_bytes = 0;
   std::uint32_t cache_partitions = 0;
+  // A graph beyond host memory (EngineOptions::host_memory): the host memory its edges were
+  // given, and the list bytes and partitions held there; the rest come from the file (0: every
+  // list is in memory).
+  std::uint64_t host_memory = 0, host_resident_bytes = 0;
+  std::uint32_t host_resident_partitions = 0;
 
   // Appends a later run of the same settings (bc's runs, summed): its iterations after these,
   // renumbered, and its times and setup bytes added; the settings and memory plan stay.
@@ -134,6 +143,7 @@ struct RunStats {
   std::uint64_t bytes(TransferEngine e) const;
   std::uint64_t total_bytes() const;
   std::uint64_t cached_bytes() const;
+  std::uint64_t storage_bytes() const;  // read from the file (a graph beyond host memory)
   std::size_t pull_iterations() const;
   std::size_t loop_iterations() const;  // run by the frontier loop
   // One line: time, iterations, edges processed, bytes by engine.

@@ -85,9 +85,11 @@ OocgInfo read_oocg_info(const std::filesystem::path& path);
 // the tier below host memory). `g` is a part of the file read by read_oocg with `options` and
 // some vertex_ranges: its list arrays span the file's, and only the ranges' lists are there.
 // fetch() reads the lists of other ranges into their places in `g` (the targets, weights,
-// compressed lists, packed weights and in-edges that `options` read), without checksums, and
-// returns the bytes read; release() gives back their pages, those wholly inside what fetch()
-// read of each section (a page shared with a neighbouring list stays). The file stays open.
+// compressed lists, packed weights and in-edges that `options` read; with `compressed_only`, and
+// compressed lists in the file, not the raw targets, nor the raw weights where weights are
+// packed), without checksums, and returns the bytes read; release() gives back the pages of every
+// section of the ranges, those wholly inside their extents (a page shared with a neighbouring
+// list stays). The file stays open.
 class OocgLists {
  public:
   OocgLists(const std::filesystem::path& path, const OocgReadOptions& options);
@@ -95,7 +97,8 @@ class OocgLists {
   OocgLists(const OocgLists&) = delete;
   OocgLists& operator=(const OocgLists&) = delete;
 
-  std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges);
+  std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
+                      bool compressed_only = false);
   void release(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges);
 
  private:

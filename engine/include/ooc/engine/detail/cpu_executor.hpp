@@ -27,6 +27,7 @@
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/detail/cpu_frontier.hpp"
 #include "ooc/engine/detail/executor.hpp"
+#include "ooc/engine/detail/host_tier.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/priority.hpp"
 #include "ooc/engine/programs.hpp"
@@ -65,8 +66,11 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
  public:
   // `pull`: the lists the pull direction reads. `rank`: in a distributed run, the vertices of
   // this rank's partitions (it processes only those) and the ranks' host link; empty: one rank.
+  // `tier`: a graph beyond host memory's (host_tier.hpp), whose tasks read the lists host memory
+  // does not hold from the file first; null: every list is in memory.
   CpuExecutor(const Graph& g, std::span<const Partition> parts, Lists pull, const P& program,
-              const EngineOptions& options, const MemoryPlan& plan, RankView rank = {})
+              const EngineOptions& options, const MemoryPlan& plan, RankView rank = {},
+              HostTier* tier = nullptr)
       : CpuFrontier(g, parts),
         program_(program),
         options_(options),
@@ -74,6 +78,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
         owned_(rank.owned),
         link_(rank.link),
         layout_(rank.layout),
+        tier_(tier),
         pull_lists_{&pull.graph, pull.partitions, plan.compressed && &pull.graph == &g},
         staging_(P::needs_weights && g.weighted(), plan),
         values_(Buffer<Value>::allocate(g.num_vertices())),
@@ -213,6 +218,7 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   const Bitmap* owned_;
   Communicator* link_;
   const OwnedLayout* layout_;
+  HostTier* tier_;
   ListSet push_lists_{&g_, parts_, plan_.compressed};
   ListSet pull_lists_;
   CpuStaging staging_;
@@ -414,6 +420,7 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
     return;
   }
   for (const Task& task : tasks) {
+    if (tier_ != nullptr) tier_->fetch(task.partitions, plan_.compressed, stats);
     switch (task.engine) {
       case TransferEngine::filter:
         run_filter(task, stats);
@@ -425,6 +432,7 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
         run_in_place(task, stats);
         break;
     }
+    if (tier_ != nullptr) tier_->release();
   }
 }
 

@@ -1,0 +1,41 @@
+#pragma once
+// The host tier of a graph beyond host memory (EngineOptions::host_memory; docs/architecture.md,
+// "Graphs beyond host memory"): the partitions whose lists host memory holds stay there; a task
+// that needs the lists of another reads them from the graph's file into their places first and
+// gives their pages back after (OocgLists), so that host memory holds the resident partitions and
+// one task's others at a time. On the CPU backend, one rank, for now.
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "ooc/engine/stats.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "ooc/partitioner/partition.hpp"
+
+namespace ooc::detail {
+
+class HostTier {
+ public:
+  // `graph` was read from `file` with `read` and the resident partitions' vertex ranges.
+  HostTier(const std::filesystem::path& file, const OocgReadOptions& read, Graph& graph,
+           std::span<const Partition> parts, std::vector<bool> resident);
+
+  // Reads the lists of those of `partitions` that host memory does not hold, adding the bytes
+  // and the time to `stats`: their compressed lists alone when the run reads those.
+  void fetch(std::span<const std::uint32_t> partitions, bool compressed, IterationStats& stats);
+  // Gives back the pages of what the last fetch read.
+  void release();
+  // Whether host memory holds partition p's lists.
+  bool holds(std::uint32_t p) const { return resident_[p]; }
+
+ private:
+  OocgLists lists_;
+  Graph& graph_;
+  std::span<const Partition> parts_;
+  std::vector<bool> resident_;
+  std::vector<std::pair<vid_t, vid_t>> fetched_;
+};
+
+}  // namespace ooc::detail

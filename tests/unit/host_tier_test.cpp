@@ -1,0 +1,91 @@
+// Graphs beyond host memory (EngineOptions::host_memory, host_tier.hpp) on the CPU backend: a
+// file loaded with a budget its lists exceed keeps the partitions that fit, reads the others for
+// each task that needs them, and every program gives the serial reference's values, on every
+// shape and host policy, raw and compressed lists, at budgets holding no partition and some.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine_cases.hpp"
+#include "ooc/engine/engine.hpp"
+#include "ooc/partitioner/compress.hpp"
+#include "ooc/partitioner/oocg.hpp"
+#include "temp_dir.hpp"
+
+namespace ooc {
+namespace {
+
+namespace fs = std::filesystem;
+
+class HostTierTest : public test::TempDirTest {
+ protected:
+  HostTierTest() : TempDirTest("ooc-host-tier") {}
+
+  fs::path write(const Graph& g, const std::string& name) const {
+    const fs::path file = dir_ / (name + ".oocg");
+    write_oocg(g, file);
+    return file;
+  }
+};
+
+EngineOptions tiered(const std::string& policy, std::uint64_t host_memory) {
+  EngineOptions o = test::options_for(policy, true, Backend::cpu);
+  o.host_memory = host_memory;
+  return o;
+}
+
+TEST_F(HostTierTest, EveryProgramMatchesTheReferenceOnEveryShapeAndPolicy) {
+  const std::vector<std::string> programs{"bfs", "sssp", "cc_labels", "pagerank",
+                                          "pagerank_per_vertex"};
+  for (const std::string& shape : test::shape_names()) {
+    if (shape == "single") continue;  // no edges, no file of them
+    for (const bool compressed : {false, true}) {
+      Graph g = test::make_shape(shape);
+      if (compressed) compress(g);
+      const fs::path file = write(g, shape);
+      const std::uint64_t half = g.num_edges() * g.bytes_per_edge() / 2;
+      for (const std::string policy : {"hybrid", "filter", "compaction", "zerocopy"}) {
+        for (const std::uint64_t budget : {std::uint64_t{1}, half}) {
+          SCOPED_TRACE(shape + (compressed ? ", compressed, " : ", raw, ") + policy +
+                       ", host memory " + std::to_string(budget));
+          OocEngine engine = OocEngine::load(file, tiered(policy, budget));
+          EXPECT_FALSE(engine.lists_in_memory());
+          for (const std::string& program : programs) {
+            SCOPED_TRACE(program);
+            const RunStats stats = test::expect_matches_reference(program, engine, &g);
+            if (stats.algorithm.empty()) continue;  // cc refused a directed graph
+            EXPECT_EQ(stats.host_memory, budget);
+            EXPECT_GT(stats.storage_bytes(), 0u);  // every shape's source has edges in the file
+            EXPECT_NE(stats.summary().find("; host memory "), std::string::npos);
+          }
+        }
+      }
+    }
+  }
+}
+
+// A graph that fits its budget loads as it would without one; cc takes label propagation on a
+// graph beyond it and says why; tc refuses it in one line.
+TEST_F(HostTierTest, AGraphThatFitsIsWholeAndTheRestSayWhatTheyChose) {
+  const Graph g = test::make_shape("kron");
+  const fs::path file = write(g, "kron");
+  OocEngine whole = OocEngine::load(file, tiered("hybrid", std::uint64_t{1} << 30));
+  EXPECT_TRUE(whole.lists_in_memory());
+  EXPECT_EQ(whole.bfs(0).stats.host_memory, 0u);
+  OocEngine beyond = OocEngine::load(file, tiered("hybrid", 1));
+  const Result<vid_t> cc = beyond.cc();
+  EXPECT_EQ(cc.values, reference::cc(g));
+  EXPECT_EQ(cc.stats.method, "labels");
+  EXPECT_NE(cc.stats.summary().find(
+                "labels: Afforest reads every list's head outside the host tier's tasks"),
+            std::string::npos)
+      << cc.stats.summary();
+  EXPECT_EQ(test::error_of([&] { beyond.triangles(); }),
+            "tc reads every list from host memory, and this graph's exceed it: give it more "
+            "(--host-memory), or run on a larger machine");
+}
+
+}  // namespace
+}  // namespace ooc
