@@ -6,29 +6,33 @@
 // out-edge as a component of its own; a forward-backward search (Fleischer, Hendrickson and Pinar)
 // from the vertex of largest in-degree times out-degree finds the giant: what the pivot reaches
 // forward and, within that, what reaches it backward (every vertex on a path from a forward one
-// back to the pivot is a forward one too, so the backward search never leaves the forward set). A
-// second trim follows. What is left falls into weakly connected components, which no SCC crosses,
-// and each is a task of Tarjan's algorithm (where Hong et al. recurse with FW-BW), so that a graph
-// of many small SCCs (a road network) costs linear work whatever its shape.
+// back to the pivot is a forward one too, so the backward search never leaves the forward set).
+// Both searches are direction-optimising BFS runs (Beamer et al.). A second trim follows, and
+// Tarjan's algorithm (Pearce's one-array form, serial) settles what is left: on a small-world
+// graph nothing, on a road network most of it, in one weak component that no parallel split of
+// Hong et al.'s would have divided.
 //
 // The trick that makes trimming cheap: each vertex keeps its count of in- and out-edges from
-// unsettled vertices (self-loops aside); settling a vertex decrements its neighbours' counts, and
-// one whose count reaches zero is trimmed, so a chain unravels in a pass per link, not a sweep.
+// unsettled vertices (self-loops aside), read from the offsets; settling a vertex decrements its
+// neighbours' counts, and one whose count reaches zero is trimmed, so a chain unravels in a pass
+// per link, not a sweep.
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
-#include <oneapi/tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "host_lists.hpp"
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/engine/direction.hpp"
 #include "ooc/engine/engine.hpp"
 
 namespace ooc {
@@ -36,9 +40,15 @@ namespace {
 
 constexpr vid_t kUnsettled = kNoVertex;
 
+enum class Way { out, in };
+
+constexpr Way reverse(Way way) {
+  return way == Way::out ? Way::in : Way::out;
+}
+
 // The lists both ways: the out-lists, decoded when compressed only, and the in-lists, raw
 // (partition-tool --in-edges writes them raw in every kind of file), or a symmetric graph's
-// out-lists.
+// out-lists. Degrees come from the offsets, without reading a list.
 struct Lists {
   const Graph& g;
 
@@ -50,6 +60,33 @@ struct Lists {
     return {g.in_edges.sources.data() + g.in_edges.offsets[v],
             static_cast<std::size_t>(g.in_edges.degree(v))};
   }
+  std::span<const vid_t> along(Way way, vid_t v, std::vector<vid_t>& scratch) const {
+    return way == Way::out ? out(v, scratch) : in(v, scratch);
+  }
+  eid_t degree(Way way, vid_t v) const {
+    return way == Way::out || g.symmetric ? g.degree(v) : g.in_edges.degree(v);
+  }
+  eid_t both(vid_t v) const { return degree(Way::out, v) + degree(Way::in, v); }
+};
+
+// A bit per vertex, set concurrently.
+class Bitmap {
+ public:
+  explicit Bitmap(vid_t n) : words_((std::size_t{n} + 63) / 64) {}
+
+  bool get(vid_t v) const { return words_[v / 64].load(std::memory_order_relaxed) >> (v % 64) & 1; }
+  // Sets v's bit; true when this call set it.
+  bool claim(vid_t v) {
+    const std::uint64_t bit = std::uint64_t{1} << (v % 64);
+    return (words_[v / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+  }
+  void clear() {
+    tbb::parallel_for(std::size_t{0}, words_.size(),
+                      [this](std::size_t i) { words_[i].store(0, std::memory_order_relaxed); });
+  }
+
+ private:
+  std::vector<std::atomic<std::uint64_t>> words_;
 };
 
 struct State {
@@ -92,7 +129,11 @@ std::vector<vid_t> expand(State& s, std::size_t count, At&& at, Visit&& visit) {
                       for (std::size_t i = r.begin(); i != r.end(); ++i)
                         visit(at(i), local);
                     });
+  std::size_t size = 0;
+  for (const Local& local : locals)
+    size += local.found.size();
   std::vector<vid_t> next;
+  next.reserve(size);
   for (const Local& local : locals) {
     next.insert(next.end(), local.found.begin(), local.found.end());
     s.edges_read += local.edges;
@@ -105,19 +146,62 @@ std::vector<vid_t> expand_from(State& s, const std::vector<vid_t>& frontier, aut
       s, frontier.size(), [&](std::size_t i) { return frontier[i]; }, visit);
 }
 
-// Trimming's counts; returns the vertices they trim at once, settled.
-std::vector<vid_t> count_edges(State& s) {
+std::vector<vid_t> expand_all(State& s, auto&& visit) {
   return expand(
-      s, s.n, [](std::size_t v) { return static_cast<vid_t>(v); },
-      [&s](vid_t v, Local& local) {
-        const auto others = [&](std::span<const vid_t> list) {
-          local.edges += list.size();
-          return static_cast<eid_t>(list.size() - std::count(list.begin(), list.end(), v));
-        };
-        s.out_left[v] = others(s.lists.out(v, local.scratch));
-        s.in_left[v] = others(s.lists.in(v, local.scratch));
-        if ((s.out_left[v] == 0 || s.in_left[v] == 0) && s.settle(v, v)) local.found.push_back(v);
-      });
+      s, s.n, [](std::size_t v) { return static_cast<vid_t>(v); }, visit);
+}
+
+// The sum of f(i) for i in [0, count), in parallel.
+template <class F>
+std::uint64_t sum(std::size_t count, F&& f) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, count), std::uint64_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t total) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i)
+          total += f(i);
+        return total;
+      },
+      std::plus<>());
+}
+
+// Trimming's counts, from the offsets: each self-loop is an entry of the vertex's out-list and of
+// its in-list, taken out of both counts; only a vertex with edges both ways has its in-list
+// scanned for them, since one without either is trimmed whatever they are. The counts are exact.
+// Returns the vertices they trim at once, settled.
+std::vector<vid_t> count_edges(State& s) {
+  return expand_all(s, [&s](vid_t v, Local& local) {
+    eid_t out = s.lists.degree(Way::out, v), in = s.lists.degree(Way::in, v);
+    if (out > 0 && in > 0) {
+      const std::span<const vid_t> list = s.lists.in(v, local.scratch);
+      local.edges += list.size();
+      const auto loops = static_cast<eid_t>(std::count(list.begin(), list.end(), v));
+      out -= loops;
+      in -= loops;
+    }
+    s.out_left[v].store(out, std::memory_order_relaxed);
+    s.in_left[v].store(in, std::memory_order_relaxed);
+    if ((out == 0 || in == 0) && s.settle(v, v)) local.found.push_back(v);
+  });
+}
+
+// The counts afresh for the unsettled vertices, from their lists; returns those left without an
+// in-edge or an out-edge, settled only once every count is taken, so that all see the same
+// unsettled vertices.
+std::vector<vid_t> recount(State& s) {
+  std::vector<vid_t> trimmed = expand_all(s, [&s](vid_t v, Local& local) {
+    if (!s.unsettled(v)) return;
+    const auto others = [&](std::span<const vid_t> list) {
+      local.edges += list.size();
+      return static_cast<eid_t>(std::count_if(list.begin(), list.end(),
+                                              [&](vid_t w) { return w != v && s.unsettled(w); }));
+    };
+    s.out_left[v] = others(s.lists.out(v, local.scratch));
+    s.in_left[v] = others(s.lists.in(v, local.scratch));
+    if (s.out_left[v] == 0 || s.in_left[v] == 0) local.found.push_back(v);
+  });
+  tbb::parallel_for(std::size_t{0}, trimmed.size(),
+                    [&](std::size_t i) { s.settle(trimmed[i], trimmed[i]); });
+  return trimmed;
 }
 
 // Takes `settled` out of their neighbours' counts and trims whoever is left without an in-edge or
@@ -142,6 +226,22 @@ vid_t retire(State& s, std::vector<vid_t> settled) {
   return trimmed;
 }
 
+// The second trim, after FW-BW has settled the giant: retiring the giant reads its lists, counting
+// afresh reads those of the vertices left, and it takes whichever reads fewer (on a small-world
+// graph the giant holds nearly every edge left; on a road network it may be a handful of
+// vertices). Returns how many it trimmed.
+vid_t trim_after(State& s, std::vector<vid_t> giant) {
+  const std::uint64_t giant_edges =
+      sum(giant.size(), [&](std::size_t i) { return s.lists.both(giant[i]); });
+  const std::uint64_t left_edges = sum(s.n, [&](std::size_t v) {
+    return s.unsettled(static_cast<vid_t>(v)) ? s.lists.both(static_cast<vid_t>(v)) : 0;
+  });
+  if (giant_edges <= left_edges) return retire(s, std::move(giant));
+  std::vector<vid_t> trimmed = recount(s);
+  const auto counted = static_cast<vid_t>(trimmed.size());
+  return counted + retire(s, std::move(trimmed));
+}
+
 // The unsettled vertex of largest in-degree times out-degree among the unsettled (Hong et al.:
 // the likeliest to be in the giant SCC), the smallest id of several; kUnsettled when none is left.
 vid_t pivot(const State& s) {
@@ -164,166 +264,142 @@ vid_t pivot(const State& s) {
       .second;
 }
 
-// The pivot's SCC, settled in the pivot's component.
-std::vector<vid_t> forward_backward(State& s, vid_t pivot) {
-  std::vector<std::atomic<bool>> forward(s.n);
-  forward[pivot] = true;
-  for (std::vector<vid_t> frontier{pivot}; !frontier.empty();) {
-    frontier = expand_from(s, frontier, [&](vid_t v, Local& local) {
-      const std::span<const vid_t> out = s.lists.out(v, local.scratch);
-      local.edges += out.size();
-      for (const vid_t w : out) {
-        if (s.unsettled(w) && !forward[w].load(std::memory_order_relaxed) &&
-            !forward[w].exchange(true))
-          local.found.push_back(w);
-      }
-    });
-  }
-  s.settle(pivot, pivot);
-  std::vector<vid_t> scc{pivot};
-  for (std::vector<vid_t> frontier{pivot}; !frontier.empty();) {
-    frontier = expand_from(s, frontier, [&](vid_t v, Local& local) {
-      const std::span<const vid_t> in = s.lists.in(v, local.scratch);
-      local.edges += in.size();
-      for (const vid_t u : in) {
-        if (forward[u].load(std::memory_order_relaxed) && s.settle(u, pivot))
-          local.found.push_back(u);
-      }
-    });
-    scc.insert(scc.end(), frontier.begin(), frontier.end());
-  }
-  return scc;
-}
-
-// Concurrent union-find: a root is linked under a smaller one by compare-and-swap, so that no
-// cycle can form, and paths are halved as they are walked.
-vid_t find(std::vector<std::atomic<vid_t>>& parent, vid_t v) {
-  for (;;) {
-    vid_t up = parent[v].load();
-    if (up == v) return v;
-    const vid_t above = parent[up].load();
-    if (above != up) parent[v].compare_exchange_weak(up, above);
-    v = above;
-  }
-}
-
-void unite(std::vector<std::atomic<vid_t>>& parent, vid_t a, vid_t b) {
-  for (;;) {
-    a = find(parent, a);
-    b = find(parent, b);
-    if (a == b) return;
-    if (a < b) std::swap(a, b);
-    vid_t root = a;
-    if (parent[a].compare_exchange_strong(root, b)) return;
-  }
-}
-
-// The unsettled vertices grouped by weakly connected component: `vertices` in order of their
-// group, group i being vertices[starts[i] .. starts[i + 1]).
-struct Groups {
-  std::vector<vid_t> vertices;
-  std::vector<std::size_t> starts;
-};
-
-Groups weak_components(State& s) {
-  std::vector<std::atomic<vid_t>> parent(s.n);
-  tbb::parallel_for(vid_t{0}, s.n, [&](vid_t v) { parent[v] = v; });
-  const std::vector<vid_t> left = expand(
-      s, s.n, [](std::size_t v) { return static_cast<vid_t>(v); },
-      [&](vid_t v, Local& local) {
-        if (!s.unsettled(v)) return;
-        const std::span<const vid_t> out = s.lists.out(v, local.scratch);
-        local.edges += out.size();
-        for (const vid_t w : out) {
-          if (s.unsettled(w)) unite(parent, v, w);
-        }
-        local.found.push_back(v);
-      });
-  std::vector<std::uint64_t> keys(left.size());  // group root, then vertex
-  tbb::parallel_for(std::size_t{0}, left.size(), [&](std::size_t i) {
-    keys[i] = std::uint64_t{find(parent, left[i])} << 32 | left[i];
-  });
-  tbb::parallel_sort(keys.begin(), keys.end());
-  Groups groups;
-  groups.vertices.resize(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    groups.vertices[i] = static_cast<vid_t>(keys[i]);
-    if (i == 0 || keys[i] >> 32 != keys[i - 1] >> 32) groups.starts.push_back(i);
-  }
-  groups.starts.push_back(keys.size());
-  return groups;
-}
-
-// A group's out-lists in its own ids (position in the group), edges to settled vertices left out.
-struct GroupLists {
-  std::vector<eid_t> offsets{0};
-  std::vector<vid_t> targets;
-};
-
-GroupLists group_lists(const State& s, std::span<const vid_t> group, std::vector<vid_t>& local) {
-  for (std::size_t i = 0; i < group.size(); ++i)
-    local[group[i]] = static_cast<vid_t>(i);
-  GroupLists l;
-  std::vector<vid_t> scratch;
-  for (const vid_t v : group) {
-    for (const vid_t w : s.lists.out(v, scratch)) {
-      if (s.unsettled(w)) l.targets.push_back(local[w]);
-    }
-    l.offsets.push_back(l.targets.size());
-  }
-  return l;
-}
-
-// Tarjan's algorithm on one group, iteratively (a stack of vertices and their next edges in place
-// of recursion): each SCC is settled in the component of its root, the first vertex it reached.
-// `local` (a slot per vertex of the graph) maps the group's vertices to their positions.
-void tarjan(State& s, std::span<const vid_t> group, std::vector<vid_t>& local) {
-  const GroupLists l = group_lists(s, group, local);
-  const auto k = static_cast<vid_t>(group.size());
-  std::vector<vid_t> index(k, kUnsettled), low(k), stack;
-  std::vector<bool> on_stack(k, false);
-  std::vector<std::pair<vid_t, eid_t>> calls;  // the vertex, and its next edge
-  vid_t next = 0;
-  const auto open = [&](vid_t v) {
-    index[v] = low[v] = next++;
-    stack.push_back(v);
-    on_stack[v] = true;
-    calls.emplace_back(v, l.offsets[v]);
+// A breadth-first search from `seed` (taken already) along `way`, through the vertices for which
+// open(v) holds, each taken by take(v) (false when another thread took it first); returns what it
+// took, the seed first. Direction-optimising (Beamer, Asanovic and Patterson, SC'12): a
+// top-down step reads the frontier's lists; once the frontier holds enough of the open vertices'
+// edges (choose_pull, with GAP's constants), a bottom-up step has every open vertex read its list
+// the other way up to its first frontier vertex, found in a bitmap.
+template <class Open, class Take>
+std::vector<vid_t> search(State& s, vid_t seed, Way way, Open&& open, Take&& take) {
+  const Way back = reverse(way);
+  const auto back_edges = [&](const std::vector<vid_t>& vertices) {
+    return sum(vertices.size(), [&](std::size_t i) { return s.lists.degree(back, vertices[i]); });
   };
-  for (vid_t start = 0; start < k; ++start) {
-    if (index[start] != kUnsettled) continue;
+  DirectionSurvey survey;  // the frontier, and the open vertices with the lists a pull reads
+  survey.pull_vertices =
+      sum(s.n, [&](std::size_t v) { return open(static_cast<vid_t>(v)) ? 1 : 0; });
+  survey.pull_edges = sum(s.n, [&](std::size_t v) {
+    return open(static_cast<vid_t>(v)) ? s.lists.degree(back, static_cast<vid_t>(v)) : 0;
+  });
+  DirectionState direction;
+  Bitmap in_frontier(s.n);
+  std::vector<vid_t> taken{seed};
+  for (std::vector<vid_t> frontier{seed}; !frontier.empty();) {
+    survey.frontier_vertices = frontier.size();
+    survey.frontier_edges =
+        sum(frontier.size(), [&](std::size_t i) { return s.lists.degree(way, frontier[i]); });
+    if (choose_pull(survey, true, true, s.n, direction)) {
+      in_frontier.clear();
+      tbb::parallel_for(std::size_t{0}, frontier.size(),
+                        [&](std::size_t i) { in_frontier.claim(frontier[i]); });
+      frontier = expand_all(s, [&](vid_t v, Local& local) {
+        if (!open(v)) return;
+        const std::span<const vid_t> list = s.lists.along(back, v, local.scratch);
+        const auto hit =
+            std::find_if(list.begin(), list.end(), [&](vid_t u) { return in_frontier.get(u); });
+        local.edges += static_cast<std::uint64_t>(hit - list.begin()) + (hit != list.end());
+        if (hit != list.end() && take(v)) local.found.push_back(v);
+      });
+    } else {
+      frontier = expand_from(s, frontier, [&](vid_t v, Local& local) {
+        const std::span<const vid_t> list = s.lists.along(way, v, local.scratch);
+        local.edges += list.size();
+        for (const vid_t w : list) {
+          if (open(w) && take(w)) local.found.push_back(w);
+        }
+      });
+    }
+    survey.pull_vertices -= frontier.size();
+    survey.pull_edges -= back_edges(frontier);
+    taken.insert(taken.end(), frontier.begin(), frontier.end());
+  }
+  return taken;
+}
+
+// The pivot's SCC, settled in the pivot's component: what the pivot reaches forward among the
+// unsettled, and within that, what reaches the pivot.
+std::vector<vid_t> forward_backward(State& s, vid_t pivot) {
+  Bitmap forward(s.n);
+  forward.claim(pivot);
+  search(
+      s, pivot, Way::out, [&](vid_t w) { return s.unsettled(w) && !forward.get(w); },
+      [&](vid_t w) { return forward.claim(w); });
+  s.settle(pivot, pivot);
+  return search(
+      s, pivot, Way::in, [&](vid_t u) { return forward.get(u) && s.unsettled(u); },
+      [&](vid_t u) { return s.settle(u, pivot); });
+}
+
+// Tarjan's algorithm over the vertices left, in Pearce's form ("A space-efficient algorithm for
+// finding strongly connected components", IPL 2016): one array holds each vertex's depth-first
+// index, lowered to the least it reaches on the stack, and kDone once the vertex is settled (by
+// the trims, FW-BW or an SCC found here), which lowers nothing; so an edge costs one read.
+// Iterative: a stack of calls, each with the rest of its list, read in place when the lists are
+// raw and else decoded onto one stack of lists. Each SCC is settled in the component of its root,
+// the first vertex it reached.
+void tarjan(State& s) {
+  constexpr vid_t kNew = 0, kDone = kNoVertex;
+  std::vector<vid_t> rindex(s.n);
+  tbb::parallel_for(vid_t{0}, s.n, [&](vid_t v) { rindex[v] = s.unsettled(v) ? kNew : kDone; });
+  struct Call {
+    vid_t v;
+    bool root;              // no edge from v's subtree has reached below v's index
+    std::size_t next, end;  // the rest of v's list, in the raw targets or on `lists`
+  };
+  const Graph& g = s.lists.g;
+  const bool raw = g.has_raw_lists();
+  std::vector<Call> calls;
+  std::vector<vid_t> stack, lists;
+  vid_t index = 1;
+  std::uint64_t edges = 0;
+  const auto open = [&](vid_t v) {
+    rindex[v] = index++;
+    edges += g.degree(v);
+    if (raw) {
+      calls.push_back({v, true, g.offsets[v], g.offsets[v + 1]});
+      return;
+    }
+    lists.resize(lists.size() + g.degree(v));
+    decode_list(g.compressed.bytes.data() + g.compressed.offsets[v], g.degree(v),
+                lists.data() + lists.size() - g.degree(v));
+    calls.push_back({v, true, lists.size() - g.degree(v), lists.size()});
+  };
+  const auto lower = [&](Call& call, vid_t w) {
+    if (rindex[w] >= rindex[call.v]) return;
+    rindex[call.v] = rindex[w];
+    call.root = false;
+  };
+  for (vid_t start = 0; start < s.n; ++start) {
+    if (rindex[start] != kNew) continue;
     open(start);
     while (!calls.empty()) {
-      const auto [v, e] = calls.back();
-      if (e < l.offsets[v + 1]) {
-        ++calls.back().second;
-        const vid_t w = l.targets[e];
-        if (index[w] == kUnsettled) {
+      if (calls.back().next != calls.back().end) {
+        const vid_t w = (raw ? g.targets.data() : lists.data())[calls.back().next++];
+        if (rindex[w] == kNew) {
           open(w);
-        } else if (on_stack[w]) {
-          low[v] = std::min(low[v], index[w]);
+        } else {
+          lower(calls.back(), w);
         }
         continue;
       }
+      const Call call = calls.back();
+      if (!raw) lists.resize(call.end - g.degree(call.v));
       calls.pop_back();
-      if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[v]);
-      if (low[v] != index[v]) continue;
-      for (vid_t w = kUnsettled; w != v;) {
-        w = stack.back();
-        stack.pop_back();
-        on_stack[w] = false;
-        s.component[group[w]] = group[v];
+      if (call.root) {
+        for (; !stack.empty() && rindex[stack.back()] >= rindex[call.v]; stack.pop_back()) {
+          s.component[stack.back()].store(call.v, std::memory_order_relaxed);
+          rindex[stack.back()] = kDone;
+        }
+        s.component[call.v].store(call.v, std::memory_order_relaxed);
+        rindex[call.v] = kDone;
+      } else {
+        stack.push_back(call.v);
       }
+      if (!calls.empty()) lower(calls.back(), call.v);
     }
   }
-}
-
-void tarjan_per_group(State& s, const Groups& groups) {
-  std::vector<vid_t> local(s.n);
-  tbb::parallel_for(std::size_t{0}, groups.starts.size() - 1, [&](std::size_t i) {
-    const std::span<const vid_t> all(groups.vertices);
-    tarjan(s, all.subspan(groups.starts[i], groups.starts[i + 1] - groups.starts[i]), local);
-  });
+  s.edges_read += edges;
 }
 
 // Each vertex's label (the smallest user id in its component, by internal id), how many
@@ -383,22 +459,21 @@ SccResult OocEngine::scc(const RunOptions& run) {
   const vid_t p = pivot(s);
   std::vector<vid_t> giant = p == kUnsettled ? std::vector<vid_t>{} : forward_backward(s, p);
   const auto giant_size = static_cast<vid_t>(giant.size());
-  const vid_t second_trim = retire(s, std::move(giant));
+  const vid_t second_trim = trim_after(s, std::move(giant));
   end_phase(giant_size + second_trim);
-  const Groups groups = weak_components(s);
-  tarjan_per_group(s, groups);
-  end_phase(unsettled);
+  const vid_t left = unsettled;
+  if (left > 0) tarjan(s);
+  end_phase(left);
   const Labels labels = label(s, g);
 
   SccResult result;
   result.values = to_user_ids(labels.internal.data());
   result.components = labels.components;
   result.largest = labels.largest;
-  stats.method = "trim, FW-BW, Tarjan per weak component: " + std::to_string(labels.components) +
+  stats.method = "trim, FW-BW, Tarjan: " + std::to_string(labels.components) +
                  " components, the largest " + std::to_string(labels.largest) + " (trimmed " +
                  std::to_string(first_trim + second_trim) + ", FW-BW " +
-                 std::to_string(giant_size) + ", Tarjan " + std::to_string(groups.vertices.size()) +
-                 " in " + std::to_string(groups.starts.size() - 1) + " weak components)";
+                 std::to_string(giant_size) + ", Tarjan " + std::to_string(left) + ")";
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.stats = std::move(stats);
   return result;
