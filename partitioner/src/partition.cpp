@@ -67,4 +67,41 @@ std::vector<Partition> partition_by_edges(const Graph& g, std::uint64_t partitio
   return parts;
 }
 
+namespace {
+
+std::uint64_t list_bytes(const Graph& g, const Partition& p) {
+  const eid_t edges = g.offsets[p.last_vertex] - g.offsets[p.first_vertex];
+  std::uint64_t bytes = 0;
+  if (g.has_raw_lists()) bytes += edges * sizeof(vid_t);
+  if (!g.weights.empty()) bytes += edges * sizeof(std::uint32_t);
+  if (!g.compressed.empty()) {
+    bytes += g.compressed.offsets[p.last_vertex] - g.compressed.offsets[p.first_vertex];
+    bytes += edges * g.compressed.weight_width / 8;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+HostMemoryPlan plan_host_memory(const Graph& graph, const std::vector<Partition>& parts,
+                                std::uint64_t budget) {
+  HostMemoryPlan plan;
+  plan.kept.assign(parts.size(), false);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const std::uint64_t bytes = list_bytes(graph, parts[p]);
+    plan.list_bytes += bytes;
+    if (plan.kept_bytes + bytes > budget) continue;
+    plan.kept_bytes += bytes;
+    ++plan.kept_partitions;
+    plan.kept[p] = true;
+    auto& ranges = plan.kept_ranges;
+    if (!ranges.empty() && ranges.back().second == parts[p].first_vertex) {
+      ranges.back().second = parts[p].last_vertex;
+    } else {
+      ranges.emplace_back(parts[p].first_vertex, parts[p].last_vertex);
+    }
+  }
+  return plan;
+}
+
 }  // namespace ooc

@@ -850,6 +850,17 @@ TEST_F(Tools, HostMemoryBelowTheListsRunsFromTheFile) {
     EXPECT_GT(run["host_tier"]["storage_bytes"].get<std::uint64_t>(), 0u);
     EXPECT_LE(run["host_tier"]["resident_bytes"].get<std::uint64_t>(), 65536u);
   }
+  // partition-tool info shows the same plan.
+  const Ran plan = partition_tool(
+      {"info", file, "--partition-bytes", "16KiB", "--host-memory", "64KiB", "--json"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const nlohmann::json host = nlohmann::json::parse(plan.out)["host_memory"];
+  EXPECT_FALSE(host["fits"].get<bool>());
+  EXPECT_EQ(host["kept_partitions"], runs[0]["host_tier"]["resident_partitions"]);
+  EXPECT_EQ(host["kept_bytes"], runs[0]["host_tier"]["resident_bytes"]);
+  const Ran text = partition_tool({"info", file, "--host-memory", "1GiB"});
+  EXPECT_NE(text.out.find("\nhost memory 1.00 GiB: every list fits ("), std::string::npos)
+      << text.out;
 }
 
 // kcore: each vertex's core number with --output (a 3x3 grid is a 2-core), the shells and the

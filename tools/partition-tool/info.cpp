@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "ooc/core/units.hpp"
@@ -212,14 +213,46 @@ std::string locality_lines(const json& l) {
   return out + line("", buf);
 }
 
+// What a run with `budget` bytes of host memory for the lists keeps of them (its partitions are
+// cut on the out-lists alone: the host tier reads no in-lists).
+json host_memory_json(Graph& g, std::uint64_t partition_bytes, std::uint64_t budget) {
+  InEdges in_edges = std::move(g.in_edges);
+  const auto parts = partition_by_edges(g, partition_bytes, g.bytes_per_edge());
+  g.in_edges = std::move(in_edges);
+  const HostMemoryPlan plan = plan_host_memory(g, parts, budget);
+  const bool fits = plan.list_bytes <= budget;
+  return {{"budget", budget},
+          {"list_bytes", plan.list_bytes},
+          {"fits", fits},
+          {"kept_bytes", fits ? plan.list_bytes : plan.kept_bytes},
+          {"kept_partitions", fits ? parts.size() : std::size_t{plan.kept_partitions}},
+          {"partitions", parts.size()}};
+}
+
+std::string host_memory_line(const json& h) {
+  if (h.is_null()) return "";
+  const std::string budget = format_bytes(h["budget"]);
+  if (h["fits"].get<bool>()) {
+    return line("host memory", budget + ": every list fits (" + format_bytes(h["list_bytes"]) +
+                                   "), none is read from the file");
+  }
+  return line("host memory", budget + ": " + format_bytes(h["kept_bytes"]) + " of the " +
+                                 format_bytes(h["list_bytes"]) + " of lists kept, in " +
+                                 with_commas(h["kept_partitions"]) + " of " +
+                                 with_commas(h["partitions"]) +
+                                 " partitions; the others read from the file as runs need them");
+}
+
 }  // namespace
 
 nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint64_t partition_bytes,
-                                   bool locality) {
+                                   bool locality, std::uint64_t host_memory) {
   const OocgInfo info = read_oocg_info(path);
   OocgReadOptions options;
   options.verify_checksums = false;  // `verify` checks everything; info stays quick
   Graph g = read_oocg(path, options);
+  // Priced on the lists as the file holds them, before --locality decodes any.
+  json host = host_memory > 0 ? host_memory_json(g, partition_bytes, host_memory) : json(nullptr);
   if (locality) decode_raw_lists(g);  // the measure walks the targets
   const DegreeStats stats = degree_stats(g);
   const double mean =
@@ -259,7 +292,8 @@ nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint6
             {"histogram", histogram_json(stats)}}},
           {"partitions", partitions_json(g, partition_bytes)},
           {"hubs", hubs_json(g)},
-          {"locality", locality ? locality_json(g) : json(nullptr)}};
+          {"locality", locality ? locality_json(g) : json(nullptr)},
+          {"host_memory", std::move(host)}};
 }
 
 std::string format_description(const nlohmann::json& j) {
@@ -287,6 +321,7 @@ std::string format_description(const nlohmann::json& j) {
                                         : "none: the input's");
   out += hub_lines(j["hubs"]);
   if (const json& l = j["locality"]; !l.is_null()) out += locality_lines(l);
+  out += host_memory_line(j["host_memory"]);
   return out;
 }
 

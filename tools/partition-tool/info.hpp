@@ -9,8 +9,10 @@
 
 namespace ooc::tools {
 
+// host_memory > 0: also the plan of a run on the CPU backend with that much host memory for the
+// lists (plan_host_memory), under "host_memory"; null otherwise.
 nlohmann::json describe_graph_file(const std::filesystem::path& path, std::uint64_t partition_bytes,
-                                   bool locality);
+                                   bool locality, std::uint64_t host_memory = 0);
 std::string format_description(const nlohmann::json& info);
 
 }  // namespace ooc::tools

@@ -383,6 +383,7 @@ void run_generate(GenerateArgs& a, const Common& common) {
 struct InfoArgs {
   std::string file;
   std::string partition_bytes = "32MiB";
+  std::string host_memory;  // empty: no host tier plan shown
   bool as_json = false;
   bool locality = false;
 };
@@ -393,6 +394,10 @@ CLI::App* add_info(CLI::App& app, InfoArgs& a) {
   cmd->add_option("--partition-bytes", a.partition_bytes, "Partition size to show the layout for")
       ->check(nonzero_size_validator())
       ->capture_default_str();
+  cmd->add_option("--host-memory", a.host_memory,
+                  "Also show which partitions a run on the CPU backend keeps in this much host "
+                  "memory, and how many it reads from the file (ooc-run --host-memory)")
+      ->check(nonzero_size_validator());
   cmd->add_flag("--json", a.as_json, "Print JSON instead of text");
   cmd->add_flag("--locality", a.locality,
                 "Also measure the order's locality: value sectors per tile, and the target lines "
@@ -401,7 +406,9 @@ CLI::App* add_info(CLI::App& app, InfoArgs& a) {
 }
 
 void run_info(const InfoArgs& a) {
-  const auto description = describe_graph_file(a.file, parse_size(a.partition_bytes), a.locality);
+  const auto description =
+      describe_graph_file(a.file, parse_size(a.partition_bytes), a.locality,
+                          a.host_memory.empty() ? 0 : parse_size(a.host_memory));
   std::fputs(
       a.as_json ? (description.dump(2) + "\n").c_str() : format_description(description).c_str(),
       stdout);

@@ -5,6 +5,7 @@
 // in-edges (Graph::in_edges) is cut so that each partition's in-lists fit the size too: the pull
 // direction moves a partition's in-lists as the push direction moves its out-lists.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "ooc/partitioner/graph.hpp"
@@ -31,5 +32,19 @@ struct Partition {
 // kMaxPartitions partitions (the message names the smallest size that gives few enough).
 std::vector<Partition> partition_by_edges(const Graph& graph, std::uint64_t partition_bytes,
                                           std::uint32_t bytes_per_edge);
+
+// A graph beyond host memory (EngineOptions::host_memory): which partitions host memory keeps.
+// Each is priced at the list bytes `graph` holds for it (raw targets and weights, compressed
+// lists and packed weights: a part of the file read as a run reads it, its arrays spanning the
+// file's), and kept in partition order while they fit `budget` (hub sort puts the hubs, whose
+// lists most iterations read, first); the others are read from the file when a task needs them.
+struct HostMemoryPlan {
+  std::vector<bool> kept;                            // per partition
+  std::vector<std::pair<vid_t, vid_t>> kept_ranges;  // their vertex ranges, merged
+  std::uint64_t kept_bytes = 0, list_bytes = 0;      // of the lists kept, and of all of them
+  std::uint32_t kept_partitions = 0;
+};
+HostMemoryPlan plan_host_memory(const Graph& graph, const std::vector<Partition>& parts,
+                                std::uint64_t budget);
 
 }  // namespace ooc
