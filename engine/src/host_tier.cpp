@@ -28,7 +28,7 @@ void HostTier::fetch(std::span<const std::uint32_t> partitions, bool compressed,
 }
 
 void HostTier::release() {
-  if (!fetched_.empty()) lists_.release(graph_, fetched_);
+  if (!fetched_.empty()) lists_.release(graph_);
   fetched_.clear();
 }
 

@@ -482,6 +482,8 @@ struct OocgLists::Open {
   File file;
   Opened opened;
   std::array<bool, kSections> wanted;
+  // What the fetches since the last release read: a section and its extents.
+  std::vector<std::pair<int, std::vector<Extent>>> fetched;
 };
 
 OocgLists::OocgLists(const std::filesystem::path& path, const OocgReadOptions& options)
@@ -505,27 +507,23 @@ std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_
     if (!r.planned) continue;
     read_section(open_->file.fd(), open_->opened.sections, s, array_of(g, s), r.parts, false, path_,
                  nullptr);
+    open_->fetched.emplace_back(s, r.parts);
   }
   return plan.total;
 }
 
-void OocgLists::release(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges) {
-  OocgReadOptions part = options_;
-  part.vertex_ranges = ranges;
-  const ReadPlan plan =
-      plan_part(open_->opened.header, open_->opened.sections, open_->wanted, g, part, path_);
+void OocgLists::release(Graph& g) {
   const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  for (int s = 0; s < kSections; ++s) {
-    const ReadPlan::Read& r = plan.sections[s];
-    if (!r.planned) continue;
+  for (const auto& [s, extents] : open_->fetched) {
     const auto base = reinterpret_cast<std::uintptr_t>(array_of(g, s));
-    for (const Extent& e : r.parts) {
+    for (const Extent& e : extents) {
       // The pages wholly inside the extent: those at its ends may hold lists of other ranges.
       const std::uintptr_t first = (base + e.at + page - 1) / page * page;
       const std::uintptr_t end = (base + e.at + e.bytes) / page * page;
       if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
     }
   }
+  open_->fetched.clear();
 }
 
 OocgInfo verify_oocg(const std::filesystem::path& path) {

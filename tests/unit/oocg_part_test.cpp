@@ -276,7 +276,7 @@ TEST_F(OocgPart, ListsFetchedIntoAPartAreTheFilesAndReleasedGiveTheirPagesBack) 
   expect_same_lists(part, whole, n / 2, n);
   for (const auto& [first, last] : fetched)
     expect_same_lists(part, whole, first, last);
-  lists.release(part, fetched);
+  lists.release(part);
   expect_same_lists(part, whole, n / 2, n);
   const eid_t begin = 2048, end = whole.offsets[n / 8];
   ASSERT_GT(end, 3 * begin);

@@ -87,9 +87,9 @@ OocgInfo read_oocg_info(const std::filesystem::path& path);
 // fetch() reads the lists of other ranges into their places in `g` (the targets, weights,
 // compressed lists, packed weights and in-edges that `options` read; with `compressed_only`, and
 // compressed lists in the file, not the raw targets, nor the raw weights where weights are
-// packed), without checksums, and returns the bytes read; release() gives back the pages of every
-// section of the ranges, those wholly inside their extents (a page shared with a neighbouring
-// list stays). The file stays open.
+// packed), without checksums, and returns the bytes read; release() gives back the pages of what
+// the fetches since the last release read, those wholly inside each extent (a page shared with a
+// neighbouring list stays). The file stays open.
 class OocgLists {
  public:
   OocgLists(const std::filesystem::path& path, const OocgReadOptions& options);
@@ -99,7 +99,7 @@ class OocgLists {
 
   std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
                       bool compressed_only = false);
-  void release(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges);
+  void release(Graph& g);
 
  private:
   struct Open;
