@@ -735,11 +735,13 @@ TEST_F(Tools, RunTimeErrorsGetOneLineAndExitCode1) {
   EXPECT_EQ(r.err, "ooc-run: vertex 9 is out of range: the graph has 9 vertices (ids 0-8)\n");
 }
 
-// Counts given as lists: each bad entry is refused with the range and the entry at fault.
+// Counts given as lists: each bad entry is refused when parsing, before the graph is read (the file
+// does not exist), with the option, the entry at fault and the range; good lists still run.
 TEST_F(Tools, CountsOutOfRangeAreRefused) {
-  const std::string rounds = "--exchange-rounds takes auto or whole numbers from 1 to 64";
-  const std::string blocks = "--pull-blocks takes auto or whole numbers from 1 to 64";
-  const std::string slices = "--resident-slices takes whole numbers from 1 to 256";
+  const std::string rounds = "neither auto nor a whole number from 1 to 64";
+  const std::string blocks = "neither auto nor a whole number from 1 to 64";
+  const std::string slices = "not a whole number from 1 to 256";
+  const std::string missing = path("missing.oocg").string();
   for (const auto& [option, given, bad, message] :
        std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
            {"--exchange-rounds", "0", "0", rounds},
@@ -748,13 +750,20 @@ TEST_F(Tools, CountsOutOfRangeAreRefused) {
            {"--pull-blocks", "0", "0", blocks},
            {"--pull-blocks", "65", "65", blocks},
            {"--pull-blocks", "auto,x", "x", blocks},
+           {"--pull-blocks", "1,auto,0", "0", blocks},
            {"--pull-blocks", "-1", "-1", blocks},
            {"--resident-slices", "0", "0", slices},
            {"--resident-slices", "8,257", "257", slices}}) {
-    const Ran r = ooc_run({"cc", "--generate", "grid:3x3", "--backend", "cpu", option, given});
-    EXPECT_EQ(r.exit_code, 1) << option << " " << given;
-    EXPECT_EQ(r.err, "ooc-run: " + message + ", or a list of them (got '" + bad + "')\n");
+    const Ran r = ooc_run({"cc", "--graph", missing, "--backend", "cpu", option, given});
+    EXPECT_EQ(r.exit_code, 64) << option << " " << given;
+    EXPECT_EQ(r.err,
+              "ooc-run: " + option + ": '" + bad + "' is " + message + " (see ooc-run --help)\n");
+    EXPECT_EQ(r.out, "");
   }
+  const Ran lists =
+      ooc_run({"cc", "--generate", "grid:3x3", "--backend", "cpu", "-q", "--exchange-rounds",
+               "auto,2", "--pull-blocks", "1,auto,4", "--resident-slices", "1,8"});
+  EXPECT_EQ(lists.exit_code, 0) << lists.err;
 }
 
 // The names come from the table of algorithms, and are checked before the graph is made.

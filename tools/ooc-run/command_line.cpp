@@ -138,12 +138,14 @@ void add_transfer_options(CLI::App& app, Args& a) {
                  "source ids, each range's values in the L2 (GraphCage's cache blocking): 1 "
                  "(none; blocking measured slower on Kronecker graphs) | auto (ranges of half the "
                  "L2, none when the values fit it) | N up to 64, or a list")
+      ->check(list_check(parse_pull_blocks, "LIST"))
       ->capture_default_str();
   app.add_option("--resident-slices", a.resident_slices,
                  "CUDA, pagerank and cc with priority on: the partitions in GPU memory or in the "
                  "edge cache run as N tasks of equal active edges one after another, each once "
                  "more over the vertices it activated, so later ones start from what earlier ones "
                  "pushed (1: one task), N up to 256, or a list")
+      ->check(list_check(parse_resident_slices, "LIST"))
       ->capture_default_str();
   app.add_option("--frontier-loop", a.frontier_loop,
                  "While an iteration's active edges are at most this many, the GPU (or the CPU "
@@ -171,6 +173,7 @@ void add_exchange_options(CLI::App& app, Args& a) {
                  "ranks: exchanges in an iteration whose active edges are at least a quarter of "
                  "the graph's, run r of R ending at (r/R)^2 of a rank's active edges (1: once "
                  "per iteration; auto: 1 on GPUs, 4 on the CPU), or a list")
+      ->check(list_check(parse_rounds, "LIST"))
       ->capture_default_str();
   app.add_option("--priority-fraction", a.priority_fraction,
                  "Priority: share of the work each iteration takes, most urgent first (0: 0.1 of "

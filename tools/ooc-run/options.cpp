@@ -22,15 +22,13 @@ T positive_whole(const std::string& text) {
 
 // One entry of a count option's list: a whole number from 1 to `most`, or `word` (when given)
 // for 0.
-std::uint32_t parse_count(const std::string& text, const char* option, std::uint32_t most,
-                          const char* word = nullptr) {
+std::uint32_t parse_count(const std::string& text, std::uint32_t most, const char* word = nullptr) {
   if (word != nullptr && text == word) return 0;
   const auto n = positive_whole<std::uint32_t>(text);
   if (n == 0 || n > most) {
-    throw InvalidInput(std::string(option) + " takes " +
-                       (word != nullptr ? std::string(word) + " or " : std::string()) +
-                       "whole numbers from 1 to " + std::to_string(most) +
-                       ", or a list of them (got '" + text + "')");
+    throw InvalidInput("'" + text + "' is " +
+                       (word != nullptr ? "neither " + std::string(word) + " nor" : "not") +
+                       " a whole number from 1 to " + std::to_string(most));
   }
   return n;
 }
@@ -106,16 +104,16 @@ double parse_l1(const std::string& text) {
 
 // "auto" is 0 (the backend's own).
 std::uint32_t parse_rounds(const std::string& text) {
-  return parse_count(text, "--exchange-rounds", kMaxExchangeRounds, "auto");
+  return parse_count(text, kMaxExchangeRounds, "auto");
 }
 
 // "auto" is 0 (the GPU's L2 decides).
 std::uint32_t parse_pull_blocks(const std::string& text) {
-  return parse_count(text, "--pull-blocks", kMaxPullBlocks, "auto");
+  return parse_count(text, kMaxPullBlocks, "auto");
 }
 
 std::uint32_t parse_resident_slices(const std::string& text) {
-  return parse_count(text, "--resident-slices", kMaxResidentSlices);
+  return parse_count(text, kMaxResidentSlices);
 }
 
 std::uint64_t parse_frontier_loop(const std::string& text) {
