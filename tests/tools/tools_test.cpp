@@ -721,6 +721,21 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(partition_tool({"generate", "kron", "-o", "x.oocg", "--scale", "-3"}),
                "partition-tool: --scale: '-3' is not a non-negative integer (see "
                "partition-tool --help)");
+  // A generator's size of 0 is refused with the option: --vertices 0 would build a graph without
+  // vertices, --rows or --cols 0 fall back to --scale's grid.
+  for (const auto& [kind, option] :
+       std::vector<std::pair<std::string, std::string>>{{"grid", "--rows"},
+                                                        {"grid", "--cols"},
+                                                        {"road", "--vertices"},
+                                                        {"star", "--vertices"},
+                                                        {"chain", "--vertices"},
+                                                        {"complete", "--vertices"},
+                                                        {"empty", "--vertices"},
+                                                        {"kron", "--edge-factor"},
+                                                        {"urand", "--edge-factor"}}) {
+    expect_usage(partition_tool({"generate", kind, "-o", "x.oocg", option, "0"}),
+                 "partition-tool: " + option + ": '0' is not above 0 (see partition-tool --help)");
+  }
   // --raw-only contradicts the flags that store compressed lists, wherever it stands.
   expect_usage(partition_tool({"generate", "kron", "-o", "x.oocg", "--raw-only", "--compress"}),
                "partition-tool: --compress excludes --raw-only (see partition-tool --help)");

@@ -53,6 +53,18 @@ struct BuildArgs {
   std::string tmp_dir{};
 };
 
+// A generator's size that must be at least 1, refused when parsing: --vertices 0 would build a
+// graph without vertices, --rows or --cols 0 fall back to --scale's grid, and --edge-factor 0 was
+// refused only once the generator ran (exit code 1).
+CLI::Validator nonzero_count() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of('0') != std::string::npos) return {};
+        return "'" + text + "' is not above 0";
+      },
+      "");  // no name: a conversion error still says "not a non-negative integer"
+}
+
 void add_common(CLI::App& cmd, Common& c) {
   cmd.add_flag("-q,--quiet", c.quiet, "No progress bar and no summary line");
   add_threads_option(cmd, c.threads);
@@ -364,10 +376,14 @@ CLI::App* add_generate(CLI::App& app, GenerateArgs& a, Common& common) {
   cmd->add_option("--scale", a.gen.scale, "kron, urand, grid: 2^scale vertices")
       ->capture_default_str();
   cmd->add_option("--edge-factor", a.gen.edge_factor, "kron, urand: edges per vertex")
+      ->check(nonzero_count())
       ->capture_default_str();
-  cmd->add_option("--rows", a.gen.rows, "grid: rows (default from --scale)");
-  cmd->add_option("--cols", a.gen.cols, "grid: columns (default from --scale)");
+  cmd->add_option("--rows", a.gen.rows, "grid: rows (default from --scale)")
+      ->check(nonzero_count());
+  cmd->add_option("--cols", a.gen.cols, "grid: columns (default from --scale)")
+      ->check(nonzero_count());
   cmd->add_option("--vertices", a.gen.vertices, "road, star, chain, complete, empty: vertex count")
+      ->check(nonzero_count())
       ->capture_default_str();
   add_build(*cmd, a.build);
   add_common(*cmd, common);
