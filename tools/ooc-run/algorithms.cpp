@@ -82,7 +82,7 @@ Outcome batched(BatchResult& r) {
 const std::array kAlgorithms{
     Algorithm{
         .name = "bfs",
-        .needs = {.source = true, .many_sources = true},
+        .needs = {.source = true, .many_sources = true, .priority = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
               if (in.sources.empty()) {
@@ -107,7 +107,7 @@ const std::array kAlgorithms{
     },
     Algorithm{
         .name = "sssp",
-        .needs = {.source = true, .weights = true},
+        .needs = {.source = true, .weights = true, .priority = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
               auto r = engine.sssp(in.source, in.run);
@@ -120,7 +120,7 @@ const std::array kAlgorithms{
     },
     Algorithm{
         .name = "cc",
-        .needs = {},
+        .needs = {.priority = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
               auto r = engine.cc(in.run);
@@ -132,7 +132,7 @@ const std::array kAlgorithms{
     },
     Algorithm{
         .name = "pagerank",
-        .needs = {.damping = true, .tolerance = true, .ranks = true},
+        .needs = {.damping = true, .tolerance = true, .ranks = true, .priority = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
               auto r = engine.pagerank({.damping = in.damping,
@@ -210,7 +210,7 @@ const std::array kAlgorithms{
     },
     Algorithm{
         .name = "kcore",
-        .needs = {},
+        .needs = {.priority = true},
         .run =
             [](OocEngine& engine, const RunInput& in) {
               KCoreResult r = engine.kcore(in.run);

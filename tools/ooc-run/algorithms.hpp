@@ -47,6 +47,9 @@ struct Needs {
   bool damping = false;       // it runs once per --damping; other algorithms take the first
   bool tolerance = false;     // it runs once per --tolerance and --push; others take the first
   bool ranks = false;         // its values are ranks: --pagerank-reference measures them
+  // --priority changes how it is scheduled; the others run without priority scheduling
+  // (bulk-synchronous, or on the host), whatever --priority says.
+  bool priority = false;
 };
 
 struct Algorithm {

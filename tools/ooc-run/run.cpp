@@ -335,8 +335,9 @@ void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& 
   }
   const reference::Comparison c = algorithm.verify(last_.values, expected, checked);
   const bool cuda = engine.backend() == Backend::cuda;
-  std::string how =
-      std::string(to_string(setting.transfer)) + ", priority " + (setting.priority ? "on" : "off");
+  std::string how(to_string(setting.transfer));
+  // As the run took it (a batched bfs runs bulk-synchronous), and only where it has the setting.
+  if (algorithm.needs.priority) how += last_.stats.priority ? ", priority on" : ", priority off";
   if (cuda) how += ", " + std::string(to_string(setting.load_balance));
   if (setting.direction != Direction::push)
     how += ", direction " + std::string(to_string(setting.direction));
