@@ -493,21 +493,30 @@ OocgLists::~OocgLists() = default;
 
 std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
                                bool compressed_only) {
-  OocgReadOptions part = options_;
-  part.vertex_ranges = ranges;
+  return fetch(g, ranges, ranges, compressed_only);
+}
+
+std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
+                               const std::vector<std::pair<vid_t, vid_t>>& held,
+                               bool compressed_only) {
   std::array<bool, kSections> wanted = open_->wanted;
   if (compressed_only && wanted[kCompressedLists]) {
     wanted[kTargets] = false;
     if (wanted[kPackedWeights]) wanted[kWeights] = false;
   }
-  const ReadPlan plan =
-      plan_part(open_->opened.header, open_->opened.sections, wanted, g, part, path_);
+  const auto plan_of = [&](const std::vector<std::pair<vid_t, vid_t>>& of) {
+    OocgReadOptions part = options_;
+    part.vertex_ranges = of;
+    return plan_part(open_->opened.header, open_->opened.sections, wanted, g, part, path_);
+  };
+  const ReadPlan plan = plan_of(ranges);
+  const ReadPlan given_back = &held == &ranges ? ReadPlan{} : plan_of(held);
   for (int s = 0; s < kSections; ++s) {
     const ReadPlan::Read& r = plan.sections[s];
     if (!r.planned) continue;
     read_section(open_->file.fd(), open_->opened.sections, s, array_of(g, s), r.parts, false, path_,
                  nullptr);
-    open_->fetched.emplace_back(s, r.parts);
+    open_->fetched.emplace_back(s, &held == &ranges ? r.parts : given_back.sections[s].parts);
   }
   return plan.total;
 }

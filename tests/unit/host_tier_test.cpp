@@ -87,5 +87,25 @@ TEST_F(HostTierTest, AGraphThatFitsIsWholeAndTheRestSayWhatTheyChose) {
             "(--host-memory), or run on a larger machine");
 }
 
+// A filter task reads its partitions whole; a zero-copy or compaction task only its active
+// vertices' lists: on a chain, whose levels are a vertex each, the zero-copy run reads a few lists
+// an iteration where the filter run reads whole partitions, and both give the reference's levels.
+TEST_F(HostTierTest, ATaskThatReadsItsActiveListsAloneReadsOnlyThose) {
+  const Graph g = test::make_shape("chain");
+  const fs::path file = write(g, "chain");
+  std::uint64_t whole = 0;
+  for (const std::string policy : {"filter", "zerocopy", "compaction"}) {
+    SCOPED_TRACE(policy);
+    OocEngine engine = OocEngine::load(file, tiered(policy, 1));
+    const RunStats stats = test::expect_matches_reference("bfs", engine, &g);
+    if (policy == "filter") {
+      whole = stats.storage_bytes();
+    } else {
+      EXPECT_GT(stats.storage_bytes(), 0u);
+      EXPECT_LT(stats.storage_bytes() * 4, whole) << stats.storage_bytes() << " of " << whole;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ooc

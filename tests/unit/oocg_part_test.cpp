@@ -285,6 +285,27 @@ TEST_F(OocgPart, ListsFetchedIntoAPartAreTheFilesAndReleasedGiveTheirPagesBack) 
   EXPECT_EQ(lists.fetch(part, fetched), bytes);
   for (const auto& [first, last] : fetched)
     expect_same_lists(part, whole, first, last);
+  lists.release(part);
+  // A short run read: released as it is, the pages at its ends (which hold other lists too) stay;
+  // read with its range held, they go back with the rest of the range.
+  const VertexRanges run{{n / 16, n / 16 + 2}};
+  ASSERT_GT(whole.offsets[n / 16], begin + 2048);
+  ASSERT_LT(whole.offsets[n / 16 + 2], end - 2048);
+  ASSERT_GT(whole.offsets[n / 16 + 2], whole.offsets[n / 16]);
+  const auto zero = [&] {
+    const std::vector<vid_t> middle = slice(part.targets, begin + 2048, end - 2048);
+    return std::all_of(middle.begin(), middle.end(), [](vid_t v) { return v == 0; });
+  };
+  const std::uint64_t run_bytes = lists.fetch(part, run);
+  EXPECT_LT(run_bytes, bytes / 4);
+  expect_same_lists(part, whole, n / 16, n / 16 + 2);
+  lists.release(part);
+  EXPECT_FALSE(zero());
+  EXPECT_EQ(lists.fetch(part, run, VertexRanges{{0, n / 8}}, false), run_bytes);
+  expect_same_lists(part, whole, n / 16, n / 16 + 2);
+  lists.release(part);
+  EXPECT_TRUE(zero());
+  expect_same_lists(part, whole, n / 2, n);
 }
 
 }  // namespace

@@ -89,7 +89,9 @@ OocgInfo read_oocg_info(const std::filesystem::path& path);
 // compressed lists in the file, not the raw targets, nor the raw weights where weights are
 // packed), without checksums, and returns the bytes read; release() gives back the pages of what
 // the fetches since the last release read, those wholly inside each extent (a page shared with a
-// neighbouring list stays). The file stays open.
+// neighbouring list stays), or, where a fetch was given `held`, of those ranges' lists: wider
+// ranges whose other lists no one needs either, so that the pages at the ends of the lists read
+// go back too. The file stays open.
 class OocgLists {
  public:
   OocgLists(const std::filesystem::path& path, const OocgReadOptions& options);
@@ -99,6 +101,8 @@ class OocgLists {
 
   std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
                       bool compressed_only = false);
+  std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
+                      const std::vector<std::pair<vid_t, vid_t>>& held, bool compressed_only);
   void release(Graph& g);
 
  private:

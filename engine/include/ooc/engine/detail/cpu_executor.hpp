@@ -420,7 +420,10 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
     return;
   }
   for (const Task& task : tasks) {
-    if (tier_ != nullptr) tier_->fetch(task.partitions, plan_.compressed, stats);
+    // A filter task stages its partitions whole; the others read their active lists alone, which
+    // they fetch once they have taken them.
+    if (tier_ != nullptr && task.engine == TransferEngine::filter)
+      tier_->fetch(task.partitions, plan_.compressed, stats);
     switch (task.engine) {
       case TransferEngine::filter:
         run_filter(task, stats);
@@ -483,6 +486,7 @@ template <class P>
 void CpuExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   const std::span<const vid_t> active =
       take_current(task.partitions, [&](vid_t v) { return admitted(v); });
+  if (tier_ != nullptr) tier_->fetch_lists(task.partitions, active, plan_.compressed, stats);
   // Over compressed lists the GPU would receive them compressed and decode them; here the
   // gather decodes.
   const eid_t edges =
@@ -555,6 +559,7 @@ template <class P>
 void CpuExecutor<P>::run_in_place(const Task& task, IterationStats& stats) {
   const std::span<const vid_t> active =
       take_current(task.partitions, [&](vid_t v) { return admitted(v); });
+  if (tier_ != nullptr) tier_->fetch_lists(task.partitions, active, plan_.compressed, stats);
   std::uint64_t bytes = 0;
   if (task.engine == TransferEngine::zerocopy) {
     for (const std::uint32_t p : task.partitions)

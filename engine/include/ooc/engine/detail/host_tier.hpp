@@ -3,7 +3,9 @@
 // "Graphs beyond host memory"): the partitions whose lists host memory holds stay there; a task
 // that needs the lists of another reads them from the graph's file into their places first and
 // gives their pages back after (OocgLists), so that host memory holds the resident partitions and
-// one task's others at a time. On the CPU backend, one rank, for now.
+// one task's others at a time: the whole partitions for a task that stages them (filter), only
+// the lists of its active vertices for one that reads those alone (compaction, zero-copy). On the
+// CPU backend, one rank, for now.
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -25,6 +27,11 @@ class HostTier {
   // Reads the lists of those of `partitions` that host memory does not hold, adding the bytes
   // and the time to `stats`: their compressed lists alone when the run reads those.
   void fetch(std::span<const std::uint32_t> partitions, bool compressed, IterationStats& stats);
+  // The same for the lists of `vertices` alone (of those partitions, in any order): runs of them,
+  // with the other lists between two of a partition read through where they take at most
+  // kGapBytes (a read's latency costs about that much at a disk's bandwidth).
+  void fetch_lists(std::span<const std::uint32_t> partitions, std::span<const vid_t> vertices,
+                   bool compressed, IterationStats& stats);
   // Gives back the pages of what the last fetch read.
   void release();
   // Whether host memory holds partition p's lists.
@@ -34,8 +41,14 @@ class HostTier {
   OocgLists lists_;
   Graph& graph_;
   std::span<const Partition> parts_;
+  void read(bool compressed, IterationStats& stats);
+
+  static constexpr std::uint64_t kGapBytes = 64 << 10;
+
   std::vector<bool> resident_;
-  std::vector<std::pair<vid_t, vid_t>> fetched_;
+  std::vector<std::pair<vid_t, vid_t>> fetched_;  // the ranges read
+  std::vector<std::pair<vid_t, vid_t>> held_;     // their partitions', whose pages go back
+  std::vector<vid_t> sorted_;
 };
 
 }  // namespace ooc::detail
