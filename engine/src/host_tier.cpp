@@ -5,19 +5,6 @@
 
 namespace ooc::detail {
 
-namespace {
-
-// Appends [first, last) to `ranges`, joined to the last range where they meet.
-void append(std::vector<std::pair<vid_t, vid_t>>& ranges, vid_t first, vid_t last) {
-  if (!ranges.empty() && ranges.back().second == first) {
-    ranges.back().second = last;
-  } else {
-    ranges.emplace_back(first, last);
-  }
-}
-
-}  // namespace
-
 HostTier::HostTier(const std::filesystem::path& file, const OocgReadOptions& read, Graph& graph,
                    std::span<const Partition> parts, std::vector<bool> resident)
     : lists_(file, read), graph_(graph), parts_(parts), resident_(std::move(resident)) {}
@@ -27,7 +14,7 @@ void HostTier::fetch(std::span<const std::uint32_t> partitions, bool compressed,
   fetched_.clear();
   held_.clear();
   for (const std::uint32_t p : partitions) {
-    if (!resident_[p]) append(fetched_, parts_[p].first_vertex, parts_[p].last_vertex);
+    if (!resident_[p]) append_range(fetched_, parts_[p].first_vertex, parts_[p].last_vertex);
   }
   read(compressed, stats);
 }
@@ -37,22 +24,20 @@ void HostTier::fetch_lists(std::span<const std::uint32_t> partitions,
                            IterationStats& stats) {
   fetched_.clear();
   held_.clear();
-  sorted_.assign(vertices.begin(), vertices.end());
-  std::sort(sorted_.begin(), sorted_.end());
   // Where v's list starts among the lists the run reads.
   const auto at = [&](vid_t v) {
     return compressed ? graph_.compressed.offsets[v] : std::uint64_t{graph_.offsets[v]} * 4;
   };
-  auto next = sorted_.cbegin();
+  auto next = vertices.begin();
   for (const std::uint32_t p : partitions) {
     const Partition& part = parts_[p];
-    next = std::lower_bound(next, sorted_.cend(), part.first_vertex);
-    const auto end = std::lower_bound(next, sorted_.cend(), part.last_vertex);
+    next = std::lower_bound(next, vertices.end(), part.first_vertex);
+    const auto end = std::lower_bound(next, vertices.end(), part.last_vertex);
     if (resident_[p] || next == end) {
       next = end;
       continue;
     }
-    append(held_, part.first_vertex, part.last_vertex);
+    append_range(held_, part.first_vertex, part.last_vertex);
     const std::size_t first_run = fetched_.size();
     for (; next != end; ++next) {
       const vid_t v = *next;
@@ -71,7 +56,7 @@ void HostTier::read(bool compressed, IterationStats& stats) {
   const auto start = std::chrono::steady_clock::now();
   // A whole partition's pages go back as read; a run's, as its partition's (held_).
   stats.storage_bytes +=
-      lists_.fetch(graph_, fetched_, held_.empty() ? fetched_ : held_, compressed);
+      lists_.fetch(graph_, fetched_, compressed, held_.empty() ? nullptr : &held_);
   stats.storage_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -107,12 +107,7 @@ std::vector<std::pair<vid_t, vid_t>> owned_vertex_ranges(std::span<const Partiti
   std::vector<std::pair<vid_t, vid_t>> ranges;
   for (std::size_t p = 0; p < partitions.size(); ++p) {
     const Partition& part = partitions[p];
-    if (owner[p] != rank) continue;
-    if (!ranges.empty() && ranges.back().second == part.first_vertex) {
-      ranges.back().second = part.last_vertex;
-    } else {
-      ranges.emplace_back(part.first_vertex, part.last_vertex);
-    }
+    if (owner[p] == rank) append_range(ranges, part.first_vertex, part.last_vertex);
   }
   return ranges;
 }

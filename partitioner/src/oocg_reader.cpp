@@ -492,13 +492,8 @@ OocgLists::OocgLists(const std::filesystem::path& path, const OocgReadOptions& o
 OocgLists::~OocgLists() = default;
 
 std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
-                               bool compressed_only) {
-  return fetch(g, ranges, ranges, compressed_only);
-}
-
-std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
-                               const std::vector<std::pair<vid_t, vid_t>>& held,
-                               bool compressed_only) {
+                               bool compressed_only,
+                               const std::vector<std::pair<vid_t, vid_t>>* held) {
   std::array<bool, kSections> wanted = open_->wanted;
   if (compressed_only && wanted[kCompressedLists]) {
     wanted[kTargets] = false;
@@ -510,13 +505,13 @@ std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_
     return plan_part(open_->opened.header, open_->opened.sections, wanted, g, part, path_);
   };
   const ReadPlan plan = plan_of(ranges);
-  const ReadPlan given_back = &held == &ranges ? ReadPlan{} : plan_of(held);
+  const ReadPlan given_back = held == nullptr ? ReadPlan{} : plan_of(*held);
   for (int s = 0; s < kSections; ++s) {
     const ReadPlan::Read& r = plan.sections[s];
     if (!r.planned) continue;
     read_section(open_->file.fd(), open_->opened.sections, s, array_of(g, s), r.parts, false, path_,
                  nullptr);
-    open_->fetched.emplace_back(s, &held == &ranges ? r.parts : given_back.sections[s].parts);
+    open_->fetched.emplace_back(s, held == nullptr ? r.parts : given_back.sections[s].parts);
   }
   return plan.total;
 }

@@ -83,6 +83,14 @@ std::uint64_t list_bytes(const Graph& g, const Partition& p) {
 
 }  // namespace
 
+void append_range(std::vector<std::pair<vid_t, vid_t>>& ranges, vid_t first, vid_t last) {
+  if (!ranges.empty() && ranges.back().second == first) {
+    ranges.back().second = last;
+  } else {
+    ranges.emplace_back(first, last);
+  }
+}
+
 HostMemoryPlan plan_host_memory(const Graph& graph, const std::vector<Partition>& parts,
                                 std::uint64_t budget) {
   HostMemoryPlan plan;
@@ -94,12 +102,7 @@ HostMemoryPlan plan_host_memory(const Graph& graph, const std::vector<Partition>
     plan.kept_bytes += bytes;
     ++plan.kept_partitions;
     plan.kept[p] = true;
-    auto& ranges = plan.kept_ranges;
-    if (!ranges.empty() && ranges.back().second == parts[p].first_vertex) {
-      ranges.back().second = parts[p].last_vertex;
-    } else {
-      ranges.emplace_back(parts[p].first_vertex, parts[p].last_vertex);
-    }
+    append_range(plan.kept_ranges, parts[p].first_vertex, parts[p].last_vertex);
   }
   return plan;
 }

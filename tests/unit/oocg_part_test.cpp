@@ -301,7 +301,8 @@ TEST_F(OocgPart, ListsFetchedIntoAPartAreTheFilesAndReleasedGiveTheirPagesBack) 
   expect_same_lists(part, whole, n / 16, n / 16 + 2);
   lists.release(part);
   EXPECT_FALSE(zero());
-  EXPECT_EQ(lists.fetch(part, run, VertexRanges{{0, n / 8}}, false), run_bytes);
+  const VertexRanges held{{0, n / 8}};
+  EXPECT_EQ(lists.fetch(part, run, false, &held), run_bytes);
   expect_same_lists(part, whole, n / 16, n / 16 + 2);
   lists.release(part);
   EXPECT_TRUE(zero());

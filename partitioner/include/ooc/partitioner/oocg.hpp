@@ -100,9 +100,8 @@ class OocgLists {
   OocgLists& operator=(const OocgLists&) = delete;
 
   std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
-                      bool compressed_only = false);
-  std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
-                      const std::vector<std::pair<vid_t, vid_t>>& held, bool compressed_only);
+                      bool compressed_only = false,
+                      const std::vector<std::pair<vid_t, vid_t>>* held = nullptr);
   void release(Graph& g);
 
  private:

@@ -33,6 +33,9 @@ struct Partition {
 std::vector<Partition> partition_by_edges(const Graph& graph, std::uint64_t partition_bytes,
                                           std::uint32_t bytes_per_edge);
 
+// Appends the vertex range [first, last) to `ranges`, joined to the last one where they meet.
+void append_range(std::vector<std::pair<vid_t, vid_t>>& ranges, vid_t first, vid_t last);
+
 // A graph beyond host memory (EngineOptions::host_memory): which partitions host memory keeps.
 // Each is priced at the list bytes `graph` holds for it (raw targets and weights, compressed
 // lists and packed weights: a part of the file read as a run reads it, its arrays spanning the

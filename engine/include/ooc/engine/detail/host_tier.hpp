@@ -27,7 +27,8 @@ class HostTier {
   // Reads the lists of those of `partitions` that host memory does not hold, adding the bytes
   // and the time to `stats`: their compressed lists alone when the run reads those.
   void fetch(std::span<const std::uint32_t> partitions, bool compressed, IterationStats& stats);
-  // The same for the lists of `vertices` alone (of those partitions, in any order): runs of them,
+  // The same for the lists of `vertices` alone (of those partitions, ascending, as CpuFrontier's
+  // take_current gives them): runs of them,
   // with the other lists between two of a partition read through where they take at most
   // kGapBytes (a read's latency costs about that much at a disk's bandwidth).
   void fetch_lists(std::span<const std::uint32_t> partitions, std::span<const vid_t> vertices,
@@ -48,7 +49,6 @@ class HostTier {
   std::vector<bool> resident_;
   std::vector<std::pair<vid_t, vid_t>> fetched_;  // the ranges read
   std::vector<std::pair<vid_t, vid_t>> held_;     // their partitions', whose pages go back
-  std::vector<vid_t> sorted_;
 };
 
 }  // namespace ooc::detail
