@@ -28,9 +28,9 @@ class HostTier {
   // and the time to `stats`: their compressed lists alone when the run reads those.
   void fetch(std::span<const std::uint32_t> partitions, bool compressed, IterationStats& stats);
   // The same for the lists of `vertices` alone (of those partitions, ascending, as CpuFrontier's
-  // take_current gives them): runs of them,
-  // with the other lists between two of a partition read through where they take at most
-  // kGapBytes (a read's latency costs about that much at a disk's bandwidth).
+  // take_current gives them): runs of them, with the other lists between two of a partition read
+  // through where they take at most kGapBytes (a read's latency costs about that much at a
+  // disk's bandwidth).
   void fetch_lists(std::span<const std::uint32_t> partitions, std::span<const vid_t> vertices,
                    bool compressed, IterationStats& stats);
   // Gives back the pages of what the last fetch read.
@@ -39,13 +39,14 @@ class HostTier {
   bool holds(std::uint32_t p) const { return resident_[p]; }
 
  private:
+  static constexpr std::uint64_t kGapBytes = 64 << 10;
+
+  // Reads fetched_, to give back held_ (fetched_ when empty) on release.
+  void read(bool compressed, IterationStats& stats);
+
   OocgLists lists_;
   Graph& graph_;
   std::span<const Partition> parts_;
-  void read(bool compressed, IterationStats& stats);
-
-  static constexpr std::uint64_t kGapBytes = 64 << 10;
-
   std::vector<bool> resident_;
   std::vector<std::pair<vid_t, vid_t>> fetched_;  // the ranges read
   std::vector<std::pair<vid_t, vid_t>> held_;     // their partitions', whose pages go back
