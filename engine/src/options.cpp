@@ -70,7 +70,8 @@ RunSettings run_settings(const EngineOptions& options) {
           .pull_blocks = options.pull_blocks,
           .resident_slices = options.resident_slices,
           .cc = options.cc,
-          .frontier_loop_edges = options.frontier_loop_edges};
+          .frontier_loop_edges = options.frontier_loop_edges,
+          .frontier_loop_hops = options.frontier_loop_hops};
 }
 
 void apply(const RunSettings& settings, EngineOptions& options) {
@@ -84,9 +85,16 @@ void apply(const RunSettings& settings, EngineOptions& options) {
   options.resident_slices = settings.resident_slices;
   options.cc = settings.cc;
   options.frontier_loop_edges = settings.frontier_loop_edges;
+  options.frontier_loop_hops = settings.frontier_loop_hops;
 }
 
 void check(const RunSettings& settings) {
+  if (settings.frontier_loop_hops > kMaxFrontierLoopHops &&
+      settings.frontier_loop_hops != kAutomaticLoopHops) {
+    throw InvalidInput("frontier loop hops must be from 0 to " +
+                       std::to_string(kMaxFrontierLoopHops) + ", or automatic (got " +
+                       std::to_string(settings.frontier_loop_hops) + ")");
+  }
   if (settings.resident_slices == 0 || settings.resident_slices > kMaxResidentSlices) {
     throw InvalidInput("resident slices must be from 1 to " + std::to_string(kMaxResidentSlices) +
                        " (got " + std::to_string(settings.resident_slices) + ")");

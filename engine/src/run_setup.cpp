@@ -264,6 +264,15 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
     drive.loop.iterations = kLoopIterations;
     // Near-far piles where the host loop would window by value (delta-stepping's buckets).
     if (o.priority && info.ordered) drive.loop.delta = drive.priority_delta;
+    // Hops save a GPU level's memory round trips; the CPU backend's levels have none to save.
+    // Automatic: where a level waits on zero-copy reads (out of core) they pay, but cost SSSP's
+    // piles more relaxes of values not yet final past one (docs/cost-model.md, "Hops").
+    if (backend == Backend::cuda) {
+      drive.loop.hops = o.frontier_loop_hops != kAutomaticLoopHops ? o.frontier_loop_hops
+                        : memory.in_memory                         ? 0
+                        : drive.loop.delta > 0                     ? 1
+                                                                   : 2;
+    }
   }
   return drive;
 }
@@ -300,6 +309,7 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.partitions = static_cast<std::uint32_t>(partitions.size());
   s.frontier_loop_edges = setup.drive.loop.edges;
   s.frontier_loop_delta = setup.drive.loop.delta;
+  s.frontier_loop_hops = setup.drive.loop.hops;
   s.host_memory = host_memory;
   s.host_resident_bytes = host_resident_bytes;
   s.host_resident_partitions = host_resident_partitions;

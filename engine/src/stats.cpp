@@ -141,6 +141,7 @@ std::string schedule_notes(const RunStats& s) {
       std::snprintf(loop, sizeof loop, ", piles of delta %g", s.frontier_loop_delta);
       text += loop;
     }
+    if (s.frontier_loop_hops > 0) text += ", " + std::to_string(s.frontier_loop_hops) + " hops";
     text += ")";
   }
   if (s.resident_slices > 1)

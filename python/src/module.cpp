@@ -105,6 +105,11 @@ bool set_value_option(EngineOptions& o, const std::string& key, const py::handle
     o.resident_slices = cast_option<std::uint32_t>(v, name, "an int from 1 to 256");
   } else if (key == "frontier_loop") {
     o.frontier_loop_edges = cast_option<std::uint64_t>(v, name, "an int (0: off)");
+  } else if (key == "frontier_loop_hops") {
+    o.frontier_loop_hops =
+        py::isinstance<py::str>(v) && v.cast<std::string>() == "auto"
+            ? kAutomaticLoopHops
+            : cast_option<std::uint32_t>(v, name, "\"auto\" or an int from 0 to 2");
   } else if (key == "priority") {
     o.priority = bool_option(v, name);
   } else if (key == "in_memory") {

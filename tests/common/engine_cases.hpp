@@ -195,6 +195,7 @@ inline void expect_frontier_loop_on_a_grid(Backend backend) {
   EngineOptions host = options_for("hybrid", true, backend);
   EngineOptions loop = host;
   loop.frontier_loop_edges = kFrontierLoopEdges;
+  loop.frontier_loop_hops = 0;  // a level of the loop is a level of the BFS
   loop.direction = Direction::automatic;
   OocEngine by_host(weighted_grid(128), host), by_loop(weighted_grid(128), loop);
   const auto bfs = by_loop.bfs(0);
@@ -226,6 +227,35 @@ inline void expect_frontier_loop_on_a_grid(Backend backend) {
   };
   EXPECT_EQ(sssp_with(1), edges);
   EXPECT_GT(sssp_with(1e9), sssp.stats.edges_processed());
+  // Hops (CUDA): the same values in fewer levels, every list relaxed at least once; the CPU
+  // backend takes none. Automatic out of core: 2, and 1 with SSSP's piles.
+  for (const std::uint32_t hops : {1u, 2u}) {
+    SCOPED_TRACE("hops " + std::to_string(hops));
+    EngineOptions o = loop;
+    o.frontier_loop_hops = hops;
+    OocEngine engine(weighted_grid(128), o);
+    const auto hopped = engine.bfs(0);
+    EXPECT_EQ(hopped.values, bfs.values);
+    EXPECT_EQ(engine.sssp(0).values, sssp.values);
+    if (backend == Backend::cuda) {
+      EXPECT_EQ(hopped.stats.frontier_loop_hops, hops);
+      EXPECT_LT(hopped.stats.iterations.size(), bfs.stats.iterations.size());
+      EXPECT_GE(hopped.stats.edges_processed(), edges);
+      EXPECT_NE(hopped.stats.summary().find(std::to_string(hops) + " hops"), std::string::npos)
+          << hopped.stats.summary();
+    } else {
+      EXPECT_EQ(hopped.stats.frontier_loop_hops, 0u);
+      EXPECT_EQ(hopped.stats.iterations.size(), bfs.stats.iterations.size());
+    }
+  }
+  EngineOptions automatic = loop;
+  automatic.frontier_loop_hops = kAutomaticLoopHops;
+  OocEngine by_default(weighted_grid(128), automatic);
+  const bool gpu = backend == Backend::cuda;
+  EXPECT_EQ(by_default.bfs(0).stats.frontier_loop_hops, gpu ? 2u : 0u);
+  EXPECT_EQ(by_default.sssp(0).stats.frontier_loop_hops, gpu ? 1u : 0u);
+  OocEngine in_memory(weighted_grid(128), options_for("loop_resident", true, backend));
+  EXPECT_EQ(in_memory.bfs(0).stats.frontier_loop_hops, 0u);
 }
 
 // The loop hands the frontier back when it grows past the threshold and takes it again when it
@@ -253,8 +283,9 @@ inline void expect_frontier_loop_hands_back(Backend backend) {
   EXPECT_EQ(cut.stats.loop_iterations(), 5u);
   // A run of more levels than a stretch: the cancel is asked before each stretch, and stops the
   // run after one.
-  OocEngine chain(build(generate_chain(kLoopIterations + 100), false, 22, 0.0),
-                  options_for("loop_resident", true, backend));
+  EngineOptions level_a_level = options_for("loop_resident", true, backend);
+  level_a_level.frontier_loop_hops = 0;
+  OocEngine chain(build(generate_chain(kLoopIterations + 100), false, 22, 0.0), level_a_level);
   int asked = 0;
   RunOptions cancelled;
   cancelled.cancelled = [&] { return ++asked > 1; };

@@ -701,6 +701,9 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--frontier-loop", "64,0"}),
                "ooc-run: --frontier-loop: '0' is neither off nor a whole number of edges of at "
                "least 1 (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--loop-hops", "0,3"}),
+               "ooc-run: --loop-hops: '3' is neither auto nor a whole number from 0 to 2 (see "
+               "ooc-run --help)");
   expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--push", "per-edge,per-hub"}),
                "ooc-run: --push: unknown push rule 'per-hub' (expected one of: auto, per-edge, "
                "per-vertex) (see ooc-run --help)");

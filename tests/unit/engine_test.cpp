@@ -162,6 +162,13 @@ TEST(Engine, ResidentSlicesOutOfRangeAreRefusedAndTheCpuBackendRunsOneTask) {
   EXPECT_EQ(engine.pagerank().stats.resident_slices, 1u);
 }
 
+TEST(Engine, FrontierLoopHopsAboveTheMostAreRefused) {
+  EngineOptions o = test::options_for("loop", true, Backend::cpu);
+  o.frontier_loop_hops = kMaxFrontierLoopHops + 1;
+  EXPECT_EQ(error_of([&] { OocEngine engine(test::make_shape("kron"), o); }),
+            "frontier loop hops must be from 0 to 2, or automatic (got 3)");
+}
+
 TEST(Engine, PullBlocksAboveTheMostAreRefused) {
   EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
   o.pull_blocks = kMaxPullBlocks + 1;

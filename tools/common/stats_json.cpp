@@ -59,6 +59,7 @@ nlohmann::json common_json(const RunStats& s) {
           {"frontier_loop",
            {{"edges", s.frontier_loop_edges},
             {"delta", s.frontier_loop_delta},
+            {"hops", s.frontier_loop_hops},
             {"iterations", s.loop_iterations()}}},
           {"pull_blocks", s.pull_blocks},
           {"resident_slices", s.resident_slices},

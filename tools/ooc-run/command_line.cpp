@@ -154,6 +154,13 @@ void add_transfer_options(CLI::App& app, Args& a) {
                  "keeps near-far piles of --priority-delta: EDGES | off, or a list")
       ->check(list_check(parse_frontier_loop, "LIST"))
       ->capture_default_str();
+  app.add_option("--loop-hops", a.loop_hops,
+                 "CUDA: in the frontier loop a target of a short list that a thread lowers has its "
+                 "list relaxed by its warp in the same level, and so on up to N lists in a row, "
+                 "rather than queued for the next level: fewer levels on grids and road networks. "
+                 "auto (none in GPU memory; out of core 2, sssp 1) | N from 0 to 2, or a list")
+      ->check(list_check(parse_loop_hops, "LIST"))
+      ->capture_default_str();
   app.add_option("--cc", a.cc,
                  "how cc finds components: afforest (union-find from two sampled neighbours per "
                  "vertex, then only the lists outside the largest component; ranks merge their "

@@ -124,6 +124,16 @@ std::uint64_t parse_frontier_loop(const std::string& text) {
   return n;
 }
 
+std::uint32_t parse_loop_hops(const std::string& text) {
+  if (text == "auto") return kAutomaticLoopHops;
+  const auto n = positive_whole<std::uint32_t>(text);
+  if (n > kMaxFrontierLoopHops || (n == 0 && text != "0")) {
+    throw InvalidInput("'" + text + "' is neither auto nor a whole number from 0 to " +
+                       std::to_string(kMaxFrontierLoopHops));
+  }
+  return n;
+}
+
 EngineOptions engine_options(const Args& a) {
   EngineOptions o;
   o.backend = parse_backend(a.backend);
@@ -139,6 +149,7 @@ EngineOptions engine_options(const Args& a) {
   o.pull_blocks = parse_list(a.pull_blocks, parse_pull_blocks).front();
   o.resident_slices = parse_list(a.resident_slices, parse_resident_slices).front();
   o.frontier_loop_edges = parse_list(a.frontier_loop, parse_frontier_loop).front();
+  o.frontier_loop_hops = parse_list(a.loop_hops, parse_loop_hops).front();
   o.cc = first_of(a.cc, parse_cc_algorithm);
   o.in_memory = a.in_memory == "on";
   o.cache = a.cache == "on";
@@ -164,11 +175,13 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
   auto slices = parse_list(a.resident_slices, parse_resident_slices);
   auto ccs = parse_list(a.cc, parse_cc_algorithm);
   const auto loops = parse_list(a.frontier_loop, parse_frontier_loop);
+  auto hops = parse_list(a.loop_hops, parse_loop_hops);
   if (backend != Backend::cuda) balances.resize(1);
   if (backend != Backend::cuda || ranks == 1) exchanges.resize(1);
   if (ranks == 1) rounds.resize(1);
   if (backend != Backend::cuda) blocks.resize(1);
   if (backend != Backend::cuda) slices.resize(1);
+  if (backend != Backend::cuda) hops.resize(1);
   std::vector<RunSettings> out;
   for (const TransferPolicy policy : policies)
     for (const bool priority : priorities)
@@ -180,8 +193,9 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
                 for (const std::uint32_t n : slices)
                   for (const CcAlgorithm cc : ccs)
                     for (const std::uint64_t loop : loops)
-                      out.push_back(
-                          {policy, priority, balance, direction, exchange, r, b, n, cc, loop});
+                      for (const std::uint32_t hop : hops)
+                        out.push_back({policy, priority, balance, direction, exchange, r, b, n, cc,
+                                       loop, hop});
   return out;
 }
 

@@ -35,6 +35,7 @@ struct Args {
   std::string pull_blocks = "1";
   std::string resident_slices = "4";
   std::string frontier_loop = std::to_string(kFrontierLoopEdges);
+  std::string loop_hops = "auto";
   std::string cc = "afforest";
   std::string in_memory = "on";
   std::string cache = "on";
@@ -99,6 +100,7 @@ std::uint32_t parse_rounds(const std::string& text);       // auto (0) or 1 to k
 std::uint32_t parse_pull_blocks(const std::string& text);  // auto (0) or 1 to kMaxPullBlocks
 std::uint32_t parse_resident_slices(const std::string& text);  // 1 to kMaxResidentSlices
 std::uint64_t parse_frontier_loop(const std::string& text);    // off (0) | edges, at least 1
+std::uint32_t parse_loop_hops(const std::string& text);        // auto | 0 to kMaxFrontierLoopHops
 
 // The engine's options, taking the first entry of every list.
 EngineOptions engine_options(const Args& a);

@@ -10,6 +10,7 @@ namespace ooc::detail {
 namespace {
 
 static_assert(sizeof(cuda::LoopLevel) <= kLoopLevelBytes, "frontier_loop_bytes counts the records");
+static_assert(cuda::kLoopMaxHops == kMaxFrontierLoopHops, "the kernel takes every hop allowed");
 static_assert(kMaxLoopEdges + kLoopQueueSlack < (1ull << cuda::kLoopCountBits),
               "a queue's count fits its counter's low bits");
 
@@ -80,6 +81,7 @@ cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near
           n,
           std::min(loop.edges, kMaxLoopEdges),  // a level marks at most this many: the count fits
           loop.iterations,
+          loop.hops,
           loop.delta};
 }
 
@@ -102,7 +104,7 @@ void LoopBuffers::finish(cudaStream_t stream, std::uint32_t request_bytes,
     it.frontier_loop = true;
     it.active_vertices = it.frontier_vertices = level.slot.vertices();
     it.active_edges = it.frontier_edges = level.slot.edges();
-    it.edges_processed = level.slot.edges();  // every queued list, whole
+    it.edges_processed = level.slot.edges() + level.slot.hopped;  // every queued list, whole
     it.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] = level.slot.lines * request_bytes;
     it.cached_bytes = level.slot.cached;
     it.seconds = it.compute_seconds = static_cast<double>(end - level.start_ns) * 1e-9;

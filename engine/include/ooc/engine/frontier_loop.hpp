@@ -36,6 +36,7 @@ struct FrontierLoop {
   std::uint64_t edges = 0;       // hand back once the next level's active edges pass this
   std::uint32_t iterations = 0;  // levels at most, this stretch
   double delta = 0;              // near-far piles of this width; 0: one pile
+  std::uint32_t hops = 0;        // GPU: EngineOptions::frontier_loop_hops
 };
 
 // Levels in one stretch at most. A stretch ends with one read-back, so the cost of a hand-back
@@ -48,7 +49,7 @@ inline constexpr std::uint32_t kLoopIterations = 4096;
 // level. MemoryPlan counts them among the vertex data.
 inline constexpr std::uint64_t kLoopQueueSlack = 1024;
 inline constexpr std::uint64_t kLoopFarLevels = 4;
-inline constexpr std::uint64_t kLoopLevelBytes = 40;
+inline constexpr std::uint64_t kLoopLevelBytes = 48;
 // The largest threshold the loop takes (a larger EngineOptions::frontier_loop_edges runs with
 // this): a queue's count shares a 64-bit counter with its edges.
 inline constexpr std::uint64_t kMaxLoopEdges = std::uint64_t{1} << 23;

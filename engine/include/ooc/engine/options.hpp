@@ -118,6 +118,10 @@ inline constexpr double kAutomaticDelta = -1;
 // EngineOptions::frontier_loop_edges' default (frontier_loop.hpp; docs/cost-model.md, "The frontier
 // loop"): where a level of the loop costs what a host iteration's own work does on an H100.
 inline constexpr std::uint64_t kFrontierLoopEdges = std::uint64_t{1} << 16;
+// EngineOptions::frontier_loop_hops' largest, and its default: chosen per run (docs/cost-model.md,
+// "Hops").
+inline constexpr std::uint32_t kMaxFrontierLoopHops = 2;
+inline constexpr std::uint32_t kAutomaticLoopHops = ~std::uint32_t{0};
 
 struct EngineOptions {
   Backend backend = Backend::automatic;
@@ -209,6 +213,12 @@ struct EngineOptions {
   // many, the GPU (or the CPU backend) runs the iterations itself, with no host round trip per
   // level, and hands back when they pass it. 0: every iteration from the host.
   std::uint64_t frontier_loop_edges = kFrontierLoopEdges;
+  // CUDA: in the frontier loop, a target of a short list that a thread lowers has its list relaxed
+  // by its warp in the same level, and so on up to this many lists in a row, rather than queued
+  // for the next level (frontier_loop.cuh, "Hops"). 0 to kMaxFrontierLoopHops; kAutomaticLoopHops
+  // (the default): none in GPU memory, out of core 2, or 1 with SSSP's piles (measured on a grid
+  // and a road-like graph, docs/cost-model.md).
+  std::uint32_t frontier_loop_hops = kAutomaticLoopHops;
   CostConstants cost;
   // CUDA: after each iteration, move the cost model's link bandwidth and zero-copy round trip
   // toward what that iteration's filter copies and zero-copy kernels took (calibration.hpp,
@@ -230,6 +240,7 @@ struct RunSettings {
   std::uint32_t resident_slices = 4;
   CcAlgorithm cc = CcAlgorithm::afforest;
   std::uint64_t frontier_loop_edges = kFrontierLoopEdges;
+  std::uint32_t frontier_loop_hops = kAutomaticLoopHops;
 
   bool operator==(const RunSettings&) const = default;
 };

@@ -109,10 +109,12 @@ struct RunStats {
   bool compressed = false;            // the run read compressed lists (filter, zero-copy, cache)
   bool adapt_costs = false;           // the cost constants followed the run's timings
   std::uint32_t partitions = 0;
-  // The frontier loop's threshold in active edges (EngineOptions::frontier_loop_edges), and its
-  // piles' delta (0: one pile); 0 and 0 where the loop does not serve the run.
+  // The frontier loop's threshold in active edges (EngineOptions::frontier_loop_edges), its piles'
+  // delta (0: one pile) and its hops (EngineOptions::frontier_loop_hops; the CPU backend takes
+  // none); all 0 where the loop does not serve the run.
   std::uint64_t frontier_loop_edges = 0;
   double frontier_loop_delta = 0;
+  std::uint32_t frontier_loop_hops = 0;
   std::vector<IterationStats> iterations;
   // Processing time: from the first survey to convergence (what HyTGraph and EMOGI report).
   // Setting up the run (allocation, initial values) and reading the values back are apart.

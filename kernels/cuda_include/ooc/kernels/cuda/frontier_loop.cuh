@@ -22,6 +22,15 @@
 // it move near. A queue that fills sets its slot's overflow (the vertex's bit set all the same)
 // and the loop hands back after that level. On exit every queued and far vertex's bit joins the
 // frontier bitmap, where the host loop finds them.
+//
+// Hops. A level's cost is its chain of dependent memory round trips and its barrier, not its few
+// thousand edges; so a target of at most kHopEdges edges that a lane lowers is set aside and its
+// list relaxed by the lane's warp once the warp's lists are done, rather than queued, and so on
+// for up to LoopState::hops lists in a row; the last lowered are queued. A monotone
+// program's values are the same whatever the order of its relaxes, so the result is unchanged,
+// and a level advances a BFS of a grid or a road network by hops + 1 levels for a few round trips
+// more; a target lowered again later is marked again by whoever lowers it. A hop's edges are
+// counted apart (LoopSlot::hopped), as processed edges.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
@@ -52,6 +61,7 @@ struct LoopSlot {
   unsigned long long queued;         // vertices (low kLoopCountBits) and their edges (the rest)
   unsigned long long overflow;       // a queue was full
   unsigned long long lines, cached;  // zero-copy lines, edge-cache bytes read processing it
+  unsigned long long hopped;         // edges relaxed by hops processing it
   __host__ __device__ unsigned long long vertices() const {
     return queued & ((1ull << kLoopCountBits) - 1);
   }
@@ -78,8 +88,13 @@ struct LoopState {
   vid_t n;
   std::uint64_t max_edges;  // FrontierLoop::edges
   std::uint32_t max_levels;
-  double delta;  // 0: one pile
+  std::uint32_t hops;  // lists relaxed in a row past a level's own (kLoopMaxHops at most)
+  double delta;        // 0: one pile
 };
+
+// Hops at most, and the longest list a hop relaxes.
+inline constexpr std::uint32_t kLoopMaxHops = 2;
+inline constexpr eid_t kHopEdges = 8;
 
 __device__ __forceinline__ unsigned long long global_ns() {
   unsigned long long t;
@@ -177,12 +192,11 @@ __device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t) {
 // count before its relax rather than after: the count is what a lowered target joins the next
 // queue with, and the read then overlaps the relax's atomic instead of following it, one memory
 // round trip less on every level's path.
-template <class P>
+template <class P, class Mark>
 __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Value* dst,
-                                                const LoopMark<typename P::Value>& marker,
-                                                Message<P> message, const vid_t* targets,
-                                                const std::uint32_t* weights, eid_t degree,
-                                                unsigned rank, unsigned size) {
+                                                const Mark& marker, Message<P> message,
+                                                const vid_t* targets, const std::uint32_t* weights,
+                                                eid_t degree, unsigned rank, unsigned size) {
   const auto skew =
       static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(targets) % 128) / sizeof(vid_t));
   for (std::int64_t j = std::int64_t{rank} - skew; j < static_cast<std::int64_t>(degree);
@@ -196,9 +210,12 @@ __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Va
   }
 }
 
-// What a thread counts of its reads.
+// What a thread counts of its reads and of the edges its hops relaxed, and the target it set
+// aside for a hop with the hops it has left (0: none).
 struct LoopReads {
-  unsigned long long lines = 0, cached = 0;
+  unsigned long long lines = 0, cached = 0, hopped = 0;
+  vid_t hop_vertex = 0;
+  std::uint32_t hop_left = 0;
 };
 
 // Where the loop reads vertex v's list: relax(program, dst, marker, message, v, degree, rank,
@@ -274,7 +291,7 @@ struct RawLoopLists {
 };
 
 // Compressed lists out of core, from the cache's copy or from pinned host memory, decoded by the
-// whole warp from the lines it holds (every list, whatever its length: size is kWarp).
+// whole warp from the lines it holds (every list, whatever its length: size is kWarp), hops too.
 struct CompressedLoopLists {
   static constexpr unsigned kTile = kWarp;
   static constexpr unsigned kBlocksPerSm = 2;
@@ -309,6 +326,54 @@ struct CompressedLoopLists {
                  l.weights, l.first_edge, lane);
   }
 };
+
+// The marker of a level's relaxes: while `hops` are left, a lowered near target of 1 to
+// kHopEdges edges is set aside in the lane's LoopReads (one at a time) for relax_set_aside rather
+// than queued; the others go where LoopMark's mark sends them.
+template <class P, class Lists>
+struct HopMark : LoopMark<typename P::Value> {
+  typename P::Value* dst;
+  const P* program;
+  const Lists* lists;
+  LoopReads* reads;  // the lane's counters and its target set aside
+  std::uint32_t hops;
+};
+
+template <class P, class Lists>
+__device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t, eid_t edges) {
+  if (m.goes_far(t)) {
+    m.to_far(t);
+  } else if (m.hops > 0 && edges != 0 && edges <= kHopEdges && m.reads->hop_left == 0) {
+    m.reads->hop_vertex = t;
+    m.reads->hop_left = m.hops;
+  } else if (bit_set(m.near_bits, t)) {
+    m.to_near(t, edges);
+  }
+}
+
+template <class P, class Lists>
+__device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t) {
+  mark(m, t, m.offsets[t + 1] - m.offsets[t]);
+}
+
+// The targets the warp's lanes set aside for a hop, relaxed by the whole warp one after another
+// (a compressed list is decoded by a warp together), each with one hop fewer than it was set aside
+// with, so that the lanes may set aside more, for fewer hops, until none are left.
+template <class P, class Lists>
+__device__ void relax_set_aside(HopMark<P, Lists> m, const eid_t* offsets, unsigned lane) {
+  LoopReads& reads = *m.reads;
+  for (unsigned waiting = __ballot_sync(kFullMask, reads.hop_left != 0); waiting != 0;
+       waiting = __ballot_sync(kFullMask, reads.hop_left != 0)) {
+    const int from = __ffs(static_cast<int>(waiting)) - 1;
+    const auto t = static_cast<vid_t>(__shfl_sync(kFullMask, reads.hop_vertex, from));
+    m.hops = __shfl_sync(kFullMask, reads.hop_left, from) - 1;
+    if (static_cast<int>(lane) == from) reads.hop_left = 0;
+    const eid_t degree = offsets[t + 1] - offsets[t];
+    if (lane == 0) reads.hopped += degree;
+    m.lists->relax(*m.program, m.dst, m, make_message<P>(atomic_load(m.dst + t), t), t, degree,
+                   lane, kWarp, reads);
+  }
+}
 
 // The near pile from the frontier bitmap, or with piles those below the least value plus delta
 // (the others to the far pile): a thread per word.
@@ -375,20 +440,22 @@ __device__ void loop_split(const LoopMark<Value>& m, const vid_t* far, unsigned 
 // each warp one (`count` from `queue`, their bits in `bits`). The tile's first thread clears the
 // vertex's bits; every thread reads its value (one line, from the L1 for all but the first). A
 // list of up to Lists::kTileEdges edges is relaxed by its tile; a longer one by the whole warp,
-// one after another, as a hub of a Kronecker graph's last levels needs. The reads are summed per
-// block, then into `done`.
+// one after another, as a hub of a Kronecker graph's last levels needs; the lowered targets take
+// `hops` hops (HopMark; relax_set_aside after each round of lists). The reads and the hops'
+// edges are summed per block, then into `done`.
 template <class P, class Lists>
 __device__ void loop_level(const P& program, typename P::Value* values, const Lists& lists,
-                           const LoopMark<typename P::Value>& m, const vid_t* queue,
-                           std::uint64_t* bits, unsigned long long count, LoopSlot& done,
-                           const eid_t* offsets) {
+                           const LoopMark<typename P::Value>& base, std::uint32_t hops,
+                           const vid_t* queue, std::uint64_t* bits, unsigned long long count,
+                           LoopSlot& done, const eid_t* offsets) {
   constexpr unsigned kTile = Lists::kTile;
-  __shared__ unsigned long long block_reads[2];
-  if (threadIdx.x < 2) block_reads[threadIdx.x] = 0;
+  __shared__ unsigned long long block_reads[3];
+  if (threadIdx.x < 3) block_reads[threadIdx.x] = 0;
   __syncthreads();
   const unsigned lane = threadIdx.x % kWarp, rank = lane % kTile;
   const std::uint64_t warps = warp_count(), first = global_warp() + lane / kTile * warps;
   LoopReads reads;
+  const HopMark<P, Lists> m{base, values, &program, &lists, &reads, hops};
   for (std::uint64_t base = 0; base < count; base += warps * (kWarp / kTile)) {
     vid_t v = 0;
     eid_t degree = 0;
@@ -415,13 +482,16 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
                     __shfl_sync(kFullMask, degree, from), lane, kWarp, reads);
       }
     }
+    relax_set_aside(m, offsets, lane);
   }
   if (reads.lines != 0) atomicAdd(&block_reads[0], reads.lines);
   if (reads.cached != 0) atomicAdd(&block_reads[1], reads.cached);
+  if (reads.hopped != 0) atomicAdd(&block_reads[2], reads.hopped);
   __syncthreads();
   if (threadIdx.x == 0) {
     if (block_reads[0] != 0) atomicAdd(&done.lines, block_reads[0]);
     if (block_reads[1] != 0) atomicAdd(&done.cached, block_reads[1]);
+    if (block_reads[2] != 0) atomicAdd(&done.hopped, block_reads[2]);
   }
 }
 
@@ -495,7 +565,7 @@ __global__ void __launch_bounds__(kLoopThreads, kLoopMaxBlocksPerSm)
     m.slot = s.slots + next;
     m.far = s.far + far_side * s.far_capacity;
     m.far_count = s.far_count + far_side;
-    loop_level(program, values, lists, m, s.near + slot * s.near_capacity, bits,
+    loop_level(program, values, lists, m, s.hops, s.near + slot * s.near_capacity, bits,
                queued < s.near_capacity ? queued : s.near_capacity, s.slots[slot], offsets);
     grid.sync();
     slot = next;
