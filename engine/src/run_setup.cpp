@@ -265,11 +265,10 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
     // Near-far piles where the host loop would window by value (delta-stepping's buckets).
     if (o.priority && info.ordered) drive.loop.delta = drive.priority_delta;
     // Hops save a GPU level's memory round trips; the CPU backend's levels have none to save.
-    // Automatic: where a level waits on zero-copy reads (out of core) they pay, but cost SSSP's
-    // piles more relaxes of values not yet final past one (docs/cost-model.md, "Hops").
+    // Automatic: 2, in GPU memory and out of core, but 1 for SSSP's piles, where more relax values
+    // not yet final (docs/cost-model.md, "Hops").
     if (backend == Backend::cuda) {
       drive.loop.hops = o.frontier_loop_hops != kAutomaticLoopHops ? o.frontier_loop_hops
-                        : memory.in_memory                         ? 0
                         : drive.loop.delta > 0                     ? 1
                                                                    : 2;
     }
