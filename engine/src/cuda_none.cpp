@@ -68,6 +68,23 @@ std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const Af
                                                                         const CudaRun&) {
   no_cuda();
 }
+std::unique_ptr<ValuesExecutor<KCorePeel::Value>> make_cuda_executor(const KCorePeel&,
+                                                                     const CudaRun&) {
+  no_cuda();
+}
+std::unique_ptr<ValuesExecutor<KCoreRankedPeel::Value>> make_cuda_executor(const KCoreRankedPeel&,
+                                                                           const CudaRun&) {
+  no_cuda();
+}
+void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>&, const KCorePeel&) {
+  no_cuda();
+}
+void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>&, const KCoreRankedPeel&) {
+  no_cuda();
+}
+std::uint32_t kcore_open_next_shell(const DeviceGraph&, const KCoreState&, vid_t, std::uint32_t*) {
+  no_cuda();
+}
 void afforest_sample(const DeviceGraph&, vid_t*, const vid_t*, vid_t, std::uint32_t,
                      std::span<const std::pair<vid_t, vid_t>>) {
   no_cuda();

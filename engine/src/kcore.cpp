@@ -1,7 +1,10 @@
 // The k-core decomposition (OocEngine::kcore): the driver of kcore_program.hpp's peeling. Each
-// shell is a run of the engine, over whatever transfer policy, compressed lists and ranks the
-// engine has: the shell c is the least remaining degree of the vertices not yet peeled (a core
+// shell is a run of the engine, over whatever backend, transfer policy, compressed lists and ranks
+// the engine has: the shell c is the least remaining degree of the vertices not yet peeled (a core
 // number no vertex has is skipped), the vertices at c open it, and the run peels the rest of it.
+// The shells' runs are one executor's, started again shell after shell. The peeling's arrays are
+// in device memory on the CUDA backend, where the step between two shells runs too (two passes
+// over the vertices, and the shell read back); the step's time counts in the run's.
 // docs/programs.md, "k-core".
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
@@ -37,45 +40,144 @@ std::uint32_t least_remaining(const KCoreState& s, std::span<const vid_t> left) 
       [](std::uint32_t a, std::uint32_t b) { return std::min(a, b); });
 }
 
-// Peels the vertices of `left` whose remaining degree is `shell` (none is below it): the run's
-// first frontier, in `opened`.
-void open_shell(const KCoreState& s, std::span<const vid_t> left, std::uint32_t shell,
-                std::vector<vid_t>& opened) {
-  opened.clear();
-  for (const vid_t v : left) {
-    if (s.remaining[v] > shell) continue;
-    s.core[v] = shell;
-    opened.push_back(v);
-  }
+eid_t longest_list(const Graph& g) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<vid_t>(0, g.num_vertices()), eid_t{0},
+      [&](const tbb::blocked_range<vid_t>& r, eid_t most) {
+        for (vid_t v = r.begin(); v != r.end(); ++v)
+          most = std::max(most, g.degree(v));
+        return most;
+      },
+      [](eid_t a, eid_t b) { return std::max(a, b); });
 }
 
 }  // namespace
 
-// The shells, one run each, on one executor: the first run builds it, and each later one starts it
-// again from its shell's frontier, the vertices it opened.
-template <class P>
-KCoreResult OocEngine::peel(KCoreState state, std::vector<vid_t> left,
-                            const detail::RunSetup& setup) {
-  using Clock = std::chrono::steady_clock;
-  KCoreResult result;
-  std::unique_ptr<detail::CpuExecutor<P>> executor;
-  std::vector<vid_t> opened;
-  for (std::uint32_t shell = least_remaining(state, left); shell != KCoreState::kUnpeeled;
-       shell = least_remaining(state, left)) {
-    open_shell(state, left, shell, opened);
-    const P program{{state, shell}};
-    detail::RunSetup shell_setup = setup;
-    const auto start = Clock::now();
-    if (executor == nullptr) {
-      executor = std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
-                                                          program, options(), setup.memory,
-                                                          rank_view(), host_tier());
-      executor->report_setup(shell_setup.stats);
-    } else {
-      executor->restart(program, opened);
+namespace detail {
+
+// The peeling's arrays (KCoreState), in host memory or, on the CUDA backend, in device memory,
+// and its step between two shells.
+class Peeling {
+ public:
+  Peeling(const Graph& g, const DeviceGraph* device, bool ranked)
+      : device_(device), n_(g.num_vertices()), remaining_(n_) {
+    tbb::parallel_for(vid_t{0}, n_,
+                      [&](vid_t v) { remaining_[v] = static_cast<std::uint32_t>(g.degree(v)); });
+    if (device_ == nullptr) {
+      core_.assign(n_, KCoreState::kUnpeeled);
+      state_ = {remaining_.data(), core_.data(), nullptr, nullptr};
+      if (ranked) {
+        marks_.assign(n_, 0);
+        taken_.assign(n_, 0.0f);
+        state_.marks = marks_.data();
+        state_.taken = taken_.data();
+      }
+      // The vertices not yet peeled: most of a skewed graph's are peeled in its first shells,
+      // so the later ones look at few.
+      left_.resize(n_);
+      std::iota(left_.begin(), left_.end(), vid_t{0});
+      return;
     }
-    shell_setup.stats.setup_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const std::size_t bytes = std::size_t{n_} * sizeof(std::uint32_t);
+    state_.remaining = allocate<std::uint32_t>(bytes, "k-core's remaining degrees");
+    copy_to_device(*device_, state_.remaining, remaining_.data(), bytes);
+    remaining_ = {};
+    state_.core = allocate<std::uint32_t>(bytes, "k-core's core numbers");
+    device_fill(*device_, state_.core, 0xff, bytes);  // kUnpeeled
+    if (ranked) {
+      state_.marks = allocate<std::uint32_t>(bytes, "k-core's marks");
+      state_.taken = allocate<float>(bytes, "k-core's edges taken away");
+      device_fill(*device_, state_.marks, 0, bytes);
+      device_fill(*device_, state_.taken, 0, bytes);  // 0.0f
+    }
+    scratch_ = allocate<std::uint32_t>(sizeof(std::uint32_t), "k-core's least degree");
+  }
+
+  const KCoreState& state() const { return state_; }
+
+  // Opens the next shell: the least remaining degree c of the vertices not peeled, and those at c
+  // get core number c. Returns c, or KCoreState::kUnpeeled when every vertex is peeled.
+  std::uint32_t open_next() {
+    if (device_ != nullptr) return kcore_open_next_shell(*device_, state_, n_, scratch_);
+    std::erase_if(left_, [&](vid_t v) { return core_[v] != KCoreState::kUnpeeled; });
+    const std::uint32_t shell = least_remaining(state_, left_);
+    opened_.clear();
+    for (const vid_t v : left_) {
+      if (remaining_[v] > shell) continue;
+      core_[v] = shell;
+      opened_.push_back(v);
+    }
+    return shell;
+  }
+
+  // The vertices the last open_next opened: the CPU backend's (a CUDA run finds them itself).
+  std::span<const vid_t> opened() const { return opened_; }
+
+  // Every vertex's core number (kUnpeeled: not peeled), in internal ids.
+  const std::uint32_t* cores() {
+    if (device_ == nullptr) return core_.data();
+    core_.resize(n_);
+    copy_to_host(*device_, core_.data(), state_.core, std::size_t{n_} * sizeof(std::uint32_t));
+    return core_.data();
+  }
+
+ private:
+  template <class T>
+  T* allocate(std::size_t bytes, const char* what) {
+    owned_.push_back(device_allocate(*device_, bytes, what));
+    return static_cast<T*>(owned_.back().get());
+  }
+
+  const DeviceGraph* device_;
+  vid_t n_;
+  KCoreState state_;
+  std::vector<std::uint32_t> remaining_, core_, marks_;  // host memory (core_: read back too)
+  std::vector<float> taken_;
+  std::vector<vid_t> left_, opened_;
+  std::vector<std::shared_ptr<void>> owned_;  // device memory
+  std::uint32_t* scratch_ = nullptr;
+};
+
+}  // namespace detail
+
+// The shells, one run each, on one executor: the first run makes it, and each later one starts it
+// again from its shell's vertices.
+template <class P>
+KCoreResult OocEngine::peel(detail::Peeling& peeling, const detail::RunSetup& setup) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  KCoreResult result;
+  std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor;
+  for (;;) {
+    auto start = Clock::now();
+    const std::uint32_t shell = peeling.open_next();
+    const double opening = seconds_since(start);
+    if (shell == KCoreState::kUnpeeled) {
+      result.stats.seconds += opening;  // the last step, which found every vertex peeled
+      break;
+    }
+    const P program{{peeling.state(), shell}};
+    detail::RunSetup shell_setup = setup;
+    start = Clock::now();
+    if (executor == nullptr) {
+      if (impl_->device) {
+        executor = detail::make_cuda_executor(program, cuda_run(setup.memory));
+      } else {
+        executor = std::make_unique<detail::CpuExecutor<P>>(graph(), partitions(), pull_lists(),
+                                                            program, options(), setup.memory,
+                                                            rank_view(), host_tier());
+      }
+      executor->report_setup(shell_setup.stats);
+    } else if (impl_->device) {
+      detail::restart_cuda_executor(*executor, program);
+    } else {
+      static_cast<detail::CpuExecutor<P>&>(*executor).restart(program, peeling.opened());
+    }
+    shell_setup.stats.setup_seconds = seconds_since(start);
     detail::RawRun<P> run = drive_executor<P>(*executor, std::move(shell_setup));
+    run.stats.seconds += opening;
     if (result.shells == 0) {
       result.stats = std::move(run.stats);
     } else {
@@ -85,63 +187,41 @@ KCoreResult OocEngine::peel(KCoreState state, std::vector<vid_t> left,
     ++result.shells;
     result.degeneracy = shell;
     if (!run.converged) break;  // --max-iterations: the vertices left keep kUnpeeled
-    std::erase_if(left, [&](vid_t v) { return state.core[v] != KCoreState::kUnpeeled; });
   }
   return result;
 }
 
 KCoreResult OocEngine::kcore(const RunOptions& run) {
-  if (impl_->backend == Backend::cuda) {
-    throw Unsupported(
-        "kcore runs on the CPU backend for now (--backend cpu); its GPU version is to come");
+  if (grouped()) {  // a request checked once, before the ranks run it (engine.cpp says why)
+    lead().begin_run(detail::info_of<KCoreRankedPeel>("kcore"), run);
+    return on_group([&](OocEngine& e) { return e.kcore(run); });
   }
   const bool ranked = impl_->communicator != nullptr;
   detail::ProgramInfo info =
       ranked ? detail::info_of<KCoreRankedPeel>("kcore") : detail::info_of<KCorePeel>("kcore");
   info.own_vertex_bytes = ranked ? 16 : 8;
-  // On ranks the values (all 0) still go through the exchange: the slots go with them
-  // (values_unused would skip both).
-  detail::RunSetup setup = begin_run(info, run);
-  setup.read_values = false;
-
-  const Graph& g = graph();
-  const vid_t n = g.num_vertices();
-  std::vector<std::uint32_t> remaining(n), core(n, KCoreState::kUnpeeled), marks;
-  std::vector<float> taken;
-  tbb::parallel_for(vid_t{0}, n,
-                    [&](vid_t v) { remaining[v] = static_cast<std::uint32_t>(g.degree(v)); });
-  KCoreState state{remaining.data(), core.data(), nullptr, nullptr};
   if (ranked) {
-    const eid_t longest = tbb::parallel_reduce(
-        tbb::blocked_range<vid_t>(0, n), eid_t{0},
-        [&](const tbb::blocked_range<vid_t>& r, eid_t most) {
-          for (vid_t v = r.begin(); v != r.end(); ++v)
-            most = std::max(most, g.degree(v));
-          return most;
-        },
-        [](eid_t a, eid_t b) { return std::max(a, b); });
+    const eid_t longest = longest_list(graph());
     if (longest >= kLongestRankedList) {
       throw Unsupported(
           "kcore across ranks adds up lost edges as floats, exact below 2^24 a "
           "vertex, and this graph has a list of " +
           std::to_string(longest) + " edges: run it on one rank");
     }
-    marks.assign(n, 0);
-    taken.assign(n, 0.0f);
-    state.marks = marks.data();
-    state.taken = taken.data();
   }
-
-  // The vertices not yet peeled: most of a skewed graph's are peeled in its first shells, so the
-  // later ones look at few.
-  std::vector<vid_t> left(n);
-  std::iota(left.begin(), left.end(), vid_t{0});
-  KCoreResult result = ranked ? peel<KCoreRankedPeel>(state, std::move(left), setup)
-                              : peel<KCorePeel>(state, std::move(left), setup);
+  // The arrays come off the device budget: allocated before the runs are planned, they are no
+  // longer in the free memory an automatic budget is taken from.
+  detail::Peeling peeling(graph(), impl_->device.get(), ranked);
+  // On ranks the values (all 0) still go through the exchange: the slots go with them
+  // (values_unused would skip both).
+  detail::RunSetup setup = begin_run(info, run);
+  setup.read_values = false;
+  KCoreResult result =
+      ranked ? peel<KCoreRankedPeel>(peeling, setup) : peel<KCorePeel>(peeling, setup);
   result.stats.method = std::to_string(result.shells) +
                         (result.shells == 1 ? " shell" : " shells") + ", degeneracy " +
                         std::to_string(result.degeneracy);
-  result.values = to_user_ids(core.data());
+  result.values = to_user_ids(peeling.cores());
   return result;
 }
 

@@ -18,6 +18,7 @@
 
 #include "engine_cases.hpp"
 #include "gpu_test.hpp"
+#include "kcore_cases.hpp"
 #include "ooc/engine/communicator.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/generators.hpp"
@@ -72,6 +73,24 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaRanks,
                          [](const ::testing::TestParamInfo<RankShape>& param) {
                            return std::get<0>(param.param) + "_" +
                                   std::to_string(std::get<1>(param.param)) + "_ranks";
+                         });
+
+// k-core across GPU ranks (the edges each rank takes away summed over NCCL before a vertex is
+// peeled): one rank (NCCL of one), and two where there are two GPUs.
+class CudaRankKCore : public ::testing::TestWithParam<int> {};
+
+TEST_P(CudaRankKCore, EveryRankMatchesTheReference) {
+  OOC_REQUIRE_GPU();
+  const int ranks = GetParam();
+  if (list_devices().size() < static_cast<std::size_t>(ranks))
+    GTEST_SKIP() << "needs " << ranks << " GPUs: " << describe_devices();
+  test::expect_kcore_on_ranks(ranks, Backend::cuda, {"hybrid", "filter", "compaction", "zerocopy"},
+                              [](int r) { return r; });
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, CudaRankKCore, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& param) {
+                           return std::to_string(param.param) + "_ranks";
                          });
 
 // The batched traversals across GPU ranks (their slots combined over NCCL after each level): bc,

@@ -13,6 +13,7 @@
 
 #include "engine_cases.hpp"
 #include "gpu_test.hpp"
+#include "kcore_cases.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/engine/calibration.hpp"
 #include "ooc/engine/memory_plan.hpp"
@@ -85,6 +86,23 @@ OocEngine direction_engine(Graph g, const DirectionGpuCase& c) {
 TEST(CudaPageRank, AnAccuracyAskedForIsKeptAndItsBoundReported) {
   OOC_REQUIRE_GPU();
   test::expect_l1_runs_keep_their_bound(Backend::cuda);
+}
+
+// k-core's shells on the GPU: one executor started again per shell, the peeling's arrays and the
+// step between shells in device memory (kcore.cpp).
+TEST(CudaKCore, MatchesTheReferenceOnEveryShapeAndPolicy) {
+  OOC_REQUIRE_GPU();
+  test::expect_kcore_on_every_shape_and_policy(Backend::cuda);
+}
+
+TEST(CudaKCore, MatchesTheReferenceOnCompressedLists) {
+  OOC_REQUIRE_GPU();
+  test::expect_kcore_on_compressed_lists(Backend::cuda);
+}
+
+TEST(CudaKCore, GivesKnownCoresAndRefusesADirectedGraph) {
+  OOC_REQUIRE_GPU();
+  test::expect_known_kcores(Backend::cuda);
 }
 
 TEST(CudaFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {

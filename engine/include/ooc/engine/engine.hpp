@@ -102,6 +102,9 @@ struct TriangleResult : Result<std::uint64_t> {
 };
 
 struct KCoreState;  // kcore_program.hpp
+namespace detail {
+class Peeling;  // kcore.cpp
+}  // namespace detail
 
 // The k-core decomposition: each vertex's core number (indexed by user ids), and the largest.
 struct KCoreResult : Result<std::uint32_t> {
@@ -270,7 +273,7 @@ class OocEngine {
   TriangleResult triangles(const RunOptions& run = {});
   // The k-core decomposition (kcore.cpp, kcore_program.hpp; docs/programs.md, "k-core"): each
   // vertex's core number, by peeling in the engine's iterations, a run per shell. Needs a symmetric
-  // graph; the CPU backend, on one rank or across ranks, for now.
+  // graph; either backend, on one rank or across ranks.
   KCoreResult kcore(const RunOptions& run = {});
   // Strongly connected components (scc.cpp; docs/programs.md, "Strongly connected components"):
   // trimming, a forward-backward search from a high-degree pivot for the giant component, then
@@ -321,9 +324,9 @@ class OocEngine {
   // cc's two ways (afforest.cpp): the forest's roots or the propagated labels, in internal ids.
   detail::RawRun<Cc> cc_afforest(const RunOptions& run);
   detail::RawRun<Cc> cc_labels(const RunOptions& run);
-  // The k-core shells' runs on the CPU backend (kcore.cpp), with program P.
+  // The k-core shells' runs (kcore.cpp), with program P, over the peeling's arrays.
   template <class P>
-  KCoreResult peel(KCoreState state, std::vector<vid_t> left, const detail::RunSetup& setup);
+  KCoreResult peel(detail::Peeling& peeling, const detail::RunSetup& setup);
   // Runs the executor make(plan) returns: the iterations, their timings, the read-back.
   template <class P, class Make>
   detail::RawRun<P> execute(Make&& make, detail::RunSetup setup);

@@ -12,6 +12,7 @@
 #include "ooc/engine/communicator.hpp"
 #include "ooc/engine/detail/executor.hpp"
 #include "ooc/engine/exchange_cost.hpp"
+#include "ooc/engine/kcore_program.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/ownership.hpp"
@@ -101,6 +102,21 @@ std::unique_ptr<ValuesExecutor<BatchBackward::Value>> make_cuda_executor(
 
 std::unique_ptr<ValuesExecutor<AfforestLink::Value>> make_cuda_executor(const AfforestLink& program,
                                                                         const CudaRun& run);
+
+std::unique_ptr<ValuesExecutor<KCorePeel::Value>> make_cuda_executor(const KCorePeel& program,
+                                                                     const CudaRun& run);
+std::unique_ptr<ValuesExecutor<KCoreRankedPeel::Value>> make_cuda_executor(
+    const KCoreRankedPeel& program, const CudaRun& run);
+// k-core's next shell (kcore.cpp) on an executor that make_cuda_executor made for the same
+// program type: the run starts again with `program`, from the vertices it opened.
+void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>& executor, const KCorePeel& program);
+void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>& executor,
+                           const KCoreRankedPeel& program);
+// k-core's step between its shells, on its arrays in device memory (n vertices; `scratch` one
+// device word): the least remaining degree c of the vertices not peeled, each of which at c gets
+// core number c. Returns c, or KCoreState::kUnpeeled when every vertex is peeled.
+std::uint32_t kcore_open_next_shell(const DeviceGraph& device, const KCoreState& state, vid_t n,
+                                    std::uint32_t* scratch);
 
 // Afforest's steps outside its run (afforest.cpp), on device arrays: `parent` of n entries.
 // afforest_sample makes every vertex a root, then for each round links each vertex of `ranges` to
