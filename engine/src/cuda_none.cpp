@@ -76,13 +76,18 @@ std::unique_ptr<ValuesExecutor<KCoreRankedPeel::Value>> make_cuda_executor(const
                                                                            const CudaRun&) {
   no_cuda();
 }
-void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>&, const KCorePeel&) {
+void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>&, const KCorePeel&, const vid_t*,
+                           std::uint64_t) {
   no_cuda();
 }
-void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>&, const KCoreRankedPeel&) {
+void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>&, const KCoreRankedPeel&,
+                           const vid_t*, std::uint64_t) {
   no_cuda();
 }
-std::uint32_t kcore_open_next_shell(const DeviceGraph&, const KCoreState&, vid_t, std::uint32_t*) {
+std::size_t kcore_temp_bytes(const DeviceGraph&, vid_t) {
+  no_cuda();
+}
+std::uint32_t kcore_open_next_shell(const DeviceGraph&, const KCoreState&, vid_t, KCoreLists&) {
   no_cuda();
 }
 void afforest_sample(const DeviceGraph&, vid_t*, const vid_t*, vid_t, std::uint32_t,

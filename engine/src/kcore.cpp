@@ -2,15 +2,16 @@
 // shell is a run of the engine, over whatever backend, transfer policy, compressed lists and ranks
 // the engine has: the shell c is the least remaining degree of the vertices not yet peeled (a core
 // number no vertex has is skipped), the vertices at c open it, and the run peels the rest of it.
-// The shells' runs are one executor's, started again shell after shell. The peeling's arrays are
-// in device memory on the CUDA backend, where the step between two shells runs too (two passes
-// over the vertices, and the shell read back); the step's time counts in the run's.
-// docs/programs.md, "k-core".
+// The shells' runs are one executor's, started again shell after shell from the vertices the shell
+// opened. The peeling's arrays are in device memory on the CUDA backend, where the step between
+// two shells runs too, over a list of the vertices not yet peeled; the step's time counts in the
+// run's. docs/programs.md, "k-core".
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <numeric>
 #include <span>
@@ -79,6 +80,11 @@ class Peeling {
       return;
     }
     const std::size_t bytes = std::size_t{n_} * sizeof(std::uint32_t);
+    lists_.left = allocate<vid_t>(std::size_t{n_} * sizeof(vid_t), "k-core's vertices left");
+    lists_.opened = allocate<vid_t>(std::size_t{n_} * sizeof(vid_t), "k-core's shell");
+    lists_.counts = allocate<unsigned long long>(2 * sizeof(unsigned long long), "k-core's counts");
+    lists_.temp_bytes = kcore_temp_bytes(*device_, n_);
+    lists_.temp = allocate<std::byte>(lists_.temp_bytes, "k-core's scratch");
     state_.remaining = allocate<std::uint32_t>(bytes, "k-core's remaining degrees");
     copy_to_device(*device_, state_.remaining, remaining_.data(), bytes);
     remaining_ = {};
@@ -90,7 +96,6 @@ class Peeling {
       device_fill(*device_, state_.marks, 0, bytes);
       device_fill(*device_, state_.taken, 0, bytes);  // 0.0f
     }
-    scratch_ = allocate<std::uint32_t>(sizeof(std::uint32_t), "k-core's least degree");
   }
 
   const KCoreState& state() const { return state_; }
@@ -98,7 +103,7 @@ class Peeling {
   // Opens the next shell: the least remaining degree c of the vertices not peeled, and those at c
   // get core number c. Returns c, or KCoreState::kUnpeeled when every vertex is peeled.
   std::uint32_t open_next() {
-    if (device_ != nullptr) return kcore_open_next_shell(*device_, state_, n_, scratch_);
+    if (device_ != nullptr) return kcore_open_next_shell(*device_, state_, n_, lists_);
     std::erase_if(left_, [&](vid_t v) { return core_[v] != KCoreState::kUnpeeled; });
     const std::uint32_t shell = least_remaining(state_, left_);
     opened_.clear();
@@ -110,8 +115,11 @@ class Peeling {
     return shell;
   }
 
-  // The vertices the last open_next opened: the CPU backend's (a CUDA run finds them itself).
-  std::span<const vid_t> opened() const { return opened_; }
+  // The vertices the last open_next opened (in device memory on the CUDA backend).
+  std::span<const vid_t> opened() const {
+    if (device_ != nullptr) return {lists_.opened, static_cast<std::size_t>(lists_.opened_count)};
+    return opened_;
+  }
 
   // Every vertex's core number (kUnpeeled: not peeled), in internal ids.
   const std::uint32_t* cores() {
@@ -135,7 +143,7 @@ class Peeling {
   std::vector<float> taken_;
   std::vector<vid_t> left_, opened_;
   std::vector<std::shared_ptr<void>> owned_;  // device memory
-  std::uint32_t* scratch_ = nullptr;
+  KCoreLists lists_;                          // the CUDA backend's
 };
 
 }  // namespace detail
@@ -171,7 +179,8 @@ KCoreResult OocEngine::peel(detail::Peeling& peeling, const detail::RunSetup& se
       }
       executor->report_setup(shell_setup.stats);
     } else if (impl_->device) {
-      detail::restart_cuda_executor(*executor, program);
+      detail::restart_cuda_executor(*executor, program, peeling.opened().data(),
+                                    peeling.opened().size());
     } else {
       static_cast<detail::CpuExecutor<P>&>(*executor).restart(program, peeling.opened());
     }
@@ -199,7 +208,8 @@ KCoreResult OocEngine::kcore(const RunOptions& run) {
   const bool ranked = impl_->communicator != nullptr;
   detail::ProgramInfo info =
       ranked ? detail::info_of<KCoreRankedPeel>("kcore") : detail::info_of<KCorePeel>("kcore");
-  info.own_vertex_bytes = ranked ? 16 : 8;
+  // The arrays, and on the GPU the lists of the vertices left and opened.
+  info.own_vertex_bytes = (ranked ? 16 : 8) + (impl_->device ? 2 * sizeof(vid_t) : 0);
   if (ranked) {
     const eid_t longest = longest_list(graph());
     if (longest >= kLongestRankedList) {

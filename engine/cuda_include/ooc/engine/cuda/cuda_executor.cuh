@@ -147,9 +147,10 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& levels) override;
   void finish(Communicator& host) override;
   void read_values(Value* values, Value* deltas) override;
-  // Runs again with `program`, from the vertices it starts active, on this run's buffers (the
-  // values start again too). kcore.cpp runs its shells so: one executor, and no set-up per shell.
-  void restart(const P& program);
+  // Runs again with `program`, from the `count` vertices of `frontier` (device memory; a rank
+  // takes its own), on this run's buffers; the values stay as the last run left them. kcore.cpp
+  // runs its shells so: one executor, and no pass over every vertex per shell.
+  void restart(const P& program, const vid_t* frontier, std::uint64_t count);
   void report_setup(RunStats& stats) const override {
     stats.setup_bytes = setup_bytes_;
     if (!cached(false)) return;
@@ -243,9 +244,6 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   bool loop_supported();
   template <class Lists>
   void launch_loop(const FrontierLoop& loop, const Lists& lists, const char* doing);
-  // The run's start: the values and the frontier from the program's init and active_at_start,
-  // the next frontier empty, and on a rank the values agreed and no change of the deltas.
-  void start(const char* doing);
 
   P program_;
   DeviceArray<Value> values_, deltas_;
@@ -286,20 +284,6 @@ CudaExecutor<P>::CudaExecutor(const P& program, const CudaRun& run)
     if constexpr (kAccumulative) sent_ = DeviceArray<Value>(g_.num_vertices(), "messages sent");
     pull_surveys_.resize(parts_.size());
   }
-  if (ranked_) {
-    agreed_ = DeviceArray<Value>(g_.num_vertices(), "the agreed vertex values");
-    if constexpr (kAccumulative) {  // in the ranks' layout when it scatters; padding never read
-      const auto ranks = static_cast<std::uint32_t>(device_.nccl->size());
-      change_ = DeviceArray<Value>(scatters() ? device_.layout_block * ranks : g_.num_vertices(),
-                                   "delta changes");
-    }
-    exchange_.reserve(plan_.pair_capacity, static_cast<std::uint64_t>(device_.nccl->size()));
-  }
-  start(doing);
-}
-
-template <class P>
-void CudaExecutor<P>::start(const char* doing) {
   const cudaStream_t s = stream(kDirect);
   OOC_CUDA(cudaMemsetAsync(next_.data(), 0, next_.bytes(), s), doing);
   OOC_CUDA(cudaMemsetAsync(current_.data(), 0, current_.bytes(), s), doing);
@@ -307,22 +291,38 @@ void CudaExecutor<P>::start(const char* doing) {
              values_.data(), deltas_.data(), current_.data(), g_.num_vertices());
   if (ranked_) {
     launch_mask_owned(current_.data(), device_.owned.data(), words_, grid_for(words_), s);
+    agreed_ = DeviceArray<Value>(g_.num_vertices(), "the agreed vertex values");
     OOC_CUDA(cudaMemcpyAsync(agreed_.data(), kAccumulative ? deltas_.data() : values_.data(),
                              agreed_.bytes(), cudaMemcpyDeviceToDevice, s),
              doing);
-    if (change_.size() != 0)
+    if constexpr (kAccumulative) {  // in the ranks' layout when it scatters; padding never read
+      const auto ranks = static_cast<std::uint32_t>(device_.nccl->size());
+      change_ = DeviceArray<Value>(scatters() ? device_.layout_block * ranks : g_.num_vertices(),
+                                   "delta changes");
       OOC_CUDA(cudaMemsetAsync(change_.data(), 0, change_.bytes(), s), doing);
+    }
+    exchange_.reserve(plan_.pair_capacity, static_cast<std::uint64_t>(device_.nccl->size()));
   }
   ws_.streams[kDirect].synchronize(doing);
 }
 
 template <class P>
-void CudaExecutor<P>::restart(const P& program) {
+void CudaExecutor<P>::restart(const P& program, const vid_t* frontier, std::uint64_t count) {
+  const char* doing = "starting the run again";
   program_ = program;
   iterations_ = 0;
   taken_ = false;
   gathering_counted_ = false;
-  start("starting the run again");
+  const cudaStream_t s = stream(kDirect);
+  OOC_CUDA(cudaMemsetAsync(next_.data(), 0, next_.bytes(), s), doing);
+  OOC_CUDA(cudaMemsetAsync(current_.data(), 0, current_.bytes(), s), doing);
+  if (count > 0) {
+    OOC_LAUNCH(cuda::mark_list_kernel<vid_t>, grid_for(count), kBlockThreads, s, doing,
+               current_.data(), frontier, count);
+  }
+  if (ranked_)
+    launch_mask_owned(current_.data(), device_.owned.data(), words_, grid_for(words_), s);
+  ws_.streams[kDirect].synchronize(doing);
 }
 
 // Pass 1 of the priority window: the range of urgency over the active vertices at or under the

@@ -108,15 +108,32 @@ std::unique_ptr<ValuesExecutor<KCorePeel::Value>> make_cuda_executor(const KCore
 std::unique_ptr<ValuesExecutor<KCoreRankedPeel::Value>> make_cuda_executor(
     const KCoreRankedPeel& program, const CudaRun& run);
 // k-core's next shell (kcore.cpp) on an executor that make_cuda_executor made for the same
-// program type: the run starts again with `program`, from the vertices it opened.
-void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>& executor, const KCorePeel& program);
+// program type: the run starts again with `program`, from the `count` vertices of `frontier`
+// (device memory).
+void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>& executor, const KCorePeel& program,
+                           const vid_t* frontier, std::uint64_t count);
 void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>& executor,
-                           const KCoreRankedPeel& program);
-// k-core's step between its shells, on its arrays in device memory (n vertices; `scratch` one
-// device word): the least remaining degree c of the vertices not peeled, each of which at c gets
-// core number c. Returns c, or KCoreState::kUnpeeled when every vertex is peeled.
+                           const KCoreRankedPeel& program, const vid_t* frontier,
+                           std::uint64_t count);
+// k-core's lists between its shells, in device memory: `left` the vertices not peeled when last
+// listed (n entries), `opened` those the last shell opened (n entries), `counts` two device
+// words, `temp` the scratch of kcore_temp_bytes(n); their lengths, read back.
+struct KCoreLists {
+  static constexpr std::uint64_t kNotListed = ~std::uint64_t{0};
+  vid_t* left = nullptr;
+  vid_t* opened = nullptr;
+  unsigned long long* counts = nullptr;
+  void* temp = nullptr;
+  std::size_t temp_bytes = 0;
+  std::uint64_t left_count = kNotListed;  // before the first shell: every vertex
+  std::uint64_t opened_count = 0;
+};
+std::size_t kcore_temp_bytes(const DeviceGraph& device, vid_t n);
+// k-core's step between its shells (n vertices): the vertices peeled leave `left`, the least
+// remaining degree c of those left is found, and each at c gets core number c and is listed in
+// `opened`. Returns c, or KCoreState::kUnpeeled when every vertex is peeled.
 std::uint32_t kcore_open_next_shell(const DeviceGraph& device, const KCoreState& state, vid_t n,
-                                    std::uint32_t* scratch);
+                                    KCoreLists& lists);
 
 // Afforest's steps outside its run (afforest.cpp), on device arrays: `parent` of n entries.
 // afforest_sample makes every vertex a root, then for each round links each vertex of `ranges` to

@@ -215,6 +215,14 @@ __global__ void mark_kernel(std::uint64_t* words, vid_t n, Pick pick) {
   }
 }
 
+// Sets the bits of the `count` vertices `list` holds (a run started from a listed frontier).
+template <class Vertex>
+__global__ void mark_list_kernel(std::uint64_t* words, const Vertex* list, std::uint64_t count) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    bit_set(words, list[i]);
+}
+
 // work = admitted(current); current -= work. Every admitted active vertex is processed this
 // iteration; the deferred ones (and those above the floor) stay in current. `holding`: some may.
 template <class View>
