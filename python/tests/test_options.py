@@ -114,15 +114,15 @@ def test_the_frontier_loop_runs_a_chains_levels(backend):
     assert on.stats["frontier_loop"]["edges"] == 65536
     assert off.stats["frontier_loop"]["iterations"] == 0
     assert np.array_equal(on, off)
-    # Hops (CUDA): the same levels in fewer of the loop's; none in GPU memory by default, and
+    # Hops (CUDA): 2 by default for BFS, the same levels in fewer of the loop's than with none;
     # none on the CPU backend.
-    assert on.stats["frontier_loop"]["hops"] == 0
-    hopped = oocgraph.generate("chain", vertices=300, backend=backend,
-                               frontier_loop_hops=2).bfs(0)
-    assert np.array_equal(hopped, on)
-    assert hopped.stats["frontier_loop"]["hops"] == (2 if backend == "cuda" else 0)
+    assert on.stats["frontier_loop"]["hops"] == (2 if backend == "cuda" else 0)
+    level_by_level = oocgraph.generate("chain", vertices=300, backend=backend,
+                                       frontier_loop_hops=0).bfs(0)
+    assert np.array_equal(level_by_level, on)
+    assert level_by_level.stats["frontier_loop"]["hops"] == 0
     if backend == "cuda":
-        assert len(hopped.stats["per_iteration"]) < len(on.stats["per_iteration"])
+        assert len(on.stats["per_iteration"]) < len(level_by_level.stats["per_iteration"])
     with pytest.raises(ValueError, match=r"frontier loop hops must be from 0 to 2, or automatic "
                                          r"\(got 3\)"):
         oocgraph.generate("chain", vertices=5, backend=backend, frontier_loop_hops=3)
