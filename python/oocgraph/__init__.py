@@ -31,7 +31,7 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      the CPU backend) runs the iterations itself (65536, the default; 0: off)
 ``frontier_loop_hops`` ``"auto"`` (the default) or an int from 0 to 2: CUDA: in the frontier
                      loop a lowered target's short list is relaxed in the same level, up to
-                     this many lists in a row (auto: none in GPU memory, out of core 2, SSSP 1)
+                     this many lists in a row (auto: 2; SSSP 1)
 ``priority``         bool: urgency-ordered scheduling
 ``cc``               ``"afforest"`` (the default: union-find, most lists never read) or
                      ``"labels"`` (label propagation) for :meth:`Graph.cc`
