@@ -17,30 +17,15 @@
 #include <thread>
 #include <vector>
 
+#include "ooc/core/direct_reads.hpp"
 #include "ooc/core/error.hpp"
 
 namespace ooc {
 namespace {
 
-constexpr std::uint64_t kAlignment = 4096;  // O_DIRECT: offsets, lengths and buffers
+constexpr std::uint64_t kAlignment = kDirectAlignment;  // O_DIRECT: offsets, lengths and buffers
 
 using Clock = std::chrono::steady_clock;
-
-struct File {
-  int fd = -1;
-  ~File() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-struct FreeAligned {
-  void operator()(void* p) const { std::free(p); }
-};
-
-std::unique_ptr<std::byte, FreeAligned> aligned_buffer(std::uint64_t bytes) {
-  return std::unique_ptr<std::byte, FreeAligned>(
-      static_cast<std::byte*>(std::aligned_alloc(kAlignment, bytes)));
-}
 
 [[noreturn]] void fail(const std::string& what, const std::filesystem::path& file, int error) {
   throw IoError(what + " '" + file.string() + "': " + std::strerror(error));
@@ -54,20 +39,6 @@ std::string device_of(const struct stat& st) {
     if (line.starts_with("DEVNAME=")) return line.substr(8);
   }
   return "";
-}
-
-// Reads `length` bytes at `offset` (fewer at the end of the file); returns how many, or -errno.
-std::int64_t read_fully(int fd, std::byte* buffer, std::uint64_t length, std::uint64_t offset) {
-  std::uint64_t done = 0;
-  while (done < length) {
-    const ssize_t got =
-        ::pread(fd, buffer + done, length - done, static_cast<off_t>(offset + done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return -errno;
-    if (got == 0) break;
-    done += static_cast<std::uint64_t>(got);
-  }
-  return static_cast<std::int64_t>(done);
 }
 
 // The sequential reads: block i by thread i % in_flight; the bytes read within `total`.
@@ -106,25 +77,22 @@ StorageReads measure_storage_reads(const std::filesystem::path& file, const Stor
   }
   if (o.in_flight == 0) throw InvalidInput("storage reads need at least one in flight");
   StorageReads r;
-  File f;
-  f.fd = ::open(file.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
-  r.direct = f.fd >= 0;
-  if (f.fd < 0 && errno == EINVAL) f.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f.fd < 0) fail("cannot open", file, errno);
+  const DirectFile f(file);
+  r.direct = f.direct();
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0) fail("cannot read", file, errno);
+  if (::fstat(f.fd(), &st) != 0) fail("cannot read", file, errno);
   if (!S_ISREG(st.st_mode)) throw IoError("'" + file.string() + "' is not a regular file");
   if (st.st_size == 0) throw IoError("'" + file.string() + "' is empty");
   r.device = device_of(st);
   r.file_bytes = static_cast<std::uint64_t>(st.st_size);
   const auto drop_cached = [&] {
-    if (!r.direct) ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (!r.direct) ::posix_fadvise(f.fd(), 0, 0, POSIX_FADV_DONTNEED);
   };
 
   drop_cached();
   const std::uint64_t total = o.max_bytes == 0 ? r.file_bytes : std::min(r.file_bytes, o.max_bytes);
   auto start = Clock::now();
-  r.bytes = read_sequentially(f.fd, total, o, file);
+  r.bytes = read_sequentially(f.fd(), total, o, file);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   drop_cached();
@@ -134,7 +102,8 @@ StorageReads measure_storage_reads(const std::filesystem::path& file, const Stor
   std::vector<double> latencies;
   for (unsigned i = 0; i < o.latency_reads; ++i) {
     start = Clock::now();
-    const std::int64_t got = read_fully(f.fd, buffer.get(), kAlignment, page(random) * kAlignment);
+    const std::int64_t got =
+        read_fully(f.fd(), buffer.get(), kAlignment, page(random) * kAlignment);
     if (got < 0) fail("cannot read", file, static_cast<int>(-got));
     latencies.push_back(std::chrono::duration<double>(Clock::now() - start).count());
   }

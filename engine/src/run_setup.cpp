@@ -311,6 +311,7 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.frontier_loop_hops = setup.drive.loop.hops;
   s.host_memory = host_memory;
   s.host_resident_bytes = host_resident_bytes;
+  s.storage_direct = tier != nullptr && tier->direct();
   s.host_resident_partitions = host_resident_partitions;
   s.choices = choices(info, o, setup.memory);
   return s;

@@ -166,8 +166,9 @@ std::string schedule_notes(const RunStats& s) {
     double seconds = 0;
     for (const IterationStats& it : s.iterations)
       seconds += it.storage_seconds;
-    char read[64];
-    std::snprintf(read, sizeof read, " read from the file in %.3f s", seconds);
+    char read[96];
+    std::snprintf(read, sizeof read, " read from the file in %.3f s (%s)", seconds,
+                  s.storage_direct ? "O_DIRECT" : "through the page cache");
     text += "; host memory " + format_bytes(s.host_memory) + ": " +
             format_bytes(s.host_resident_bytes) + " of lists in " +
             std::to_string(s.host_resident_partitions) + " of " + std::to_string(s.partitions) +

@@ -6,12 +6,14 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "ooc/core/codec.hpp"
+#include "ooc/core/direct_reads.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/progress.hpp"
 #include "ooc/partitioner/oocg.hpp"
@@ -246,6 +249,40 @@ void read_section(int fd, const Sections& sections, int s, char* to,
     bad(path, std::string("checksum mismatch in the ") + kSectionNames[s] +
                   " section (the file is corrupted; re-create it with partition-tool)");
   }
+}
+
+// read_section's parts of section s, without checksums, from `fd` opened with O_DIRECT: each
+// block's aligned span is read into an aligned buffer of the thread's, and its bytes copied to
+// their place. Returns the bytes read from the file (the aligned spans).
+std::uint64_t read_section_direct(int fd, const Sections& sections, int s, char* to,
+                                  const std::vector<Extent>& parts,
+                                  const std::filesystem::path& path) {
+  const Section& sec = sections[s];
+  std::vector<Extent> blocks;
+  for (const Extent& part : parts) {
+    for (std::uint64_t b = 0; b < part.bytes; b += kBlock)
+      blocks.push_back({part.at + b, std::min(kBlock, part.bytes - b)});
+  }
+  tbb::enumerable_thread_specific<AlignedBytes> buffers(
+      [] { return aligned_buffer(kBlock + 2 * kDirectAlignment); });
+  std::atomic<std::uint64_t> read{0};
+  tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
+    const std::uint64_t start = sec.offset + blocks[i].at, end = start + blocks[i].bytes;
+    const std::uint64_t first = start / kDirectAlignment * kDirectAlignment;
+    const std::uint64_t last = (end + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment;
+    std::byte* buffer = buffers.local().get();
+    const std::int64_t got = read_fully(fd, buffer, last - first, first);
+    if (got < 0) {
+      throw IoError("cannot read '" + path.string() +
+                    "': " + std::strerror(static_cast<int>(-got)));
+    }
+    if (first + static_cast<std::uint64_t>(got) < end) {
+      bad(path, "truncated while being read: byte " + std::to_string(end - 1) + " is past its end");
+    }
+    std::memcpy(to + blocks[i].at, buffer + (start - first), blocks[i].bytes);
+    read += last - first;
+  });
+  return read.load();
 }
 
 // What a read takes of each section, and whether whole (its checksum checked) or in part.
@@ -478,10 +515,12 @@ struct OocgLists::Open {
   Open(const std::filesystem::path& path, const OocgReadOptions& options)
       : file(path, O_RDONLY),
         opened(open_checked(file.fd(), path)),
-        wanted(wanted_sections(opened.header, options)) {}
+        wanted(wanted_sections(opened.header, options)),
+        lists(path) {}
   File file;
   Opened opened;
   std::array<bool, kSections> wanted;
+  DirectFile lists;  // the fetches' reads, past the page cache where the file system allows
   // What the fetches since the last release read: a section and its extents.
   std::vector<std::pair<int, std::vector<Extent>>> fetched;
 };
@@ -506,14 +545,23 @@ std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_
   };
   const ReadPlan plan = plan_of(ranges);
   const ReadPlan given_back = held == nullptr ? ReadPlan{} : plan_of(*held);
+  const int fd = open_->lists.fd();
+  std::uint64_t read = 0;
   for (int s = 0; s < kSections; ++s) {
     const ReadPlan::Read& r = plan.sections[s];
     if (!r.planned) continue;
-    read_section(open_->file.fd(), open_->opened.sections, s, array_of(g, s), r.parts, false, path_,
-                 nullptr);
+    if (open_->lists.direct()) {
+      read += read_section_direct(fd, open_->opened.sections, s, array_of(g, s), r.parts, path_);
+    } else {
+      read_section(fd, open_->opened.sections, s, array_of(g, s), r.parts, false, path_, nullptr);
+    }
     open_->fetched.emplace_back(s, held == nullptr ? r.parts : given_back.sections[s].parts);
   }
-  return plan.total;
+  return open_->lists.direct() ? read : plan.total;
+}
+
+bool OocgLists::direct() const {
+  return open_->lists.direct();
 }
 
 void OocgLists::release(Graph& g) {

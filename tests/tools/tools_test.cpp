@@ -871,6 +871,11 @@ TEST_F(Tools, HostMemoryBelowTheListsRunsFromTheFile) {
   EXPECT_NE(r.out.find(" read from the file in "), std::string::npos) << r.out;
   const nlohmann::json runs = nlohmann::json::parse(slurp(path("run.json")))["runs"];
   ASSERT_EQ(runs.size(), 3u);
+  // Whether the reads bypassed the page cache, in the JSON and the summary alike.
+  const bool direct = runs[0]["host_tier"]["direct"].get<bool>();
+  EXPECT_NE(r.out.find(direct ? " s (O_DIRECT)" : " s (through the page cache)"),
+            std::string::npos)
+      << r.out;
   for (const nlohmann::json& run : runs) {
     EXPECT_EQ(run["host_tier"]["host_memory"], 65536);
     EXPECT_GT(run["host_tier"]["storage_bytes"].get<std::uint64_t>(), 0u);

@@ -90,7 +90,8 @@ nlohmann::json common_json(const RunStats& s) {
            {{"host_memory", s.host_memory},
             {"resident_bytes", s.host_resident_bytes},
             {"resident_partitions", s.host_resident_partitions},
-            {"storage_bytes", s.storage_bytes()}}},
+            {"storage_bytes", s.storage_bytes()},
+            {"direct", s.storage_direct}}},
           {"exchange_calibration",
            s.exchange_calibration.measured() ? to_json(s.exchange_calibration) : nlohmann::json()},
           {"per_iteration", iterations}};

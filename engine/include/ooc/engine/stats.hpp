@@ -136,6 +136,9 @@ struct RunStats {
   // list is in memory).
   std::uint64_t host_memory = 0, host_resident_bytes = 0;
   std::uint32_t host_resident_partitions = 0;
+  // Whether the file was read past the page cache (O_DIRECT), so that storage_bytes are the
+  // storage's; else its file system refused that, and a list read again may come from the cache.
+  bool storage_direct = false;
 
   // Appends a later run of the same settings (bc's runs, summed): its iterations after these,
   // renumbered, and its times and setup bytes added; the settings and memory plan stay.

@@ -87,7 +87,9 @@ OocgInfo read_oocg_info(const std::filesystem::path& path);
 // fetch() reads the lists of other ranges into their places in `g` (the targets, weights,
 // compressed lists, packed weights and in-edges that `options` read; with `compressed_only`, and
 // compressed lists in the file, not the raw targets, nor the raw weights where weights are
-// packed), without checksums, and returns the bytes read; release() gives back the pages of what
+// packed), without checksums, and returns the bytes read from the file: past the page cache
+// (O_DIRECT) where the file system allows, the aligned 4 KiB pages that hold them (direct()), else the
+// lists' own bytes, through the page cache; release() gives back the pages of what
 // the fetches since the last release read, those wholly inside each extent (a page shared with a
 // neighbouring list stays), or, where a fetch was given `held`, of those ranges' lists: wider
 // ranges whose other lists no one needs either, so that the pages at the ends of the lists read
@@ -103,6 +105,7 @@ class OocgLists {
                       bool compressed_only = false,
                       const std::vector<std::pair<vid_t, vid_t>>* held = nullptr);
   void release(Graph& g);
+  bool direct() const;
 
  private:
   struct Open;

@@ -37,6 +37,8 @@ class HostTier {
   void release();
   // Whether host memory holds partition p's lists.
   bool holds(std::uint32_t p) const { return resident_[p]; }
+  // Whether the reads bypass the page cache (O_DIRECT; OocgLists::direct).
+  bool direct() const { return lists_.direct(); }
 
  private:
   static constexpr std::uint64_t kGapBytes = 64 << 10;
