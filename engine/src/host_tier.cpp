@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "ooc/core/direct_reads.hpp"
+
 namespace ooc::detail {
 
 HostTier::HostTier(const std::filesystem::path& file, const OocgReadOptions& read, Graph& graph,
@@ -28,6 +30,10 @@ void HostTier::fetch_lists(std::span<const std::uint32_t> partitions,
   const auto at = [&](vid_t v) {
     return compressed ? graph_.compressed.offsets[v] : std::uint64_t{graph_.offsets[v]} * 4;
   };
+  // The 4 KiB pages that the lists of [first, last) span there.
+  const auto pages = [&](vid_t first, vid_t last) {
+    return (at(last) + kDirectAlignment - 1) / kDirectAlignment - at(first) / kDirectAlignment;
+  };
   auto next = vertices.begin();
   for (const std::uint32_t p : partitions) {
     const Partition& part = parts_[p];
@@ -46,6 +52,16 @@ void HostTier::fetch_lists(std::span<const std::uint32_t> partitions,
       } else {
         fetched_.emplace_back(v, v + 1);
       }
+    }
+    // Past the page cache a read takes whole pages: where the runs take as many as the partition,
+    // it is read whole, in one read.
+    if (!lists_.direct()) continue;
+    std::uint64_t run_pages = 0;
+    for (std::size_t r = first_run; r < fetched_.size(); ++r)
+      run_pages += pages(fetched_[r].first, fetched_[r].second);
+    if (run_pages >= pages(part.first_vertex, part.last_vertex)) {
+      fetched_.resize(first_run);
+      append_range(fetched_, part.first_vertex, part.last_vertex);
     }
   }
   read(compressed, stats);

@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "ooc/core/codec.hpp"
+#include "ooc/core/direct_reads.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/partitioner/builder.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/generators.hpp"
 #include "ooc/partitioner/hub_sort.hpp"
-#include "ooc/core/direct_reads.hpp"
 #include "ooc/partitioner/oocg.hpp"
 
 namespace ooc {
@@ -305,7 +305,9 @@ TEST_F(OocgPart, ListsFetchedIntoAPartAreTheFilesAndReleasedGiveTheirPagesBack) 
   for (vid_t v = n / 16; v < n / 16 + 2; ++v)
     run_lists += whole.degree(v) * sizeof(vid_t);
   EXPECT_GE(run_bytes, run_lists);
-  if (lists.direct()) EXPECT_EQ(run_bytes % kDirectAlignment, 0u);
+  if (lists.direct()) {
+    EXPECT_EQ(run_bytes % kDirectAlignment, 0u);
+  }
   expect_same_lists(part, whole, n / 16, n / 16 + 2);
   lists.release(part);
   EXPECT_FALSE(zero());

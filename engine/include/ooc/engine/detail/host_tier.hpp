@@ -30,7 +30,8 @@ class HostTier {
   // The same for the lists of `vertices` alone (of those partitions, ascending, as CpuFrontier's
   // take_current gives them): runs of them, with the other lists between two of a partition read
   // through where they take at most kGapBytes (a read's latency costs about that much at a
-  // disk's bandwidth).
+  // disk's bandwidth). Past the page cache (direct()), where a partition's runs span as many 4 KiB
+  // pages as the partition, it is read whole.
   void fetch_lists(std::span<const std::uint32_t> partitions, std::span<const vid_t> vertices,
                    bool compressed, IterationStats& stats);
   // Gives back the pages of what the last fetch read.
