@@ -873,8 +873,7 @@ TEST_F(Tools, HostMemoryBelowTheListsRunsFromTheFile) {
   ASSERT_EQ(runs.size(), 3u);
   // Whether the reads bypassed the page cache, in the JSON and the summary alike.
   const bool direct = runs[0]["host_tier"]["direct"].get<bool>();
-  EXPECT_NE(r.out.find(direct ? " s (O_DIRECT)" : " s (through the page cache)"),
-            std::string::npos)
+  EXPECT_NE(r.out.find(direct ? " s (O_DIRECT)" : " s (through the page cache)"), std::string::npos)
       << r.out;
   for (const nlohmann::json& run : runs) {
     EXPECT_EQ(run["host_tier"]["host_memory"], 65536);
