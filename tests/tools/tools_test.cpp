@@ -701,6 +701,18 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--frontier-loop", "64,0"}),
                "ooc-run: --frontier-loop: '0' is neither off nor a whole number of edges of at "
                "least 1 (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:0x3"}),
+               "ooc-run: --generate: 'grid:0x3': a grid needs at least 1 row and 1 column (see "
+               "ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "kron:10:0"}),
+               "ooc-run: --generate: 'kron:10:0': the edge factor must be at least 1 (see "
+               "ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "tree:5"}),
+               "ooc-run: --generate: 'tree:5': expected kron:SCALE[:EF], urand:SCALE[:EF] or "
+               "grid:ROWSxCOLS (see ooc-run --help)");
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x-3"}),
+               "ooc-run: --generate: 'grid:3x-3': expected kron:SCALE[:EF], urand:SCALE[:EF] or "
+               "grid:ROWSxCOLS (see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--loop-hops", "0,3"}),
                "ooc-run: --loop-hops: '3' is neither auto nor a whole number from 0 to 2 (see "
                "ooc-run --help)");
@@ -848,6 +860,18 @@ TEST_F(Tools, TcWritesEachVertexsTrianglesAndTheTotal) {
   EXPECT_NE(kron.out.find("verify tc hybrid, degree-ordered, "), std::string::npos) << kron.out;
   EXPECT_NE(kron.out.find(" triangles: ok, matches the serial reference"), std::string::npos)
       << kron.out;
+  // --priority does not change tc: a list of it runs tc once, and bfs (which it changes) twice.
+  const Ran once =
+      ooc_run({"tc,bfs", "--generate", "kron:8", "--backend", "cpu", "--priority", "on,off"});
+  ASSERT_EQ(once.exit_code, 0) << once.err;
+  const auto lines = [&](const std::string& head) {
+    std::size_t count = 0;
+    for (auto at = once.out.find(head); at != std::string::npos; at = once.out.find(head, at + 1))
+      ++count;
+    return count;
+  };
+  EXPECT_EQ(lines("tc on "), 1u) << once.out;
+  EXPECT_EQ(lines("bfs on "), 2u) << once.out;
 }
 
 // --host-memory: a file whose lists exceed it runs from the file, verified, and the summary and

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "algorithms.hpp"
+#include "engine_setup.hpp"
 #include "ooc/core/error.hpp"
 #include "outputs.hpp"
 #include "ranks.hpp"
@@ -31,10 +32,21 @@ void add_input_options(CLI::App& app, Args& a) {
       ->required();
   // Not checked here: a missing file is reported by the loader, which names the rank under MPI.
   auto* graph = app.add_option("-g,--graph", a.graph, ".oocg file made by partition-tool");
-  auto* generate = app.add_option(
-      "--generate", a.generate,
-      "Generate in memory instead: kron:SCALE[:EF] | urand:SCALE[:EF] | grid:ROWSxCOLS "
-      "(undirected, hub sorted; sssp gets weights random:1-64)");
+  auto* generate =
+      app.add_option(
+             "--generate", a.generate,
+             "Generate in memory instead: kron:SCALE[:EF] | urand:SCALE[:EF] | grid:ROWSxCOLS "
+             "(undirected, hub sorted; sssp gets weights random:1-64)")
+          ->check(CLI::Validator(
+              [](std::string& text) -> std::string {
+                try {
+                  parse_generate(text);
+                  return {};
+                } catch (const Error& e) {
+                  return e.what();
+                }
+              },
+              "SPEC"));
   graph->excludes(generate);
   app.add_option("--weights", a.weights, "With --generate: file | none | random:LO-HI");
   app.add_option("--seed", a.seed, "Seed of --generate and of --sources K")->capture_default_str();

@@ -13,39 +13,47 @@
 #include "tool_main.hpp"
 
 namespace ooc::tools {
+
+GenerateSpec parse_generate(const std::string& text) {
+  const auto bad = [&](const std::string& why) { return InvalidInput("'" + text + "': " + why); };
+  const std::string expected = "expected kron:SCALE[:EF], urand:SCALE[:EF] or grid:ROWSxCOLS";
+  const auto colon = text.find(':');
+  GenerateSpec spec;
+  spec.kind = text.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
+  // A whole number of at most 32 bits, all of `part`.
+  const auto number = [&](const std::string& part) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
+        part.size() > 10 || std::stoull(part) > 0xffffffffull)
+      throw bad(expected);
+    return static_cast<std::uint32_t>(std::stoull(part));
+  };
+  if (spec.kind == "kron" || spec.kind == "urand") {
+    const auto second = rest.find(':');
+    spec.scale = number(rest.substr(0, second));
+    if (second != std::string::npos) spec.edge_factor = number(rest.substr(second + 1));
+    if (spec.edge_factor == 0) throw bad("the edge factor must be at least 1");
+  } else if (spec.kind == "grid") {
+    const auto x = rest.find('x');
+    if (x == std::string::npos) throw bad(expected);
+    spec.rows = number(rest.substr(0, x));
+    spec.cols = number(rest.substr(x + 1));
+    if (spec.rows == 0 || spec.cols == 0) throw bad("a grid needs at least 1 row and 1 column");
+  } else {
+    throw bad(expected);
+  }
+  return spec;
+}
+
 namespace {
 
-// "kron:SCALE[:EF]", "urand:SCALE[:EF]", "grid:ROWSxCOLS": undirected, hub sorted, weighted when
-// asked (an algorithm that needs weights asks for random:1-64 by default).
+// The graph of a --generate spec: undirected, hub sorted, weighted when asked (an algorithm that
+// needs weights asks for random:1-64 by default).
 Graph generate_graph(const Args& a, bool weighted) {
-  const auto colon = a.generate.find(':');
-  const std::string kind = a.generate.substr(0, colon);
-  const std::string rest = colon == std::string::npos ? "" : a.generate.substr(colon + 1);
-  const auto bad = [&] {
-    return InvalidInput("invalid --generate '" + a.generate +
-                        "': expected kron:SCALE[:EF], urand:SCALE[:EF] or grid:ROWSxCOLS");
-  };
-  EdgeList edges;
-  try {
-    if (kind == "kron" || kind == "urand") {
-      const auto second = rest.find(':');
-      const auto scale = static_cast<unsigned>(std::stoul(rest.substr(0, second)));
-      const auto ef = second == std::string::npos
-                          ? 16u
-                          : static_cast<unsigned>(std::stoul(rest.substr(second + 1)));
-      edges = kind == "kron" ? generate_kronecker(scale, ef, a.seed)
-                             : generate_uniform(scale, ef, a.seed);
-    } else if (kind == "grid") {
-      const auto x = rest.find('x');
-      if (x == std::string::npos) throw bad();
-      edges = generate_grid(static_cast<std::uint32_t>(std::stoul(rest.substr(0, x))),
-                            static_cast<std::uint32_t>(std::stoul(rest.substr(x + 1))));
-    } else {
-      throw bad();
-    }
-  } catch (const std::logic_error&) {  // stoul
-    throw bad();
-  }
+  const GenerateSpec spec = parse_generate(a.generate);
+  EdgeList edges = spec.kind == "kron"    ? generate_kronecker(spec.scale, spec.edge_factor, a.seed)
+                   : spec.kind == "urand" ? generate_uniform(spec.scale, spec.edge_factor, a.seed)
+                                          : generate_grid(spec.rows, spec.cols);
   BuildOptions options;
   options.undirected = true;
   const std::string weights = !a.weights.empty() ? a.weights : weighted ? "random:1-64" : "none";

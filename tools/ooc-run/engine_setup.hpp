@@ -1,6 +1,7 @@
 #pragma once
 // Before the runs: the engine on a file or a generated graph, the sources of the algorithms that
 // take a set of them, and warnings about a layout that will run badly.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,16 @@
 #include "options.hpp"
 
 namespace ooc::tools {
+
+// A --generate spec: "kron:SCALE[:EF]", "urand:SCALE[:EF]" or "grid:ROWSxCOLS", each size at
+// least 1 (the scale aside). Throws InvalidInput ("'SPEC': why"); the command line checks it so,
+// before any graph is made (exit code 64).
+struct GenerateSpec {
+  std::string kind;
+  unsigned scale = 0, edge_factor = 16;
+  std::uint32_t rows = 0, cols = 0;
+};
+GenerateSpec parse_generate(const std::string& text);
 
 // The engine: one process, or one rank of `ranks` that reads only its own partitions' edges.
 // A generated graph is given weights when `weighted` (an algorithm asked for needs them).

@@ -244,10 +244,21 @@ std::string Runner::list_notes(const char* separator, const Algorithm& algorithm
 
 void Runner::run(OocEngine& engine, bool compressed) {
   const std::vector<RunSettings> all = settings(a_, engine.backend(), engine.ranks());
+  // An algorithm that --priority does not change runs once where the settings differ in it alone.
+  const auto again = [&](const Algorithm& algorithm, std::size_t k) {
+    if (algorithm.needs.priority) return false;
+    return std::any_of(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k),
+                       [&](RunSettings earlier) {
+                         earlier.priority = all[k].priority;
+                         return earlier == all[k];
+                       });
+  };
   for (std::size_t i = 0; i < algorithms_.size(); ++i) {
     const Algorithm& algorithm = *algorithms_[i];
     for (const RunInput& in : inputs(algorithm)) {
-      for (const RunSettings& setting : all) {
+      for (std::size_t k = 0; k < all.size(); ++k) {
+        if (again(algorithm, k)) continue;
+        const RunSettings& setting = all[k];
         engine.configure(setting);
         for (int r = 0; r < a_.repeat; ++r)
           run_once(engine, algorithm, in);
