@@ -37,16 +37,7 @@ void add_input_options(CLI::App& app, Args& a) {
              "--generate", a.generate,
              "Generate in memory instead: kron:SCALE[:EF] | urand:SCALE[:EF] | grid:ROWSxCOLS "
              "(undirected, hub sorted; sssp gets weights random:1-64)")
-          ->check(CLI::Validator(
-              [](std::string& text) -> std::string {
-                try {
-                  parse_generate(text);
-                  return {};
-                } catch (const Error& e) {
-                  return e.what();
-                }
-              },
-              "SPEC"));
+          ->check(value_check(parse_generate, "SPEC"));
   graph->excludes(generate);
   app.add_option("--weights", a.weights, "With --generate: file | none | random:LO-HI");
   app.add_option("--seed", a.seed, "Seed of --generate and of --sources K")->capture_default_str();
@@ -77,15 +68,9 @@ void add_engine_options(CLI::App& app, Args& a) {
   app.add_option("--devices", a.devices,
                  "GPUs to run on, a rank each: 0 (default), 1, 0,1 or all (under mpirun: "
                  "the GPUs its ranks take on each host, in order; default all)")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            if (text == "all") return {};
-            try {
-              parse_devices(text);
-              return {};
-            } catch (const Error& e) {
-              return e.what();
-            }
+      ->check(value_check(
+          [](const std::string& text) {
+            if (text != "all") parse_devices(text);
           },
           "LIST"));
   app.add_option("--partition-bytes", a.partition_bytes, "Edge data per partition")
@@ -205,16 +190,7 @@ void add_exchange_options(CLI::App& app, Args& a) {
                  "of the smallest active value (delta-stepping's bucket) in place of the "
                  "fraction: auto (sssp twice the mean edge weight, bfs the fraction) | 0 (the "
                  "fraction) | D")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            try {
-              parse_priority_delta(text);
-              return {};
-            } catch (const Error& e) {
-              return e.what();
-            }
-          },
-          "auto|D"))
+      ->check(value_check(parse_priority_delta, "auto|D"))
       ->capture_default_str();
   app.add_option("--priority-min-edges", a.priority_min_edges,
                  "Priority: never fewer active edges per iteration")

@@ -73,20 +73,27 @@ auto parse_list(const std::string& text, Parse parse_one) {
   return out;
 }
 
-// A CLI11 check that every entry of a list parses: a bad one is a command-line mistake (exit code
-// 64), reported as "--option: what parse_one said".
+// A CLI11 check that the option's text parses: a bad one is a command-line mistake (exit code 64),
+// reported as "--option: what parse said".
 template <class Parse>
-CLI::Validator list_check(Parse parse_one, const std::string& type_name) {
+CLI::Validator value_check(Parse parse, const std::string& type_name) {
   return CLI::Validator(
-      [parse_one](std::string& text) -> std::string {
+      [parse](std::string& text) -> std::string {
         try {
-          parse_list(text, parse_one);
+          parse(text);
           return {};
         } catch (const Error& e) {
           return e.what();
         }
       },
       type_name);
+}
+
+// The same for every entry of a list.
+template <class Parse>
+CLI::Validator list_check(Parse parse_one, const std::string& type_name) {
+  return value_check([parse_one](const std::string& text) { parse_list(text, parse_one); },
+                     type_name);
 }
 
 // One entry of each list option.
