@@ -22,8 +22,7 @@ unsigned blocks_for(std::uint64_t n) {
 // Grid-stride over [0, count).
 template <class F>
 __device__ void for_each_index(std::uint64_t count, F&& f) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
+  for (std::uint64_t i = cuda::grid_thread(); i < count; i += cuda::grid_threads())
     f(i);
 }
 
@@ -51,27 +50,22 @@ __global__ void least_remaining(KCoreState s, const vid_t* left, std::uint64_t c
 // listed in `opened` (a warp's at once, in order of no importance).
 __global__ void open_shell(KCoreState s, const vid_t* left, std::uint64_t count,
                            std::uint32_t shell, vid_t* opened, unsigned long long* opened_count) {
-  const unsigned lane = threadIdx.x % 32;
-  const std::uint64_t step = std::uint64_t{gridDim.x} * blockDim.x;
+  const unsigned lane = threadIdx.x % cuda::kWarp;
   // Whole warps walk the list, so that the ballot sees every lane.
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x - lane;
-       base < count; base += step) {
+  for (std::uint64_t base = cuda::grid_thread() - lane; base < count;
+       base += cuda::grid_threads()) {
     const std::uint64_t i = base + lane;
     const vid_t v = i < count ? left[i] : 0;
     const bool opens = i < count && s.remaining[v] <= shell;
-    const unsigned mask = __ballot_sync(0xffffffffu, opens);
+    const unsigned mask = __ballot_sync(cuda::kFullMask, opens);
     if (mask == 0) continue;
     unsigned long long first = 0;
     if (lane == 0) first = atomicAdd(opened_count, static_cast<unsigned long long>(__popc(mask)));
-    first = __shfl_sync(0xffffffffu, first, 0);
+    first = __shfl_sync(cuda::kFullMask, first, 0);
     if (!opens) continue;
     s.core[v] = shell;
     opened[first + __popc(mask & ((1u << lane) - 1))] = v;
   }
-}
-
-void check(cudaError_t status, const char* doing) {
-  OOC_CUDA(status, doing);
 }
 
 }  // namespace
@@ -100,10 +94,10 @@ void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>& executor,
 std::size_t kcore_temp_bytes(const DeviceGraph& device, vid_t n) {
   OOC_CUDA(cudaSetDevice(device.device), "selecting the GPU");
   std::size_t bytes = 0;
-  check(cub::DeviceSelect::If(nullptr, bytes, static_cast<vid_t*>(nullptr),
-                              static_cast<unsigned long long*>(nullptr), std::int64_t{n},
-                              NotPeeled{nullptr}),
-        "sizing k-core's scratch");
+  OOC_CUDA(cub::DeviceSelect::If(nullptr, bytes, static_cast<vid_t*>(nullptr),
+                                 static_cast<unsigned long long*>(nullptr), std::int64_t{n},
+                                 NotPeeled{nullptr}),
+           "sizing k-core's scratch");
   return std::max<std::size_t>(bytes, 1);
 }
 
@@ -114,31 +108,32 @@ std::uint32_t kcore_open_next_shell(const DeviceGraph& device, const KCoreState&
   if (lists.left_count == KCoreLists::kNotListed) {
     lists.left_count = n;
     if (n > 0) list_all<<<blocks_for(n), kThreads>>>(lists.left, n);
-    check(cudaGetLastError(), doing);
+    OOC_CUDA(cudaGetLastError(), doing);
   }
   if (lists.left_count == 0) return KCoreState::kUnpeeled;
   // The peeled leave the list, in place.
   std::size_t temp_bytes = lists.temp_bytes;
-  check(cub::DeviceSelect::If(lists.temp, temp_bytes, lists.left, lists.counts,
-                              static_cast<std::int64_t>(lists.left_count), NotPeeled{state.core}),
-        doing);
+  OOC_CUDA(
+      cub::DeviceSelect::If(lists.temp, temp_bytes, lists.left, lists.counts,
+                            static_cast<std::int64_t>(lists.left_count), NotPeeled{state.core}),
+      doing);
   // counts[0]: those left; counts[1]: the least remaining degree, then those opened.
-  check(cudaMemset(lists.counts + 1, 0xff, sizeof(unsigned long long)), doing);
+  OOC_CUDA(cudaMemset(lists.counts + 1, 0xff, sizeof(unsigned long long)), doing);
   unsigned long long left = 0;
-  check(cudaMemcpy(&left, lists.counts, sizeof(left), cudaMemcpyDeviceToHost), doing);
+  OOC_CUDA(cudaMemcpy(&left, lists.counts, sizeof(left), cudaMemcpyDeviceToHost), doing);
   lists.left_count = left;
   if (left == 0) return KCoreState::kUnpeeled;
   least_remaining<<<blocks_for(left), kThreads>>>(state, lists.left, left, lists.counts + 1);
-  check(cudaGetLastError(), doing);
+  OOC_CUDA(cudaGetLastError(), doing);
   unsigned long long least = 0;
-  check(cudaMemcpy(&least, lists.counts + 1, sizeof(least), cudaMemcpyDeviceToHost), doing);
+  OOC_CUDA(cudaMemcpy(&least, lists.counts + 1, sizeof(least), cudaMemcpyDeviceToHost), doing);
   const auto shell = static_cast<std::uint32_t>(least);
-  check(cudaMemset(lists.counts + 1, 0, sizeof(unsigned long long)), doing);
+  OOC_CUDA(cudaMemset(lists.counts + 1, 0, sizeof(unsigned long long)), doing);
   open_shell<<<blocks_for(left), kThreads>>>(state, lists.left, left, shell, lists.opened,
                                              lists.counts + 1);
-  check(cudaGetLastError(), doing);
+  OOC_CUDA(cudaGetLastError(), doing);
   unsigned long long opened = 0;
-  check(cudaMemcpy(&opened, lists.counts + 1, sizeof(opened), cudaMemcpyDeviceToHost), doing);
+  OOC_CUDA(cudaMemcpy(&opened, lists.counts + 1, sizeof(opened), cudaMemcpyDeviceToHost), doing);
   lists.opened_count = opened;
   return shell;
 }

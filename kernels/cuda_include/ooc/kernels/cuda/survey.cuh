@@ -218,8 +218,7 @@ __global__ void mark_kernel(std::uint64_t* words, vid_t n, Pick pick) {
 // Sets the bits of the `count` vertices `list` holds (a run started from a listed frontier).
 template <class Vertex>
 __global__ void mark_list_kernel(std::uint64_t* words, const Vertex* list, std::uint64_t count) {
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
+  for (std::uint64_t i = grid_thread(); i < count; i += grid_threads())
     bit_set(words, list[i]);
 }
 
