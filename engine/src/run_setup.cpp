@@ -142,6 +142,19 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   if (o.device_budget > 0) budget -= std::min(budget, own_bytes);
   detail::RunSetup setup;
   setup.memory = impl_->plan(info, o, budget, processor.l2_bytes);
+  // Automatic direction on a directed graph: its in-lists go to GPU memory beside the out-lists
+  // for the pull side. Where that takes the run out of GPU memory that the out-lists alone fit,
+  // it pushes in GPU memory instead.
+  if (o.direction == Direction::automatic && o.in_memory && !setup.memory.in_memory &&
+      graph().has_in_edges() && !graph().symmetric) {
+    EngineOptions pushing = o;
+    pushing.direction = Direction::push;
+    MemoryPlan pushed = impl_->plan(info, pushing, budget, processor.l2_bytes);
+    if (pushed.in_memory) {
+      o = pushing;
+      setup.memory = pushed;
+    }
+  }
   setup.drive = impl_->drive_options(info, o, setup.memory, run);
   if (automatic_delta && setup.drive.loop.delta > 0) setup.drive.loop.delta = impl_->loop_delta();
   setup.stats = impl_->describe(info, o, setup, processor.name, own_bytes);
@@ -323,11 +336,13 @@ std::vector<std::string> OocEngine::Impl::choices(const detail::ProgramInfo& inf
                                                   const EngineOptions& o,
                                                   const MemoryPlan& memory) const {
   std::vector<std::string> out;
-  if (options.direction != Direction::push && o.direction == Direction::push) {
-    out.push_back(!info.pulls ? "push: " + std::string(info.name) + " has no pull side"
-                  : tier      ? "push: the host tier reads the out-lists a push needs"
-                              : "push: this directed graph has no in-edges to pull over "
-                                "(partition-tool --in-edges)");
+  // Automatic direction: a program without a pull side pushes as it always does, unsaid.
+  if (options.direction != Direction::push && o.direction == Direction::push && info.pulls) {
+    out.emplace_back(tier                   ? "push: the host tier reads the out-lists a push needs"
+                     : !has_in_lists(graph) ? "push: this directed graph has no in-edges to pull "
+                                              "over (partition-tool --in-edges)"
+                                            : "push: the in-lists would take the run out of GPU "
+                                              "memory, which the out-lists fit");
   }
   if (tier && options.frontier_loop_edges > 0) {
     out.emplace_back("no frontier loop: it reads lists outside the host tier's tasks");

@@ -22,7 +22,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      ``"hierarchical"`` (the CUDA advance mapping; ``"ordered"``: PageRank's
                      short lists walked in vertex order)
 ``direction``        ``"push"``, ``"pull"`` or ``"auto"`` (pull: vertices gather from their
-                     in-neighbours; a symmetric graph; auto chooses per iteration)
+                     in-neighbours; a symmetric graph; auto, the default, chooses per
+                     iteration)
 ``pull_blocks``      int: cache blocking of the pull direction in GPU memory (1: none, the
                      default; 0: sized to the L2; up to 64)
 ``resident_slices``  int: PageRank's and CC's partitions in GPU memory or in the edge cache as

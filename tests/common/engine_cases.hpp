@@ -193,6 +193,7 @@ inline void expect_frontier_loop_on_a_grid(Backend backend) {
   const Graph g = weighted_grid(128);
   const eid_t edges = g.num_edges();
   EngineOptions host = options_for("hybrid", true, backend);
+  host.direction = Direction::push;  // a level an iteration, as the loop's
   EngineOptions loop = host;
   loop.frontier_loop_edges = kFrontierLoopEdges;
   loop.frontier_loop_hops = 0;  // a level of the loop is a level of the BFS

@@ -300,6 +300,41 @@ TEST(CudaBackendRuns, InMemoryModeCopiesTheEdgesOnce) {
   EXPECT_EQ(result.stats.total_bytes(), 0u);
 }
 
+// Automatic direction, the default, on a directed graph with in-edges: the pull side keeps the
+// in-lists in GPU memory beside the out-lists; where they would not fit and the out-lists would,
+// the run pushes in GPU memory and says why.
+TEST(CudaBackendRuns, AutoPushesInGpuMemoryWhereTheInListsWouldNotFit) {
+  OOC_REQUIRE_GPU();
+  const auto bfs_with = [](Direction direction, std::uint64_t budget) {
+    EngineOptions o = test::options_for("resident", true, Backend::cuda);
+    o.direction = direction;
+    o.device_budget = budget;
+    OocEngine engine(test::make_in_edge_shape("urand_directed"), o);
+    return engine.bfs(0);
+  };
+  // The least budget, to 1 KiB, at which a push keeps the edges in GPU memory.
+  std::uint64_t low = 0, high = std::uint64_t{1} << 30;
+  while (high - low > 1024) {
+    const std::uint64_t mid = low + (high - low) / 2;
+    bool in_memory = false;
+    try {
+      in_memory = bfs_with(Direction::push, mid).stats.in_memory;
+    } catch (const Error&) {  // too small for the vertex arrays
+    }
+    (in_memory ? high : low) = mid;
+  }
+  const std::string why =
+      "push: the in-lists would take the run out of GPU memory, which the out-lists fit";
+  const auto pulled = bfs_with(Direction::automatic, std::uint64_t{1} << 30);
+  EXPECT_TRUE(pulled.stats.in_memory);
+  EXPECT_EQ(std::ranges::count(pulled.stats.choices, why), 0);
+  const auto pushed = bfs_with(Direction::automatic, high);
+  EXPECT_TRUE(pushed.stats.in_memory);
+  EXPECT_EQ(pushed.stats.pull_iterations(), 0u);
+  EXPECT_EQ(pushed.values, pulled.values);
+  EXPECT_EQ(std::ranges::count(pushed.stats.choices, why), 1) << pushed.stats.summary();
+}
+
 TEST(CudaBackendRuns, ABudgetAboveTheFreeMemoryIsRefused) {
   OOC_REQUIRE_GPU();
   EngineOptions o = test::options_for("hybrid", false, Backend::cuda);

@@ -306,6 +306,7 @@ TEST(MemoryPlan, InListsCountWhenTheRunMayPull) {
   o.partition_bytes = 4096;
   o.filter_merge = 1;  // staging holds a partition of 1024 edges, or a larger one
   o.pull_blocks = 6;
+  o.direction = Direction::push;
   const MemoryPlan pushing = plan_memory(g, parts, 4, false, o, 0);
   EXPECT_EQ(pushing.in_edge_bytes, 0u);
   o.direction = Direction::automatic;

@@ -29,7 +29,7 @@ struct Args {
               host_memory = "0";
   std::string priority = "on";
   std::string load_balance = "tiled";
-  std::string direction = "push";
+  std::string direction = "auto";
   std::string exchange = "auto";
   std::string exchange_rounds = "auto";
   std::string pull_blocks = "1";

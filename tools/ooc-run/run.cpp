@@ -350,7 +350,7 @@ void Runner::verify(const OocEngine& engine, std::size_t which, const RunInput& 
   // As the run took it (a batched bfs runs bulk-synchronous), and only where it has the setting.
   if (algorithm.needs.priority) how += last_.stats.priority ? ", priority on" : ", priority off";
   if (cuda) how += ", " + std::string(to_string(setting.load_balance));
-  if (setting.direction != Direction::push)
+  if (setting.direction != Direction::automatic)
     how += ", direction " + std::string(to_string(setting.direction));
   if (!last_.stats.method.empty()) how += ", " + last_.stats.method;
   if (last_.stats.pull_blocks > 1)

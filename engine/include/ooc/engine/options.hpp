@@ -47,7 +47,8 @@ enum class Exchange { dense, sparse, automatic };
 //         Beamer's bottom-up step for BFS (a vertex stops at its first frontier neighbour), a
 //         gather without atomics per edge for the others (GraphCage §3's pull direction)
 //   auto  per iteration, the direction that reads fewer edges (in GPU memory) or moves fewer
-//         bytes over the link (out of core); push where a run cannot pull
+//         bytes over the link (out of core); push where a run cannot pull, and where a directed
+//         graph's in-lists would take it out of GPU memory that its out-lists fit. The default.
 // Pull reads in-edges: it needs a symmetric graph, whose out-lists are its in-lists, or a directed
 // one whose file holds its in-lists (partition-tool --in-edges), and a program that declares
 // offer() (programs.hpp). Across ranks each rank gathers into its own vertices
@@ -128,7 +129,7 @@ struct EngineOptions {
   TransferPolicy transfer = TransferPolicy::hybrid;
   LoadBalance load_balance = LoadBalance::tiled;
   Exchange exchange = Exchange::automatic;
-  Direction direction = Direction::push;
+  Direction direction = Direction::automatic;
   CcAlgorithm cc = CcAlgorithm::afforest;
   // Distributed runs: in an iteration whose active edges (all ranks together) are at least a
   // quarter of the graph's, each rank runs its tasks in this many runs, run r of R ending at
@@ -233,7 +234,7 @@ struct RunSettings {
   TransferPolicy transfer = TransferPolicy::hybrid;
   bool priority = true;
   LoadBalance load_balance = LoadBalance::tiled;
-  Direction direction = Direction::push;
+  Direction direction = Direction::automatic;
   Exchange exchange = Exchange::automatic;
   std::uint32_t exchange_rounds = 0;
   std::uint32_t pull_blocks = 1;
