@@ -227,6 +227,12 @@ EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) cons
   EngineOptions o = options;
   if (o.direction == Direction::pull && !info.pushes_only) check_pull(info, graph);
   if (!info.pulls || !has_in_lists(graph) || tier) o.direction = Direction::push;
+  // An accumulative program (PageRank) pushes under auto: pulling its large early frontiers then
+  // pushing the rest was 1.05-8.4x slower than pushing throughout on urand-26, the 4096^2 grid
+  // and the road-like graph (H100, docs/performance-log.md, 2026-12-06); it pulls when asked.
+  if (o.direction == Direction::automatic && info.kind == ProgramKind::accumulative) {
+    o.direction = Direction::push;
+  }
   // The host tier reads a partition's lists for a task (host_tier.hpp): the frontier loop, which
   // reads lists outside tasks, would find those of partitions in the file missing.
   if (tier) o.frontier_loop_edges = 0;
@@ -336,13 +342,17 @@ std::vector<std::string> OocEngine::Impl::choices(const detail::ProgramInfo& inf
                                                   const EngineOptions& o,
                                                   const MemoryPlan& memory) const {
   std::vector<std::string> out;
-  // Automatic direction: a program without a pull side pushes as it always does, unsaid.
+  // Automatic direction: a program without a pull side, and an accumulative one (run_options),
+  // push as they always did, unsaid.
   if (options.direction != Direction::push && o.direction == Direction::push && info.pulls) {
-    out.emplace_back(tier                   ? "push: the host tier reads the out-lists a push needs"
-                     : !has_in_lists(graph) ? "push: this directed graph has no in-edges to pull "
+    if (tier) {
+      out.emplace_back("push: the host tier reads the out-lists a push needs");
+    } else if (info.kind != ProgramKind::accumulative) {
+      out.emplace_back(!has_in_lists(graph) ? "push: this directed graph has no in-edges to pull "
                                               "over (partition-tool --in-edges)"
                                             : "push: the in-lists would take the run out of GPU "
                                               "memory, which the out-lists fit");
+    }
   }
   if (tier && options.frontier_loop_edges > 0) {
     out.emplace_back("no frontier loop: it reads lists outside the host tier's tasks");

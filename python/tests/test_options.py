@@ -21,7 +21,7 @@ def test_pulling_gives_the_pushed_values(backend, direction):
     np.testing.assert_array_equal(g.sssp(0, direction=direction), g.sssp(0))
     pulled = g.pagerank(tolerance=1e-9, direction=direction)
     assert np.abs(pulled - g.pagerank(tolerance=1e-9)).sum() < 1e-4
-    assert g.bfs(0).stats["direction"] == "push"  # the engine's own setting is put back
+    assert g.bfs(0).stats["direction"] == "auto"  # the engine's own setting is put back
 
 
 def test_cache_blocks_give_the_unblocked_values(backend):

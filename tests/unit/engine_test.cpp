@@ -101,9 +101,9 @@ TEST(Engine, PullRequestsItCannotServeGetOneClearLine) {
 }
 
 // The summary says where a run went otherwise than asked, and nothing where all went as asked:
-// under auto, the default, a program with no pull side pushes as it always does, unsaid. (Raw
-// lists where the file has no compressed ones are noted on the CUDA backend only, where
-// compressed lists cross the link.)
+// under auto, the default, a program with no pull side, or an accumulative one, pushes as it
+// always did, unsaid. (Raw lists where the file has no compressed ones are noted on the CUDA
+// backend only, where compressed lists cross the link.)
 TEST(Engine, TheSummarySaysWhereTheRunDiffersFromWhatWasAsked) {
   EngineOptions o = cpu();
   EXPECT_EQ(o.direction, Direction::automatic);
@@ -113,6 +113,15 @@ TEST(Engine, TheSummarySaysWhereTheRunDiffersFromWhatWasAsked) {
   EXPECT_EQ(bfs.stats.direction, "auto");
   EXPECT_TRUE(bfs.stats.choices.empty());
   EXPECT_TRUE(raw.bc(std::vector<vid_t>{source}).stats.choices.empty());
+  // PageRank, accumulative, pushes under auto (measured faster), unsaid; it pulls when asked.
+  const auto ranks = raw.pagerank();
+  EXPECT_EQ(ranks.stats.direction, "auto");
+  EXPECT_EQ(ranks.stats.pull_iterations(), 0u);
+  EXPECT_TRUE(ranks.stats.choices.empty());
+  RunSettings pull = raw.settings();
+  pull.direction = Direction::pull;
+  raw.configure(pull);
+  EXPECT_GT(raw.pagerank().stats.pull_iterations(), 0u);
   o.direction = Direction::push;
   OocEngine asked_push(test::make_symmetric_shape("kron"), o);
   EXPECT_TRUE(asked_push.bc(std::vector<vid_t>{source}).stats.choices.empty());

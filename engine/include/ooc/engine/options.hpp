@@ -47,8 +47,9 @@ enum class Exchange { dense, sparse, automatic };
 //         Beamer's bottom-up step for BFS (a vertex stops at its first frontier neighbour), a
 //         gather without atomics per edge for the others (GraphCage §3's pull direction)
 //   auto  per iteration, the direction that reads fewer edges (in GPU memory) or moves fewer
-//         bytes over the link (out of core); push where a run cannot pull, and where a directed
-//         graph's in-lists would take it out of GPU memory that its out-lists fit. The default.
+//         bytes over the link (out of core); push where a run cannot pull, where a directed
+//         graph's in-lists would take it out of GPU memory that its out-lists fit, and for an
+//         accumulative program (PageRank), which pushing measured faster. The default.
 // Pull reads in-edges: it needs a symmetric graph, whose out-lists are its in-lists, or a directed
 // one whose file holds its in-lists (partition-tool --in-edges), and a program that declares
 // offer() (programs.hpp). Across ranks each rank gathers into its own vertices
