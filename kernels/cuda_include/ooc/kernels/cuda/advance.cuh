@@ -321,16 +321,18 @@ inline constexpr bool kWarpMapped = std::is_same_v<Mapping, WarpPerVertex>;
 // when there are packed weights.
 struct ListWindows {
   LineWindow lists, weights;
-  __device__ ListWindows(unsigned lane, const CompressedEdges& edges)
-      : lists(lane, edges.lists_end), weights(lane, edges.packed.end) {}
+  bool eager;  // decode_block's: every line a block may span held at once
+  __device__ ListWindows(unsigned lane, const CompressedEdges& edges, bool eager = false)
+      : lists(lane, edges.lists_end), weights(lane, edges.packed.end), eager(eager) {}
 };
 
 // Edges [begin, end) of a compressed list (a multiple of codec::kBlock apart, or end at the
 // degree), the block holding edge `begin` starting at address `at`, a block at a time: lane i
 // gets the block's i-th target and its weight, and every lane calls f(target, weight, i < n).
 // Weights: `weights`, the list's raw ones, or the packed ones from edge `first_edge` on
-// (`packed`), or none. f returns true (the same on every lane) to stop; returns the edges of the
-// blocks walked.
+// (`packed`), or none; a block's packed weights are held before its targets are decoded, so that
+// the two loads cross the link together. f returns true (the same on every lane) to stop; returns
+// the edges of the blocks walked.
 template <class F>
 __device__ __forceinline__ eid_t for_each_block(ListWindows& windows, const PackedWeights& packed,
                                                 std::uintptr_t at, eid_t begin, eid_t end,
@@ -339,8 +341,10 @@ __device__ __forceinline__ eid_t for_each_block(ListWindows& windows, const Pack
   for (eid_t e = begin; e < end; e += codec::kBlock) {
     const auto n =
         static_cast<std::uint32_t>(end - e < codec::kBlock ? end - e : eid_t{codec::kBlock});
+    if (packed.bits != nullptr)
+      hold_packed_weights(windows.weights, packed.bits, first_edge + e, n, packed.width);
     std::uint64_t bytes = 0;
-    const vid_t t = decode_block(windows.lists, at, n, lane, bytes);
+    const vid_t t = decode_block(windows.lists, at, n, lane, bytes, windows.eager);
     std::uint32_t weight = 0;
     if (packed.bits != nullptr) {
       weight = packed_weight_lane(windows.weights, packed.bits, first_edge + e, n, packed.width,

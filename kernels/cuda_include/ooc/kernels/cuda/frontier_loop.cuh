@@ -321,7 +321,7 @@ struct CompressedLoopLists {
             (weight_bits == 0 ? 0 : weight_lines(host.offsets[v], degree, weight_bits, line));
       }
     }
-    ListWindows windows(lane, e);
+    ListWindows windows(lane, e, /*eager=*/true);  // a level's time is its round trips
     relax_blocks(program, dst, marker, message, windows, e.packed, l.first_block(), 0, degree,
                  l.weights, l.first_edge, lane);
   }

@@ -76,11 +76,14 @@ class LineWindow {
 };
 
 // The block of n targets that starts at host address `at`: lane i < n gets its i-th target, and
-// `bytes` the block's size. Every lane calls it.
+// `bytes` the block's size. Every lane calls it. `eager`: hold at once every line the block may
+// span at its widest (32-bit fields), rather than the header's line first and the next only when
+// the header's width says the block reaches it: one round trip for a block that crosses a line
+// where there would be two, for a line loaded that the block may not need.
 __device__ __forceinline__ vid_t decode_block(LineWindow& window, std::uintptr_t at,
-                                              std::uint32_t n, unsigned lane,
-                                              std::uint64_t& bytes) {
-  window.hold(at, at + codec::kHeaderBytes);
+                                              std::uint32_t n, unsigned lane, std::uint64_t& bytes,
+                                              bool eager = false) {
+  window.hold(at, at + (eager ? codec::block_bytes(n, 32) : codec::kHeaderBytes));
   const std::uint64_t bit = window.bit_of(at);
   const std::uint32_t first = window.bits(bit, 32);
   const std::uint32_t width = window.bits(bit + 32, 8);
@@ -98,18 +101,30 @@ __device__ __forceinline__ vid_t decode_block(LineWindow& window, std::uintptr_t
   return t;
 }
 
-// The weight of edge first + lane (lane < n; the others get garbage) from weights packed at
-// `width` bits (codec::packed_weight) at address `packed`. Every lane calls it.
+// Holds the lines of the weights of edges [first, first + n) (n at most 32), packed at `width`
+// bits (codec::packed_weight) at address `packed`, and returns the bit where the first begins.
+// Called before the targets' block is decoded, its loads are in flight beside the block's.
+// Every lane calls it.
+__device__ __forceinline__ std::uint64_t hold_packed_weights(LineWindow& window,
+                                                             const std::uint8_t* packed,
+                                                             std::uint64_t first, std::uint32_t n,
+                                                             std::uint32_t width) {
+  const std::uint64_t bit = first * width;
+  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(packed) + bit / 8;
+  // At most 32 fields of 31 bits and 7 bits of offset: 125 bytes, within two lines.
+  window.hold(from, from + (bit % 8 + std::uint64_t{n} * width + 7) / 8);
+  return window.bit_of(from) + bit % 8;
+}
+
+// The weight of edge first + lane (lane < n; the others get garbage) from those weights. Every
+// lane calls it.
 __device__ __forceinline__ std::uint32_t packed_weight_lane(LineWindow& window,
                                                             const std::uint8_t* packed,
                                                             std::uint64_t first, std::uint32_t n,
                                                             std::uint32_t width, std::uint32_t base,
                                                             unsigned lane) {
-  const std::uint64_t bit = first * width;
-  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(packed) + bit / 8;
-  // At most 32 fields of 31 bits and 7 bits of offset: 125 bytes, within two lines.
-  window.hold(from, from + (bit % 8 + std::uint64_t{n} * width + 7) / 8);
-  return base + window.bits(window.bit_of(from) + bit % 8 + std::uint64_t{lane} * width, width);
+  const std::uint64_t bit = hold_packed_weights(window, packed, first, n, width);
+  return base + window.bits(bit + std::uint64_t{lane} * width, width);
 }
 
 }  // namespace ooc::cuda
