@@ -30,7 +30,7 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      this many tasks in turn (4, the default; 1: one task; up to 256)
 ``frontier_loop``    int: while an iteration's active edges are at most this many, the GPU (or
                      the CPU backend) runs the iterations itself (65536, the default; 0: off)
-``frontier_loop_hops`` ``"auto"`` (the default) or an int from 0 to 2: CUDA: in the frontier
+``frontier_loop_hops`` ``"auto"`` (the default) or an int from 0 to 4: CUDA: in the frontier
                      loop a lowered target's short list is relaxed in the same level, up to
                      this many lists in a row (auto: 2; SSSP 1)
 ``priority``         bool: urgency-ordered scheduling

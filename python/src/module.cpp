@@ -109,7 +109,7 @@ bool set_value_option(EngineOptions& o, const std::string& key, const py::handle
     o.frontier_loop_hops =
         py::isinstance<py::str>(v) && v.cast<std::string>() == "auto"
             ? kAutomaticLoopHops
-            : cast_option<std::uint32_t>(v, name, "\"auto\" or an int from 0 to 2");
+            : cast_option<std::uint32_t>(v, name, "\"auto\" or an int from 0 to 4");
   } else if (key == "priority") {
     o.priority = bool_option(v, name);
   } else if (key == "in_memory") {

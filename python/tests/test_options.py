@@ -123,9 +123,9 @@ def test_the_frontier_loop_runs_a_chains_levels(backend):
     assert level_by_level.stats["frontier_loop"]["hops"] == 0
     if backend == "cuda":
         assert len(on.stats["per_iteration"]) < len(level_by_level.stats["per_iteration"])
-    with pytest.raises(ValueError, match=r"frontier loop hops must be from 0 to 2, or automatic "
-                                         r"\(got 3\)"):
-        oocgraph.generate("chain", vertices=5, backend=backend, frontier_loop_hops=3)
+    with pytest.raises(ValueError, match=r"frontier loop hops must be from 0 to 4, or automatic "
+                                         r"\(got 5\)"):
+        oocgraph.generate("chain", vertices=5, backend=backend, frontier_loop_hops=5)
     with pytest.raises(TypeError, match="frontier_loop_hops"):
         oocgraph.generate("chain", vertices=5, backend=backend, frontier_loop_hops="many")
 

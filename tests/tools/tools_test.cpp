@@ -713,8 +713,8 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x-3"}),
                "ooc-run: --generate: 'grid:3x-3': expected kron:SCALE[:EF], urand:SCALE[:EF] or "
                "grid:ROWSxCOLS (see ooc-run --help)");
-  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--loop-hops", "0,3"}),
-               "ooc-run: --loop-hops: '3' is neither auto nor a whole number from 0 to 2 (see "
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--loop-hops", "0,5"}),
+               "ooc-run: --loop-hops: '5' is neither auto nor a whole number from 0 to 4 (see "
                "ooc-run --help)");
   expect_usage(ooc_run({"pagerank", "--generate", "grid:3x3", "--push", "per-edge,per-hub"}),
                "ooc-run: --push: unknown push rule 'per-hub' (expected one of: auto, per-edge, "

@@ -176,7 +176,7 @@ TEST(Engine, FrontierLoopHopsAboveTheMostAreRefused) {
   EngineOptions o = test::options_for("loop", true, Backend::cpu);
   o.frontier_loop_hops = kMaxFrontierLoopHops + 1;
   EXPECT_EQ(error_of([&] { OocEngine engine(test::make_shape("kron"), o); }),
-            "frontier loop hops must be from 0 to 2, or automatic (got 3)");
+            "frontier loop hops must be from 0 to 4, or automatic (got 5)");
 }
 
 TEST(Engine, PullBlocksAboveTheMostAreRefused) {

@@ -122,7 +122,7 @@ inline constexpr double kAutomaticDelta = -1;
 inline constexpr std::uint64_t kFrontierLoopEdges = std::uint64_t{1} << 16;
 // EngineOptions::frontier_loop_hops' largest, and its default: chosen per run (docs/cost-model.md,
 // "Hops").
-inline constexpr std::uint32_t kMaxFrontierLoopHops = 2;
+inline constexpr std::uint32_t kMaxFrontierLoopHops = 4;
 inline constexpr std::uint32_t kAutomaticLoopHops = ~std::uint32_t{0};
 
 struct EngineOptions {

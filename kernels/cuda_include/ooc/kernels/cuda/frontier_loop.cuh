@@ -93,7 +93,7 @@ struct LoopState {
 };
 
 // Hops at most, and the longest list a hop relaxes.
-inline constexpr std::uint32_t kLoopMaxHops = 2;
+inline constexpr std::uint32_t kLoopMaxHops = 4;
 inline constexpr eid_t kHopEdges = 8;
 
 __device__ __forceinline__ unsigned long long global_ns() {
