@@ -322,8 +322,8 @@ inline constexpr bool kWarpMapped = std::is_same_v<Mapping, WarpPerVertex>;
 struct ListWindows {
   LineWindow lists, weights;
   bool eager;  // decode_block's: every line a block may span held at once
-  __device__ ListWindows(unsigned lane, const CompressedEdges& edges, bool eager = false)
-      : lists(lane, edges.lists_end), weights(lane, edges.packed.end), eager(eager) {}
+  __device__ ListWindows(unsigned lane, const CompressedEdges& edges, bool all_lines = false)
+      : lists(lane, edges.lists_end), weights(lane, edges.packed.end), eager(all_lines) {}
 };
 
 // Edges [begin, end) of a compressed list (a multiple of codec::kBlock apart, or end at the

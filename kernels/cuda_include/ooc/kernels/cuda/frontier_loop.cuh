@@ -356,22 +356,33 @@ __device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t) {
   mark(m, t, m.offsets[t + 1] - m.offsets[t]);
 }
 
-// The targets the warp's lanes set aside for a hop, relaxed by the whole warp one after another
-// (a compressed list is decoded by a warp together), each with one hop fewer than it was set aside
-// with, so that the lanes may set aside more, for fewer hops, until none are left.
+// The targets the warp's lanes set aside for a hop, relaxed a round at a time, a tile of
+// Lists::kTile threads each (up to four raw lists at once, so that their atomics are in flight
+// together; a compressed list takes the whole warp, which decodes it together), in lane order,
+// each with one hop fewer than it was set aside with, so that the lanes may set aside more, for
+// fewer hops, until none are left.
 template <class P, class Lists>
 __device__ void relax_set_aside(HopMark<P, Lists> m, const eid_t* offsets, unsigned lane) {
+  constexpr unsigned kTile = Lists::kTile, kTiles = kWarp / kTile;
   LoopReads& reads = *m.reads;
+  const unsigned tile = lane / kTile, rank = lane % kTile;
   for (unsigned waiting = __ballot_sync(kFullMask, reads.hop_left != 0); waiting != 0;
        waiting = __ballot_sync(kFullMask, reads.hop_left != 0)) {
-    const int from = __ffs(static_cast<int>(waiting)) - 1;
+    unsigned mine = waiting;  // this tile's: the waiting lane after `tile` others
+    for (unsigned k = 0; k < tile; ++k)
+      mine &= mine - 1;
+    const int from = mine != 0 ? __ffs(static_cast<int>(mine)) - 1 : 0;
     const auto t = static_cast<vid_t>(__shfl_sync(kFullMask, reads.hop_vertex, from));
-    m.hops = __shfl_sync(kFullMask, reads.hop_left, from) - 1;
-    if (static_cast<int>(lane) == from) reads.hop_left = 0;
+    const std::uint32_t left = __shfl_sync(kFullMask, reads.hop_left, from);
+    // The first kTiles waiting lanes are taken this round.
+    if (reads.hop_left != 0 && __popc(waiting & ((1u << lane) - 1)) < static_cast<int>(kTiles))
+      reads.hop_left = 0;
+    if (mine == 0) continue;
+    m.hops = left - 1;
     const eid_t degree = offsets[t + 1] - offsets[t];
-    if (lane == 0) reads.hopped += degree;
+    if (rank == 0) reads.hopped += degree;
     m.lists->relax(*m.program, m.dst, m, make_message<P>(atomic_load(m.dst + t), t), t, degree,
-                   lane, kWarp, reads);
+                   rank, kTile, reads);
   }
 }
 
