@@ -284,12 +284,14 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
     // Near-far piles where the host loop would window by value (delta-stepping's buckets).
     if (o.priority && info.ordered) drive.loop.delta = drive.priority_delta;
     // Hops save a GPU level's memory round trips; the CPU backend's levels have none to save.
-    // Automatic: 2, in GPU memory and out of core, but 1 for SSSP's piles, where more relax values
-    // not yet final (docs/cost-model.md, "Hops").
+    // Automatic, as measured (docs/cost-model.md, "Hops"): in GPU memory, where up to four raw
+    // lists set aside are relaxed at once, 4, and 2 for SSSP's piles, where more relax values not
+    // yet final; out of core, where each hop is a zero-copy round trip more, 2, and 1 for piles.
     if (backend == Backend::cuda) {
+      const bool piles = drive.loop.delta > 0;
       drive.loop.hops = o.frontier_loop_hops != kAutomaticLoopHops ? o.frontier_loop_hops
-                        : drive.loop.delta > 0                     ? 1
-                                                                   : 2;
+                        : memory.in_memory                         ? (piles ? 2 : 4)
+                                                                   : (piles ? 1 : 2);
     }
   }
   return drive;

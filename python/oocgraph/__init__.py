@@ -32,7 +32,8 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      the CPU backend) runs the iterations itself (65536, the default; 0: off)
 ``frontier_loop_hops`` ``"auto"`` (the default) or an int from 0 to 4: CUDA: in the frontier
                      loop a lowered target's short list is relaxed in the same level, up to
-                     this many lists in a row (auto: 2; SSSP 1)
+                     this many lists in a row (auto: 4 in GPU memory, 2 out of core;
+                     SSSP 2 and 1)
 ``priority``         bool: urgency-ordered scheduling
 ``cc``               ``"afforest"`` (the default: union-find, most lists never read) or
                      ``"labels"`` (label propagation) for :meth:`Graph.cc`

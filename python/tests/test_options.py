@@ -114,9 +114,9 @@ def test_the_frontier_loop_runs_a_chains_levels(backend):
     assert on.stats["frontier_loop"]["edges"] == 65536
     assert off.stats["frontier_loop"]["iterations"] == 0
     assert np.array_equal(on, off)
-    # Hops (CUDA): 2 by default for BFS, the same levels in fewer of the loop's than with none;
-    # none on the CPU backend.
-    assert on.stats["frontier_loop"]["hops"] == (2 if backend == "cuda" else 0)
+    # Hops (CUDA): 4 by default for BFS in GPU memory, the same levels in fewer of the loop's
+    # than with none; none on the CPU backend.
+    assert on.stats["frontier_loop"]["hops"] == (4 if backend == "cuda" else 0)
     level_by_level = oocgraph.generate("chain", vertices=300, backend=backend,
                                        frontier_loop_hops=0).bfs(0)
     assert np.array_equal(level_by_level, on)
