@@ -18,8 +18,10 @@ probe's constants then following the run's timings (listed as the policies "hybr
 partitions in 4 slices (the default) and in one task ("in memory", "in memory, 1 resident
 slice"), and cc and pagerank pulling in GPU memory, gathering all at once and in cache blocks
 sized to the L2 ("pull in memory", "pull in memory, cache blocks"); and hybrid with --direction
-auto (every algorithm out of core, bfs in GPU memory: the policy "hybrid, direction auto"). The
-graph is deleted after. PageRank runs first once at tolerance 1e-7; every PageRank run then
+auto (every algorithm out of core, bfs in GPU memory: the policy "hybrid, direction auto"). Every
+run but those with a direction of their own pushes (--direction push), as before auto became
+ooc-run's default, so that the tables compare policies and mappings alone. The graph is deleted
+after. PageRank runs first once at tolerance 1e-7; every PageRank run then
 reports the L1 distance of its ranks to that one (ooc-run --pagerank-reference), beside its
 time. Results are checked two ways: every run of bfs, sssp
 and cc must give the same values (a digest), and the grid is verified against the serial
@@ -27,7 +29,7 @@ references.
 
 Then a directed Kronecker graph (scale 24, quick 22), generated with its in-edges (--in-edges):
 bfs, sssp and pagerank pushing, pulling over the in-lists and choosing per iteration, out of core
-(hybrid) and in GPU memory (the policies "hybrid", "hybrid, pull" and "hybrid, direction auto";
+(hybrid) and in GPU memory (the policies "hybrid", pushing, "hybrid, pull" and "hybrid, direction auto";
 cc needs a symmetric graph). Its bfs and sssp values must agree across the three.
 
 Last, the high-diameter graphs (thousands of levels of a few thousand edges each, issue 60): a

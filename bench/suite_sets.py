@@ -38,7 +38,8 @@ HIGH_DIAMETER_FULL = [
 HIGH_DIAMETER_QUICK = [("road1m", ["road", "--vertices", "1000000", "--weights", "file"])]
 HIGH_DIAMETER_KINDS = {"grid", "road"}
 FRONTIER_LOOP_EDGES = 65536  # ooc-run's --frontier-loop default (docs/cost-model.md#the-frontier-loop)
-LOOP_PLAN = "host loop and frontier loop"  # what a skipped loop_variants run is listed as
+LOOP_PLAN = "host loop and frontier loop"
+PUSH = ["--direction", "push"]  # the policies' runs (bench_graph); auto is the default  # what a skipped loop_variants run is listed as
 
 
 def named(graphs, *names):
@@ -54,18 +55,19 @@ NEW_USER_QUICK = named(QUICK, "kron22", "urand22") + named(FULL, "grid1k") + HIG
 # and heading, docs/performance.md). [] where the default is that setting: its default run then
 # stands for both, and nothing more runs.
 BEST_SETTINGS = {
-    "bfs": (["--direction", "auto"],
-            "kron-26 out of core 63-66 ms against push's 100-102 (H100; performance-log.md 2026-11-28 "
-            "'filter tasks decoding in place', D1, and 2026-12-05 second session), in GPU memory 18.7 against "
-            "35.1 ms (H200; performance.md, 'Kron-26 on the H200, 2026-11-26'); on the 4096x4096 grid and the "
-            "road-like graph auto runs as push (0.070 against 0.070 s, 0.097 against 0.097 s; 2026-12-05 "
-            "second session)"),
+    "bfs": ([],
+            "--direction auto, the default since issue 61: kron-26 out of core 63-66 ms against push's "
+            "100-102 (H100; performance-log.md 2026-11-28 'filter tasks decoding in place', D1, and 2026-12-05 "
+            "second session); urand-26 0.058 against 0.080 s in GPU memory, 0.176-0.181 against 0.209-0.210 "
+            "s out of core; on the 4096x4096 grid and the road-like graph auto runs as push (2026-12-06, fourth "
+            "session)"),
     "sssp": ([],
              "--priority-delta auto: kron-26 out of core 0.161 s against the fraction's 0.301 and priority "
              "off's 0.211 (H100; performance-log.md 2026-11-27 'Batched traversals', \"SSSP's automatic "
              "delta\"); the frontier loop's automatic piles (263 on the grid, 1,317 on the road-like graph) "
-             "lie by the fastest deltas of the 2026-12-05 sweeps (260 and 823-1,646), not yet run on a GPU "
-             "themselves"),
+             "lie by the fastest deltas of the 2026-12-05 sweeps (260 and 823-1,646); with them the grid's SSSP "
+             "took 0.119 s and the road-like graph's 0.095 s in GPU memory (H100; performance-log.md "
+             "2026-12-06, fourth session)"),
     "cc": ([],
            "Afforest: kron-26 out of core 20-23 ms against label propagation's 99 (H100; performance-log.md "
            "2026-11-27 'Afforest CC'), 17-19 ms pushing and with --direction auto alike (2026-11-28 D1)"),
@@ -127,13 +129,17 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
     if directed:
         return bench_directed(args, clock, name, work, reference, generate_seconds, graph, out_of_core)
     every = ["--transfer", ",".join(POLICIES)] + (["--verify"] if verify else [])
+    # The policies' runs push, as they did before auto became the default direction, so that the
+    # tables compare transfer policies and mappings alone; the direction runs below, and the
+    # new-user set, take auto.
+    pushed, pushed_out = graph + PUSH, out_of_core + PUSH
     plans = [
-        ("bfs, sssp, cc: every policy", "bfs,sssp,cc", out_of_core + every),
-        ("pagerank: every policy", "pagerank", out_of_core + every),
-        ("hybrid, priority off", "sssp,pagerank", out_of_core + ["--transfer", "hybrid", "--priority", "off"]),
+        ("bfs, sssp, cc: every policy", "bfs,sssp,cc", pushed_out + every),
+        ("pagerank: every policy", "pagerank", pushed_out + every),
+        ("hybrid, priority off", "sssp,pagerank", pushed_out + ["--transfer", "hybrid", "--priority", "off"]),
         ("hybrid, the other mappings", ",".join(ALGORITHMS),
-         out_of_core + ["--transfer", "hybrid", "--load-balance", ",".join(OTHER_MAPPINGS)]),
-        ("bfs in memory", "bfs", graph + ["--load-balance", ",".join(["tiled", *OTHER_MAPPINGS])]),
+         pushed_out + ["--transfer", "hybrid", "--load-balance", ",".join(OTHER_MAPPINGS)]),
+        ("bfs in memory", "bfs", pushed + ["--load-balance", ",".join(["tiled", *OTHER_MAPPINGS])]),
     ]
     result = {"name": name, "generate_seconds": generate_seconds, "runs": [], "skipped": [], "edges": 0}
     for i, (label, algorithms, options) in enumerate(plans):
@@ -153,31 +159,31 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
     on_gpu = any(r["backend"] == "cuda" for r in result["runs"])
     if on_gpu:
         run_variants(args, clock, name, "variant", result,
-                     cache_plans("hybrid, cache 50%", graph, result) +
+                     cache_plans("hybrid, cache 50%", pushed, result) +
                      [("hybrid, calibrated", ",".join(ALGORITHMS),
-                       out_of_core + ["--transfer", "hybrid", "--calibration", "probe"]),
+                       pushed_out + ["--transfer", "hybrid", "--calibration", "probe"]),
                       ("hybrid, adapted", ",".join(ALGORITHMS),
-                       out_of_core + ["--transfer", "hybrid", "--calibration", "probe",
-                                      "--adapt-costs", "on"]),
+                       pushed_out + ["--transfer", "hybrid", "--calibration", "probe",
+                                     "--adapt-costs", "on"]),
                       # Resident slices (docs/cost-model.md#resident-slices) against one task.
-                      ("in memory", "cc,pagerank", graph),
+                      ("in memory", "cc,pagerank", pushed),
                       ("in memory, 1 resident slice", "cc,pagerank",
-                       graph + ["--resident-slices", "1"]),
+                       pushed + ["--resident-slices", "1"]),
                       # GraphCage's cache blocking against the plain gather, in GPU memory.
                       ("pull in memory", "cc,pagerank", graph + ["--direction", "pull"]),
                       ("pull in memory, cache blocks", "cc,pagerank",
                        graph + ["--direction", "pull", "--pull-blocks", "auto"])])
     if args.compressed:
         plans = [("hybrid, compressed", ",".join(ALGORITHMS),
-                  compressed + ["--in-memory", "off", "--transfer", "hybrid"])]
+                  compressed + PUSH + ["--in-memory", "off", "--transfer", "hybrid"])]
         if on_gpu:
-            plans += cache_plans("hybrid, compressed, cache 50%", compressed, result)
+            plans += cache_plans("hybrid, compressed, cache 50%", compressed + PUSH, result)
         run_variants(args, clock, name, "compressed", result, plans)
     if spec[0] in HIGH_DIAMETER_KINDS:
         loop_variants(args, clock, name, result, graph, out_of_core)
     if args.gpus >= 2:
         # The options of the first plan's hybrid run: the 1-GPU figures the table compares with.
-        result["multi_gpu"] = multi_gpu(args, clock, name, out_of_core + (["--verify"] if verify else []))
+        result["multi_gpu"] = multi_gpu(args, clock, name, pushed_out + (["--verify"] if verify else []))
     os.remove(work)
     if os.path.exists(reference):
         os.remove(reference)
@@ -186,13 +192,13 @@ def bench_graph(args, clock, name, spec, verify, directed=False):
 
 def bench_directed(args, clock, name, work, reference, generate_seconds, graph, out_of_core):
     """A directed graph with its in-edges: bfs, sssp and pagerank pushing, pulling over the in-lists
-    and choosing per iteration (the policies "hybrid", "hybrid, pull", "hybrid, direction auto"),
-    out of core and in GPU memory."""
+    and choosing per iteration (the policies "hybrid" with --direction push, "hybrid, pull",
+    "hybrid, direction auto"), out of core and in GPU memory."""
     result = {"name": name, "generate_seconds": generate_seconds, "runs": [], "skipped": [], "edges": 0,
               "directed": True}
     plans = []
     for where in [out_of_core + ["--transfer", "hybrid"], graph]:
-        plans += [("hybrid", DIRECTED_ALGORITHMS, where),
+        plans += [("hybrid", DIRECTED_ALGORITHMS, where + PUSH),
                   ("hybrid, pull", DIRECTED_ALGORITHMS, where + ["--direction", "pull"]),
                   ("hybrid, direction auto", DIRECTED_ALGORITHMS, where + ["--direction", "auto"])]
     run_variants(args, clock, name, "directed", result, plans)
