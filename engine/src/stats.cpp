@@ -163,12 +163,18 @@ std::string schedule_notes(const RunStats& s) {
             " partitions served " + format_bytes(s.cached_bytes());
   }
   if (s.host_memory > 0) {
-    double seconds = 0;
-    for (const IterationStats& it : s.iterations)
+    double seconds = 0, waited = 0;
+    std::uint64_t ahead = 0;
+    for (const IterationStats& it : s.iterations) {
       seconds += it.storage_seconds;
-    char read[96];
-    std::snprintf(read, sizeof read, " read from the file in %.3f s (%s)", seconds,
-                  s.storage_direct ? "O_DIRECT" : "through the page cache");
+      waited += it.storage_wait_seconds;
+      ahead += it.storage_ahead_bytes;
+    }
+    char read[160];
+    std::snprintf(read, sizeof read,
+                  " read from the file in %.3f s (%s; %s while the task before ran, %.3f s waited)",
+                  seconds, s.storage_direct ? "O_DIRECT" : "through the page cache",
+                  format_bytes(ahead).c_str(), waited);
     text += "; host memory " + format_bytes(s.host_memory) + ": " +
             format_bytes(s.host_resident_bytes) + " of lists in " +
             std::to_string(s.host_resident_partitions) + " of " + std::to_string(s.partitions) +

@@ -114,5 +114,31 @@ TEST_F(HostTierTest, ATaskThatReadsItsActiveListsAloneReadsOnlyThose) {
   }
 }
 
+// A run of filter tasks reads each task's partitions while the task before it runs: PageRank
+// over filter tasks of one partition each, none kept in memory, reads some of its bytes ahead,
+// never more than it reads, and gives the reference's ranks; the summary says how much.
+TEST_F(HostTierTest, FilterTasksReadTheNextTasksListsWhileTheyRun) {
+  for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed ? "compressed" : "raw");
+    Graph g = test::make_shape("kron");
+    if (compressed) compress(g);
+    const fs::path file = write(g, compressed ? "kron-compressed" : "kron");
+    EngineOptions o = tiered("filter", 1);
+    o.partition_bytes = 4 << 10;
+    o.filter_merge = 1;
+    OocEngine engine = OocEngine::load(file, o);
+    const RunStats stats = test::expect_matches_reference("pagerank", engine, &g);
+    std::uint64_t ahead = 0;
+    for (const IterationStats& it : stats.iterations) {
+      EXPECT_LE(it.storage_ahead_bytes, it.storage_bytes);
+      ahead += it.storage_ahead_bytes;
+    }
+    EXPECT_GT(ahead, 0u);
+    EXPECT_LT(ahead, stats.storage_bytes());  // each iteration's first task reads when it starts
+    EXPECT_NE(stats.summary().find(" while the task before ran, "), std::string::npos)
+        << stats.summary();
+  }
+}
+
 }  // namespace
 }  // namespace ooc

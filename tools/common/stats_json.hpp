@@ -33,6 +33,8 @@ void for_each_trace_field(Stats& it, Visit&& visit) {
   visit("cached_bytes", it.cached_bytes);
   visit("storage_bytes", it.storage_bytes);
   visit("storage_seconds", it.storage_seconds);
+  visit("storage_ahead_bytes", it.storage_ahead_bytes);
+  visit("storage_wait_seconds", it.storage_wait_seconds);
   visit("tasks", it.tasks);
   visit("seconds", it.seconds);
   visit("survey_seconds", it.survey_seconds);

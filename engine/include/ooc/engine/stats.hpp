@@ -37,9 +37,13 @@ struct IterationStats {
   std::array<std::uint64_t, kEngines> bytes{};       // bytes over PCIe per engine
   std::uint64_t cached_bytes = 0;  // edge bytes the active lists read from the edge cache
   // A graph beyond host memory (EngineOptions::host_memory): the list bytes read from its file,
-  // for the partitions host memory does not hold, and the time the reads took.
+  // for the partitions host memory does not hold, and the time the reads took; of them, the bytes
+  // a filter task's read took in while the filter task before it ran (host_tier.hpp,
+  // fetch_ahead), and the time the tasks waited for their reads.
   std::uint64_t storage_bytes = 0;
   double storage_seconds = 0;
+  std::uint64_t storage_ahead_bytes = 0;
+  double storage_wait_seconds = 0;
   std::uint32_t tasks = 0;
   double seconds = 0;            // wall time of the iteration
   double survey_seconds = 0;     // activity and cost model, of which:

@@ -162,7 +162,8 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
     const eid_t at = g.offsets[v];
     return {v, g.targets.data() + at, weighted_ ? g.weights.data() + at : nullptr, g.degree(v)};
   }
-  void run_filter(const Task& task, IterationStats& stats);
+  // `next`: the filter task after it, whose partitions the host tier reads while this one runs.
+  void run_filter(const Task& task, IterationStats& stats, const Task* next);
   void run_compaction(const Task& task, IterationStats& stats);
   // Gathers the lists of `vertices` into staging, batch by batch, and hands each batch to
   // process(count, edges_of), which returns the edges it processed; returns the edges gathered.
@@ -419,15 +420,20 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
       run_pull(task, stats);
     return;
   }
-  for (const Task& task : tasks) {
-    // A filter task stages its partitions whole; the others read their active lists alone, which
-    // they fetch once they have taken them.
-    if (tier_ != nullptr && task.engine == TransferEngine::filter)
-      tier_->fetch(task.partitions, plan_.compressed, stats);
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const Task& task = tasks[i];
+    const bool filter = task.engine == TransferEngine::filter;
+    // A filter task stages its partitions whole, read while the task before ran when that was a
+    // filter task too; the others read their active lists alone, which they fetch once they have
+    // taken them.
+    if (tier_ != nullptr && filter) tier_->fetch(task.partitions, plan_.compressed, stats);
     switch (task.engine) {
-      case TransferEngine::filter:
-        run_filter(task, stats);
+      case TransferEngine::filter: {
+        const bool next_filters =
+            i + 1 < tasks.size() && tasks[i + 1].engine == TransferEngine::filter;
+        run_filter(task, stats, next_filters ? &tasks[i + 1] : nullptr);
         break;
+      }
       case TransferEngine::compaction:
         run_compaction(task, stats);
         break;
@@ -435,7 +441,7 @@ void CpuExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats)
         run_in_place(task, stats);
         break;
     }
-    if (tier_ != nullptr) tier_->release();
+    if (tier_ != nullptr && !filter) tier_->release();  // run_filter's, once staged
   }
 }
 
@@ -467,8 +473,14 @@ eid_t CpuExecutor<P>::stage(const Task& task, IterationStats& stats) {
 }
 
 template <class P>
-void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats) {
+void CpuExecutor<P>::run_filter(const Task& task, IterationStats& stats, const Task* next) {
   const eid_t base = stage(task, stats);
+  // Staged, its lists go back to the file, and the next task's are read while this one runs:
+  // host memory holds one task's at a time, as without the read ahead.
+  if (tier_ != nullptr) {
+    tier_->release();
+    if (next != nullptr) tier_->fetch_ahead(next->partitions, plan_.compressed);
+  }
   const auto start = Clock::now();
   const auto staged = [&](std::span<const vid_t> vertices) {
     return push(vertices.size(), [&](std::size_t i) { return staged_edges(vertices[i], base); });

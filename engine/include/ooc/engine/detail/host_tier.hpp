@@ -8,6 +8,7 @@
 // CPU backend, one rank, for now.
 #include <cstdint>
 #include <filesystem>
+#include <future>
 #include <span>
 #include <utility>
 #include <vector>
@@ -25,8 +26,13 @@ class HostTier {
            std::span<const Partition> parts, std::vector<bool> resident);
 
   // Reads the lists of those of `partitions` that host memory does not hold, adding the bytes
-  // and the time to `stats`: their compressed lists alone when the run reads those.
+  // and the time to `stats`: their compressed lists alone when the run reads those. Where
+  // fetch_ahead started reading them, it waits for that read, and the wait is what `stats`
+  // counts as waited for (storage_wait_seconds; the whole read otherwise).
   void fetch(std::span<const std::uint32_t> partitions, bool compressed, IterationStats& stats);
+  // Starts reading `partitions` as fetch does, on another thread, while the caller works on
+  // what host memory holds already (a filter task staged, its lists released); fetch takes it.
+  void fetch_ahead(std::vector<std::uint32_t> partitions, bool compressed);
   // The same for the lists of `vertices` alone (of those partitions, ascending, as CpuFrontier's
   // take_current gives them): runs of them, with the other lists between two of a partition read
   // through where they take at most kGapBytes (a read's latency costs about that much at a
@@ -34,7 +40,8 @@ class HostTier {
   // pages as the partition, it is read whole.
   void fetch_lists(std::span<const std::uint32_t> partitions, std::span<const vid_t> vertices,
                    bool compressed, IterationStats& stats);
-  // Gives back the pages of what the last fetch read.
+  // Gives back the pages of what the last read took in (once a read ahead, were one started, is
+  // done).
   void release();
   // Whether host memory holds partition p's lists.
   bool holds(std::uint32_t p) const { return resident_[p]; }
@@ -46,6 +53,10 @@ class HostTier {
 
   // Reads fetched_, to give back held_ (fetched_ when empty) on release.
   void read(bool compressed, IterationStats& stats);
+  // fetch's reading, which fetch_ahead's thread runs.
+  void fetch_now(std::span<const std::uint32_t> partitions, bool compressed, IterationStats& stats);
+  // Waits for fetch_ahead's read, if one was started; returns its figures.
+  IterationStats settle();
 
   OocgLists lists_;
   Graph& graph_;
@@ -53,6 +64,8 @@ class HostTier {
   std::vector<bool> resident_;
   std::vector<std::pair<vid_t, vid_t>> fetched_;  // the ranges read
   std::vector<std::pair<vid_t, vid_t>> held_;     // their partitions', whose pages go back
+  std::future<IterationStats> ahead_;             // fetch_ahead's read
+  std::vector<std::uint32_t> ahead_partitions_;   // what it reads
 };
 
 }  // namespace ooc::detail
