@@ -897,8 +897,10 @@ TEST_F(Tools, HostMemoryBelowTheListsRunsFromTheFile) {
   ASSERT_EQ(runs.size(), 3u);
   // Whether the reads bypassed the page cache, in the JSON and the summary alike.
   const bool direct = runs[0]["host_tier"]["direct"].get<bool>();
-  EXPECT_NE(r.out.find(direct ? " s (O_DIRECT)" : " s (through the page cache)"), std::string::npos)
+  EXPECT_NE(r.out.find(direct ? " s (O_DIRECT; " : " s (through the page cache; "),
+            std::string::npos)
       << r.out;
+  EXPECT_NE(r.out.find(" while the task before ran, "), std::string::npos) << r.out;
   for (const nlohmann::json& run : runs) {
     EXPECT_EQ(run["host_tier"]["host_memory"], 65536);
     EXPECT_GT(run["host_tier"]["storage_bytes"].get<std::uint64_t>(), 0u);
