@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "tool_runner.hpp"
@@ -31,6 +32,14 @@ using tools_test::slurp;
 using tools_test::Tools;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// How many times `part` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++count;
+  return count;
+}
 
 // tests/data/small.*: from vertex 0, 0->1 (8), 0->8 (27), 0->9 (64), 1->3 (55), 1->6 (41),
 // 8->2 (16), 3->5 (24), 6->10 (37); 4 and 11 have only out-edges, 7 none.
@@ -581,11 +590,7 @@ TEST_F(Tools, SageOrderIsDescribedAndGivesTheSameAnswersOnEveryPolicy) {
                            "--transfer", "hybrid,filter,compaction,zerocopy,unified", "--in-memory",
                            "off", "--partition-bytes", "16KiB", "--verify", "-q"});
   EXPECT_EQ(all.exit_code, 0) << all.err;
-  std::size_t verified = 0;
-  for (auto at = all.out.find("ok, matches the serial reference"); at != std::string::npos;
-       at = all.out.find("ok, matches the serial reference", at + 1))
-    ++verified;
-  EXPECT_EQ(verified, 4u * 5u) << all.out;
+  EXPECT_EQ(occurrences(all.out, "ok, matches the serial reference"), 4u * 5u) << all.out;
   EXPECT_EQ(sssp(sage, "5"), sssp(hub, "5"));
 }
 
@@ -701,18 +706,15 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--frontier-loop", "64,0"}),
                "ooc-run: --frontier-loop: '0' is neither off nor a whole number of edges of at "
                "least 1 (see ooc-run --help)");
-  expect_usage(ooc_run({"bfs", "--generate", "grid:0x3"}),
-               "ooc-run: --generate: 'grid:0x3': a grid needs at least 1 row and 1 column (see "
-               "ooc-run --help)");
-  expect_usage(ooc_run({"bfs", "--generate", "kron:10:0"}),
-               "ooc-run: --generate: 'kron:10:0': the edge factor must be at least 1 (see "
-               "ooc-run --help)");
-  expect_usage(ooc_run({"bfs", "--generate", "tree:5"}),
-               "ooc-run: --generate: 'tree:5': expected kron:SCALE[:EF], urand:SCALE[:EF] or "
-               "grid:ROWSxCOLS (see ooc-run --help)");
-  expect_usage(ooc_run({"bfs", "--generate", "grid:3x-3"}),
-               "ooc-run: --generate: 'grid:3x-3': expected kron:SCALE[:EF], urand:SCALE[:EF] or "
-               "grid:ROWSxCOLS (see ooc-run --help)");
+  const std::string shapes = "expected kron:SCALE[:EF], urand:SCALE[:EF] or grid:ROWSxCOLS";
+  for (const auto& [spec, why] : std::vector<std::pair<std::string, std::string>>{
+           {"grid:0x3", "a grid needs at least 1 row and 1 column"},
+           {"kron:10:0", "the edge factor must be at least 1"},
+           {"tree:5", shapes},
+           {"grid:3x-3", shapes}}) {
+    expect_usage(ooc_run({"bfs", "--generate", spec}),
+                 "ooc-run: --generate: '" + spec + "': " + why + " (see ooc-run --help)");
+  }
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--loop-hops", "0,5"}),
                "ooc-run: --loop-hops: '5' is neither auto nor a whole number from 0 to 4 (see "
                "ooc-run --help)");
@@ -864,14 +866,8 @@ TEST_F(Tools, TcWritesEachVertexsTrianglesAndTheTotal) {
   const Ran once =
       ooc_run({"tc,bfs", "--generate", "kron:8", "--backend", "cpu", "--priority", "on,off"});
   ASSERT_EQ(once.exit_code, 0) << once.err;
-  const auto lines = [&](const std::string& head) {
-    std::size_t count = 0;
-    for (auto at = once.out.find(head); at != std::string::npos; at = once.out.find(head, at + 1))
-      ++count;
-    return count;
-  };
-  EXPECT_EQ(lines("tc on "), 1u) << once.out;
-  EXPECT_EQ(lines("bfs on "), 2u) << once.out;
+  EXPECT_EQ(occurrences(once.out, "tc on "), 1u) << once.out;
+  EXPECT_EQ(occurrences(once.out, "bfs on "), 2u) << once.out;
 }
 
 // --host-memory: a file whose lists exceed it runs from the file, verified, and the summary and
@@ -886,11 +882,7 @@ TEST_F(Tools, HostMemoryBelowTheListsRunsFromTheFile) {
       ooc_run({"bfs,sssp,pagerank", "--graph", file, "--backend", "cpu", "--host-memory", "64KiB",
                "--partition-bytes", "16KiB", "--verify", "--json", path("run.json").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::size_t verified = 0;
-  for (auto at = r.out.find(": ok, matches the serial reference"); at != std::string::npos;
-       at = r.out.find(": ok, matches the serial reference", at + 1))
-    ++verified;
-  EXPECT_EQ(verified, 3u) << r.out;
+  EXPECT_EQ(occurrences(r.out, ": ok, matches the serial reference"), 3u) << r.out;
   EXPECT_NE(r.out.find("; host memory 64.0 KiB: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" read from the file in "), std::string::npos) << r.out;
   const nlohmann::json runs = nlohmann::json::parse(slurp(path("run.json")))["runs"];
