@@ -1,0 +1,155 @@
+#pragma once
+// Where the frontier loop (frontier_loop.cuh) reads a queued vertex's list: in GPU memory, from
+// the edge cache, or from pinned host memory by zero-copy, raw or compressed; and what a thread
+// counts of those reads. The relaxes mark their lowered targets through the loop's marker
+// (frontier_loop.cuh's mark overloads, found when the loop instantiates them).
+#include <cstdint>
+
+#include "ooc/kernels/cuda/advance.cuh"
+#include "ooc/kernels/cuda/advance_compressed_tiled.cuh"
+#include "ooc/kernels/cuda/bitmap.cuh"
+#include "ooc/kernels/requests.hpp"
+
+namespace ooc::cuda {
+
+// Relaxes a raw list of `degree` edges with `size` threads (this one `rank`) from the 128-byte line
+// that holds its first target, as relax_range (advance.cuh) does, but reads each target's edge
+// count before its relax rather than after: the count is what a lowered target joins the next
+// queue with, and the read then overlaps the relax's atomic instead of following it, one memory
+// round trip less on every level's path.
+template <class P, class Mark>
+__device__ __forceinline__ void relax_loop_list(const P& program, typename P::Value* dst,
+                                                const Mark& marker, Message<P> message,
+                                                const vid_t* targets, const std::uint32_t* weights,
+                                                eid_t degree, unsigned rank, unsigned size) {
+  const auto skew =
+      static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(targets) % 128) / sizeof(vid_t));
+  for (std::int64_t j = std::int64_t{rank} - skew; j < static_cast<std::int64_t>(degree);
+       j += size) {
+    if (j < 0) continue;
+    const vid_t t = targets[j];
+    const eid_t edges = marker.offsets[t + 1] - marker.offsets[t];
+    if (relax_edge_to(program, message, weights == nullptr ? 0u : weights[j], dst, t)) {
+      mark(marker, t, edges);
+    }
+  }
+}
+
+// What a thread counts of its reads and of the edges its hops relaxed, and the target it set
+// aside for a hop with the hops it has left (0: none).
+struct LoopReads {
+  unsigned long long lines = 0, cached = 0, hopped = 0;
+  vid_t hop_vertex = 0;
+  std::uint32_t hop_left = 0;
+};
+
+// Where the loop reads vertex v's list: relax(program, dst, marker, message, v, degree, rank,
+// size, reads) relaxes it with a tile of `size` threads (this one `rank`), the tile's first thread
+// counting the reads. A list of up to kTileEdges edges takes a tile of kTile threads, a longer one
+// the whole warp (loop_level).
+//
+// Raw lists: a tile of 8 threads, since a level of a grid or a road network is a few thousand
+// lists of 2 to 4 edges, and four of them per warp keep their atomics in flight at once.
+inline constexpr unsigned kRawLoopTile = 8;
+
+// In GPU memory (in-memory mode): the resident copy.
+struct ResidentLoopLists {
+  static constexpr unsigned kTile = kRawLoopTile;
+  static constexpr unsigned kBlocksPerSm = 1;
+  static constexpr eid_t kTileEdges = 2 * kTile;
+  OffsetEdges edges;
+
+  template <class P, class Mark>
+  __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
+                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
+                        LoopReads&) const {
+    const eid_t begin = edges.offsets[v];
+    relax_loop_list(program, dst, marker, message, edges.targets + begin,
+                    edges.weights == nullptr ? nullptr : edges.weights + begin, degree, rank, size);
+  }
+};
+
+// The partition of v and, when the edge cache holds it, the shift of its edges there.
+struct CachedPartitions {
+  const vid_t* partition_first;  // partitions + 1
+  std::uint32_t partitions;
+  const eid_t* shift;       // per partition: global edge index - cache index; kAbsent: not cached
+  const eid_t* list_shift;  // compressed lists: global byte offset - cache byte offset
+  static constexpr eid_t kAbsent = ~eid_t{0};
+
+  __device__ std::uint32_t partition(vid_t v) const {
+    return shift == nullptr ? 0 : last_at_most(partition_first, 0, partitions, v);
+  }
+  __device__ bool cached(std::uint32_t p) const { return shift != nullptr && shift[p] != kAbsent; }
+};
+
+// Raw lists out of core: from the edge cache where it holds v's partition, else from pinned host
+// memory by zero-copy, the tile reading the list's aligned lines.
+struct RawLoopLists {
+  static constexpr unsigned kTile = kRawLoopTile;
+  static constexpr unsigned kBlocksPerSm = 1;
+  static constexpr eid_t kTileEdges = 2 * kTile;
+  OffsetEdges host, cache;
+  CachedPartitions parts;
+  std::uint32_t line;  // bytes per zero-copy request
+
+  template <class P, class Mark>
+  __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
+                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
+                        LoopReads& reads) const {
+    const std::uint32_t p = parts.partition(v);
+    const bool cached = parts.cached(p);
+    const OffsetEdges& e = cached ? cache : host;
+    const eid_t begin = host.offsets[v] - (cached ? parts.shift[p] : 0);
+    if (rank == 0) {
+      const std::uint64_t bytes = std::uint64_t{degree} * sizeof(vid_t);
+      const std::uint64_t copies = e.weights == nullptr ? 1 : 2;  // targets, weights
+      if (cached) {
+        reads.cached += bytes * copies;
+      } else {
+        reads.lines += lines_spanned(begin * sizeof(vid_t), bytes, line) * copies;
+      }
+    }
+    relax_loop_list(program, dst, marker, message, e.targets + begin,
+                    e.weights == nullptr ? nullptr : e.weights + begin, degree, rank, size);
+  }
+};
+
+// Compressed lists out of core, from the cache's copy or from pinned host memory, decoded by the
+// whole warp from the lines it holds (every list, whatever its length: size is kWarp), hops too.
+struct CompressedLoopLists {
+  static constexpr unsigned kTile = kWarp;
+  static constexpr unsigned kBlocksPerSm = 2;
+  static constexpr eid_t kTileEdges = ~eid_t{0};
+  CompressedEdges host, cache;
+  CachedPartitions parts;
+  std::uint32_t line;
+  std::uint32_t weight_bits;  // 0: the program reads none
+
+  template <class P, class Mark>
+  __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
+                        Message<P> message, vid_t v, eid_t degree, unsigned lane, unsigned,
+                        LoopReads& reads) const {
+    const std::uint32_t p = parts.partition(v);
+    const bool cached = parts.cached(p);
+    const CompressedEdges& e = cached ? cache : host;
+    const CompressedList l =
+        compressed_list(e, v, cached ? parts.shift[p] : 0, cached ? parts.list_shift[p] : 0);
+    if (lane == 0) {
+      const std::uint64_t list_bytes = host.coffsets[v + 1] - host.coffsets[v];
+      if (cached) {
+        reads.cached += list_bytes + (std::uint64_t{degree} * weight_bits + 7) / 8;
+      } else {
+        std::uint64_t held = ~0ull;
+        reads.lines +=
+            window_lines(host.coffsets[v], list_bytes, line, held) +
+            (weight_bits == 0 ? 0 : weight_lines(host.offsets[v], degree, weight_bits, line));
+      }
+    }
+    ListWindows windows(lane, e, /*eager=*/true);  // a level's time is its round trips
+    relax_blocks(program, dst, marker, message, windows, e.packed, l.first_block(), 0, degree,
+                 l.weights, l.first_edge, lane);
+  }
+};
+
+}  // namespace ooc::cuda
