@@ -85,8 +85,8 @@ cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near
           loop.delta};
 }
 
-void LoopBuffers::finish(cudaStream_t stream, std::uint32_t request_bytes,
-                         std::vector<IterationStats>& levels, const char* doing) {
+void LoopBuffers::finish(cudaStream_t stream, std::vector<IterationStats>& levels,
+                         const char* doing) {
   OOC_CUDA(cudaMemcpyAsync(host_ran_.data(), counters_.data() + kRan,
                            2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream),
            doing);
@@ -105,7 +105,7 @@ void LoopBuffers::finish(cudaStream_t stream, std::uint32_t request_bytes,
     it.active_vertices = it.frontier_vertices = level.slot.vertices();
     it.active_edges = it.frontier_edges = level.slot.edges();
     it.edges_processed = level.slot.edges() + level.slot.hopped;  // every queued list, whole
-    it.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] = level.slot.lines * request_bytes;
+    it.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] = level.slot.zerocopy;
     it.cached_bytes = level.slot.cached;
     it.seconds = it.compute_seconds = static_cast<double>(end - level.start_ns) * 1e-9;
     levels.push_back(it);

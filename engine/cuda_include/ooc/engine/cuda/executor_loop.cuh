@@ -52,10 +52,10 @@ bool CudaExecutor<P>::run_frontier_loop(const FrontierLoop& loop,
         const cuda::CompressedEdges host = *compressed_edges(TransferEngine::zerocopy);
         const cuda::CompressedEdges cache =
             cached(false) ? *compressed_edges(TransferEngine::resident) : host;
-        launch_loop(loop,
-                    cuda::CompressedLoopLists{host, cache, parts, cost_.request_bytes,
-                                              weighted_ ? weight_bits(false) : 0u},
-                    doing);
+        launch_loop(
+            loop,
+            cuda::CompressedLoopLists{host, cache, parts, weighted_ ? weight_bits(false) : 0u},
+            doing);
       } else {
         if (!loop_supported<cuda::RawLoopLists>()) return false;
         const cuda::OffsetEdges host = edges_for(TransferEngine::zerocopy);
@@ -63,7 +63,7 @@ bool CudaExecutor<P>::run_frontier_loop(const FrontierLoop& loop,
         launch_loop(loop, cuda::RawLoopLists{host, cache, parts, cost_.request_bytes}, doing);
       }
     }
-    loop_.finish(stream(kDirect), cost_.request_bytes, levels, doing);
+    loop_.finish(stream(kDirect), levels, doing);
     return true;
   }
 }

@@ -30,10 +30,8 @@ class LoopBuffers {
   // buffers (made, or grown, for loop.edges), their counters zeroed on `stream`.
   cuda::LoopState start(const FrontierLoop& loop, std::uint64_t* near_bits, vid_t n,
                         cudaStream_t stream, const char* doing);
-  // After the kernel on `stream`: the levels it ran as IterationStats, appended to `levels`
-  // (`request_bytes`: a zero-copy line).
-  void finish(cudaStream_t stream, std::uint32_t request_bytes, std::vector<IterationStats>& levels,
-              const char* doing);
+  // After the kernel on `stream`: the levels it ran as IterationStats, appended to `levels`.
+  void finish(cudaStream_t stream, std::vector<IterationStats>& levels, const char* doing);
   // Where the edge cache holds each of `parts` (none without a cache; `compressed`: its lists too).
   cuda::CachedPartitions partitions(const DeviceGraph& device, const Graph& g,
                                     std::span<const Partition> parts, bool compressed,

@@ -317,25 +317,28 @@ struct WarpPerVertex {};
 template <class Mapping>
 inline constexpr bool kWarpMapped = std::is_same_v<Mapping, WarpPerVertex>;
 
-// What a warp reads a compressed list through: the lists' lines, and the packed weights' lines
-// when there are packed weights.
+// What a warp, or a tile of kLanes of its lanes, reads a compressed list through: the lists'
+// lines, and the packed weights' lines when there are packed weights.
+template <unsigned kLanes = kWarp>
 struct ListWindows {
-  LineWindow lists, weights;
+  LineWindow<kLanes> lists, weights;
   bool eager;  // decode_block's: every line a block may span held at once
   __device__ ListWindows(unsigned lane, const CompressedEdges& edges, bool all_lines = false)
       : lists(lane, edges.lists_end), weights(lane, edges.packed.end), eager(all_lines) {}
 };
 
 // Edges [begin, end) of a compressed list (a multiple of codec::kBlock apart, or end at the
-// degree), the block holding edge `begin` starting at address `at`, a block at a time: lane i
-// gets the block's i-th target and its weight, and every lane calls f(target, weight, i < n).
+// degree; for a tile, end - begin at most kLanes), the block holding edge `begin` starting at
+// address `at`, a block at a time: lane i gets the block's i-th target and its weight, and every
+// lane calls f(target, weight, i < n).
 // Weights: `weights`, the list's raw ones, or the packed ones from edge `first_edge` on
 // (`packed`), or none; a block's packed weights are held before its targets are decoded, so that
 // the two loads cross the link together. f returns true (the same on every lane) to stop; returns
 // the edges of the blocks walked.
-template <class F>
-__device__ __forceinline__ eid_t for_each_block(ListWindows& windows, const PackedWeights& packed,
-                                                std::uintptr_t at, eid_t begin, eid_t end,
+template <unsigned kLanes, class F>
+__device__ __forceinline__ eid_t for_each_block(ListWindows<kLanes>& windows,
+                                                const PackedWeights& packed, std::uintptr_t at,
+                                                eid_t begin, eid_t end,
                                                 const std::uint32_t* weights, eid_t first_edge,
                                                 unsigned lane, F&& f) {
   for (eid_t e = begin; e < end; e += codec::kBlock) {
@@ -358,9 +361,9 @@ __device__ __forceinline__ eid_t for_each_block(ListWindows& windows, const Pack
   return end - begin;
 }
 
-template <class P, class Next>
+template <class P, class Next, unsigned kLanes>
 __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value* dst, Next next,
-                                             Message<P> message, ListWindows& windows,
+                                             Message<P> message, ListWindows<kLanes>& windows,
                                              const PackedWeights& packed, std::uintptr_t at,
                                              eid_t begin, eid_t end, const std::uint32_t* weights,
                                              eid_t first_edge, unsigned lane) {
@@ -392,7 +395,7 @@ __device__ __forceinline__ void relax_compressed_chunk(const P& program, typenam
                                                        unsigned lane) {
   eid_t begin = 0, end = 0;
   const std::uintptr_t at = compressed_chunk(item, c, begin, end);
-  ListWindows windows(lane, lists);
+  ListWindows<> windows(lane, lists);
   relax_blocks(program, dst, next, item.message, windows, lists.packed, at, begin, end,
                item.weights, item.first_edge, lane);
 }
@@ -406,7 +409,7 @@ template <class P, class Source>
 __global__ void advance_compressed_kernel(P program, ProgramState<P> s, RangeSet ranges,
                                           Source source, CompressedEdges edges) {
   const unsigned lane = threadIdx.x % kWarp;
-  ListWindows windows(lane, edges);
+  ListWindows<> windows(lane, edges);
   typename P::Value* dst = relax_target(s);
   unsigned long long processed = 0;
   for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {

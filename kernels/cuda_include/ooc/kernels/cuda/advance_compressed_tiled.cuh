@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(kTileThreads)
     advance_compressed_tiled_kernel(P program, ProgramState<P> s, RangeSet ranges, Source source,
                                     CompressedEdges edges) {
   const auto warp = cg::tiled_partition<kWarp>(cg::this_thread_block());
-  ListWindows windows(warp.thread_rank(), edges);
+  ListWindows<> windows(warp.thread_rank(), edges);
   typename P::Value* dst = relax_target(s);
   unsigned long long processed = 0;
   const std::uint64_t items = ranges.words();
@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(kTileThreads)
     pull_compressed_tiled_kernel(Rule rule, PullState s, RangeSet ranges, Source source,
                                  CompressedEdges edges) {
   const auto warp = cg::tiled_partition<kWarp>(cg::this_thread_block());
-  ListWindows windows(warp.thread_rank(), edges);
+  ListWindows<> windows(warp.thread_rank(), edges);
   unsigned long long processed = 0;
   const std::uint64_t items = ranges.words();
   for (std::uint64_t first = std::uint64_t{blockIdx.x} * kWordsPerTileBlock; first < items;

@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(kTileThreads)
 // the blocks read.
 template <class Rule>
 __device__ __forceinline__ eid_t pull_compressed_list(const Rule& rule, const PullState& s,
-                                                      ListWindows& windows,
+                                                      ListWindows<>& windows,
                                                       const PackedWeights& packed, vid_t v,
                                                       std::uintptr_t at, eid_t degree,
                                                       const std::uint32_t* weights,
@@ -314,7 +314,7 @@ template <class Rule, class Source>
 __global__ void pull_compressed_kernel(Rule rule, PullState s, RangeSet ranges, Source source,
                                        CompressedEdges edges) {
   const unsigned lane = threadIdx.x % kWarp;
-  ListWindows windows(lane, edges);
+  ListWindows<> windows(lane, edges);
   unsigned long long processed = 0;
   for (std::uint64_t i = global_warp(); i < ranges.words(); i += warp_count()) {
     std::uint64_t word = 0, mask = 0;
@@ -361,7 +361,7 @@ __global__ void pull_heavy_kernel(Rule rule, PullState s) {
     eid_t end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
     unsigned long long lines = 0;
     if (item.list != nullptr) {
-      ListWindows windows(lane, s.heavy.lists);
+      ListWindows<> windows(lane, s.heavy.lists);
       const std::uintptr_t at = compressed_chunk(item, begin / kHeavyChunk, begin, end);
       for_each_block(windows, s.heavy.lists.packed, at, begin, end, item.weights, item.first_edge,
                      lane, [&](vid_t t, std::uint32_t weight, bool mine) {

@@ -3,11 +3,12 @@
 // persistent kernel, cooperatively launched so that every block is resident, runs level after
 // level with the frontier as queues in GPU memory and a grid-wide barrier between levels, as
 // Groute's fused kernel does (PPoPP 2017); no host round trip per level. A tile of threads takes
-// each queued vertex and relaxes its list together: 8 lanes for a short raw list (a level of a grid
-// is a few thousand lists of 4, so four of them per warp keep every list's atomics in flight at
-// once), the whole warp for a long one and for a compressed one, which it reads in whole aligned
-// 128-byte lines and decodes from them (EMOGI; line_window.cuh). loop_lists.cuh says where each
-// list is: GPU memory, the edge cache, or pinned host memory by zero-copy.
+// each queued vertex and relaxes its list together: 8 lanes for a short list (a level of a grid is
+// a few thousand lists of 4, so four of them per warp keep every list's reads and atomics in flight
+// at once), the whole warp for a long one. A compressed list is read in whole aligned lines, 32
+// bytes for a tile and 128 for a warp, and decoded from them (EMOGI; line_window.cuh).
+// loop_lists.cuh says where each list is: GPU memory, the edge cache, or pinned host memory by
+// zero-copy.
 //
 // Queues. Level L processes queue L % 3 and fills (L + 1) % 3, while one thread records level
 // L - 1 from queue (L + 2) % 3 and empties it: one barrier a level. A vertex joins the next queue
@@ -47,8 +48,6 @@ namespace ooc::cuda {
 namespace cg = cooperative_groups;
 
 inline constexpr unsigned kLoopThreads = 512;
-// Blocks per SM the kernel is compiled to fit (its registers): LoopLists' kBlocksPerSm at most.
-inline constexpr unsigned kLoopMaxBlocksPerSm = 2;
 // A queue's count and its vertices' edges share one 64-bit counter: the count in the low bits.
 inline constexpr unsigned kLoopCountBits = 24;
 
@@ -57,10 +56,10 @@ inline constexpr unsigned kLoopCountBits = 24;
 // counters of the queue it processes, which no thread writes while it runs: every branch is taken
 // alike.
 struct LoopSlot {
-  unsigned long long queued;         // vertices (low kLoopCountBits) and their edges (the rest)
-  unsigned long long overflow;       // a queue was full
-  unsigned long long lines, cached;  // zero-copy lines, edge-cache bytes read processing it
-  unsigned long long hopped;         // edges relaxed by hops processing it
+  unsigned long long queued;            // vertices (low kLoopCountBits) and their edges (the rest)
+  unsigned long long overflow;          // a queue was full
+  unsigned long long zerocopy, cached;  // bytes read by zero-copy and from the edge cache
+  unsigned long long hopped;            // edges relaxed by hops processing it
   __host__ __device__ unsigned long long vertices() const {
     return queued & ((1ull << kLoopCountBits) - 1);
   }
@@ -216,13 +215,13 @@ __device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t) {
 }
 
 // The targets the warp's lanes set aside for a hop, relaxed a round at a time, a tile of
-// Lists::kTile threads each (up to four raw lists at once, so that their atomics are in flight
-// together; a compressed list takes the whole warp, which decodes it together), in lane order,
-// each with one hop fewer than it was set aside with, so that the lanes may set aside more, for
-// fewer hops, until none are left.
+// Lists::kTile threads each (up to four lists at once, so that their reads and atomics are in
+// flight together), in lane order, each with one hop fewer than it was set aside with, so that the
+// lanes may set aside more, for fewer hops, until none are left.
 template <class P, class Lists>
 __device__ void relax_set_aside(HopMark<P, Lists> m, const eid_t* offsets, unsigned lane) {
   constexpr unsigned kTile = Lists::kTile, kTiles = kWarp / kTile;
+  static_assert(kHopEdges <= Lists::kTileEdges, "a hop's list is a tile's");
   LoopReads& reads = *m.reads;
   const unsigned tile = lane / kTile, rank = lane % kTile;
   for (unsigned waiting = __ballot_sync(kFullMask, reads.hop_left != 0); waiting != 0;
@@ -354,12 +353,12 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
     }
     relax_set_aside(m, offsets, lane);
   }
-  if (reads.lines != 0) atomicAdd(&block_reads[0], reads.lines);
+  if (reads.zerocopy != 0) atomicAdd(&block_reads[0], reads.zerocopy);
   if (reads.cached != 0) atomicAdd(&block_reads[1], reads.cached);
   if (reads.hopped != 0) atomicAdd(&block_reads[2], reads.hopped);
   __syncthreads();
   if (threadIdx.x == 0) {
-    if (block_reads[0] != 0) atomicAdd(&done.lines, block_reads[0]);
+    if (block_reads[0] != 0) atomicAdd(&done.zerocopy, block_reads[0]);
     if (block_reads[1] != 0) atomicAdd(&done.cached, block_reads[1]);
     if (block_reads[2] != 0) atomicAdd(&done.hopped, block_reads[2]);
   }
@@ -369,7 +368,7 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
 // reads the counters it branches on only after a grid-wide barrier, and no thread writes them
 // until the next.
 template <class P, class Lists>
-__global__ void __launch_bounds__(kLoopThreads, kLoopMaxBlocksPerSm)
+__global__ void __launch_bounds__(kLoopThreads, Lists::kBlocksPerSm)
     frontier_loop_kernel(P program, typename P::Value* values, const eid_t* offsets, LoopState s,
                          Lists lists) {
   static_assert(P::kind == ProgramKind::monotone, "the loop serves monotone programs");

@@ -35,10 +35,11 @@ __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Va
   }
 }
 
-// What a thread counts of its reads and of the edges its hops relaxed, and the target it set
-// aside for a hop with the hops it has left (0: none).
+// What a thread counts of its reads (bytes by zero-copy, in whole requests, and from the edge
+// cache) and of the edges its hops relaxed, and the target it set aside for a hop with the hops it
+// has left (0: none).
 struct LoopReads {
-  unsigned long long lines = 0, cached = 0, hopped = 0;
+  unsigned long long zerocopy = 0, cached = 0, hopped = 0;
   vid_t hop_vertex = 0;
   std::uint32_t hop_left = 0;
 };
@@ -107,7 +108,7 @@ struct RawLoopLists {
       if (cached) {
         reads.cached += bytes * copies;
       } else {
-        reads.lines += lines_spanned(begin * sizeof(vid_t), bytes, line) * copies;
+        reads.zerocopy += lines_spanned(begin * sizeof(vid_t), bytes, line) * copies * line;
       }
     }
     relax_loop_list(program, dst, marker, message, e.targets + begin,
@@ -115,40 +116,51 @@ struct RawLoopLists {
   }
 };
 
-// Compressed lists out of core, from the cache's copy or from pinned host memory, decoded by the
-// whole warp from the lines it holds (every list, whatever its length: size is kWarp), hops too.
+// Compressed lists out of core, from the cache's copy or from pinned host memory. A list of up to
+// kTileEdges edges (one block of at most a target per lane) is decoded by a tile of 8 threads from
+// the 32-byte lines it holds, four lists per warp at once, as a level of a grid or a road network
+// and every hop needs; a longer one by the whole warp from 128-byte lines. Each holds every line a
+// block may span at once: a level's time is its round trips.
 struct CompressedLoopLists {
-  static constexpr unsigned kTile = kWarp;
+  static constexpr unsigned kTile = kRawLoopTile;
   static constexpr unsigned kBlocksPerSm = 2;
-  static constexpr eid_t kTileEdges = ~eid_t{0};
+  static constexpr eid_t kTileEdges = kTile;
   CompressedEdges host, cache;
   CachedPartitions parts;
-  std::uint32_t line;
   std::uint32_t weight_bits;  // 0: the program reads none
 
   template <class P, class Mark>
   __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
-                        Message<P> message, vid_t v, eid_t degree, unsigned lane, unsigned,
+                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
                         LoopReads& reads) const {
+    if (size == kWarp) {
+      relax_with<kWarp>(program, dst, marker, message, v, degree, rank, reads);
+    } else {
+      relax_with<kTile>(program, dst, marker, message, v, degree, rank, reads);
+    }
+  }
+
+ private:
+  template <unsigned kLanes, class P, class Mark>
+  __device__ void relax_with(const P& program, typename P::Value* dst, const Mark& marker,
+                             Message<P> message, vid_t v, eid_t degree, unsigned rank,
+                             LoopReads& reads) const {
     const std::uint32_t p = parts.partition(v);
     const bool cached = parts.cached(p);
     const CompressedEdges& e = cached ? cache : host;
     const CompressedList l =
         compressed_list(e, v, cached ? parts.shift[p] : 0, cached ? parts.list_shift[p] : 0);
-    if (lane == 0) {
-      const std::uint64_t list_bytes = host.coffsets[v + 1] - host.coffsets[v];
-      if (cached) {
-        reads.cached += list_bytes + (std::uint64_t{degree} * weight_bits + 7) / 8;
-      } else {
-        std::uint64_t held = ~0ull;
-        reads.lines +=
-            window_lines(host.coffsets[v], list_bytes, line, held) +
-            (weight_bits == 0 ? 0 : weight_lines(host.offsets[v], degree, weight_bits, line));
-      }
-    }
-    ListWindows windows(lane, e, /*eager=*/true);  // a level's time is its round trips
+    ListWindows<kLanes> windows(rank, e, /*all_lines=*/true);
     relax_blocks(program, dst, marker, message, windows, e.packed, l.first_block(), 0, degree,
-                 l.weights, l.first_edge, lane);
+                 l.weights, l.first_edge, rank);
+    if (rank != 0) return;
+    if (cached) {
+      reads.cached +=
+          host.coffsets[v + 1] - host.coffsets[v] + (std::uint64_t{degree} * weight_bits + 7) / 8;
+    } else {
+      reads.zerocopy += std::uint64_t{windows.lists.loaded() + windows.weights.loaded()} *
+                        LineWindow<kLanes>::kLineBytes;
+    }
   }
 };
 
