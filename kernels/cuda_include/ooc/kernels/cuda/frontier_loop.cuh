@@ -104,6 +104,34 @@ __device__ __forceinline__ unsigned long long read(const unsigned long long* p) 
   return *static_cast<const volatile unsigned long long*>(p);
 }
 
+// What every thread branches on at the top of a level: the current queue's counter and overflow,
+// and the current far queue's count (null: no piles). After a barrier every thread of a block
+// reading the same line would queue 512 requests at one L2 slice, each block's: so one thread of
+// the block reads them and hands them to the others through shared memory. Every thread calls it,
+// with a grid-wide barrier between two calls.
+struct LoopSeen {
+  unsigned long long queued, overflow, far;
+};
+
+__device__ __forceinline__ LoopSeen loop_seen(const LoopSlot& current,
+                                              const unsigned long long* far_count) {
+  __shared__ LoopSeen seen;
+  if (threadIdx.x == 0)
+    seen = {read(&current.queued), read(&current.overflow),
+            far_count == nullptr ? 0 : read(far_count)};
+  __syncthreads();
+  return seen;
+}
+
+// The split's least far value, read the same way (every thread calls it, a grid-wide barrier
+// between two calls).
+__device__ __forceinline__ unsigned long long loop_least_seen(const unsigned long long* least) {
+  __shared__ unsigned long long seen;
+  if (threadIdx.x == 0) seen = read(least);
+  __syncthreads();
+  return seen;
+}
+
 __device__ __forceinline__ void bit_clear(std::uint64_t* words, vid_t v) {
   atomicAnd(reinterpret_cast<unsigned long long*>(words + (v >> 6)), ~(1ull << (v & 63)));
 }
@@ -169,20 +197,14 @@ struct LoopMark {
   __device__ void to_near(vid_t v) const { to_near(v, offsets[v + 1] - offsets[v]); }
 };
 
-// A lowered target t of `edges` edges into the next near queue or the far pile.
+// A lowered target t whose list lies at `place` into the next near queue or the far pile.
 template <class Value>
-__device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t, eid_t edges) {
+__device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t, ListPlace place) {
   if (m.goes_far(t)) {
     m.to_far(t);
   } else if (bit_set(m.near_bits, t)) {
-    m.to_near(t, edges);
+    m.to_near(t, place.edges);
   }
-}
-
-// The same, its edges read now (advance.cuh's relaxes of compressed lists call this).
-template <class Value>
-__device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t) {
-  mark(m, t, m.offsets[t + 1] - m.offsets[t]);
 }
 
 // The marker of a level's relaxes: while `hops` are left, a lowered near target of 1 to
@@ -198,20 +220,16 @@ struct HopMark : LoopMark<typename P::Value> {
 };
 
 template <class P, class Lists>
-__device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t, eid_t edges) {
+__device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t, ListPlace place) {
   if (m.goes_far(t)) {
     m.to_far(t);
-  } else if (m.hops > 0 && edges != 0 && edges <= kHopEdges && m.reads->hop_left == 0) {
+  } else if (m.hops > 0 && place.edges != 0 && place.edges <= kHopEdges && m.reads->hop_left == 0) {
     m.reads->hop_vertex = t;
+    m.reads->hop_place = place;
     m.reads->hop_left = m.hops;
   } else if (bit_set(m.near_bits, t)) {
-    m.to_near(t, edges);
+    m.to_near(t, place.edges);
   }
-}
-
-template <class P, class Lists>
-__device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t) {
-  mark(m, t, m.offsets[t + 1] - m.offsets[t]);
 }
 
 // The targets the warp's lanes set aside for a hop, relaxed a round at a time, a tile of
@@ -219,7 +237,7 @@ __device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t) {
 // flight together), in lane order, each with one hop fewer than it was set aside with, so that the
 // lanes may set aside more, for fewer hops, until none are left.
 template <class P, class Lists>
-__device__ void relax_set_aside(HopMark<P, Lists> m, const eid_t* offsets, unsigned lane) {
+__device__ void relax_set_aside(HopMark<P, Lists> m, unsigned lane) {
   constexpr unsigned kTile = Lists::kTile, kTiles = kWarp / kTile;
   static_assert(kHopEdges <= Lists::kTileEdges, "a hop's list is a tile's");
   LoopReads& reads = *m.reads;
@@ -232,15 +250,16 @@ __device__ void relax_set_aside(HopMark<P, Lists> m, const eid_t* offsets, unsig
     const int from = mine != 0 ? __ffs(static_cast<int>(mine)) - 1 : 0;
     const auto t = static_cast<vid_t>(__shfl_sync(kFullMask, reads.hop_vertex, from));
     const std::uint32_t left = __shfl_sync(kFullMask, reads.hop_left, from);
+    const ListPlace place{__shfl_sync(kFullMask, reads.hop_place.first, from),
+                          __shfl_sync(kFullMask, reads.hop_place.edges, from)};
     // The first kTiles waiting lanes are taken this round.
     if (reads.hop_left != 0 && __popc(waiting & ((1u << lane) - 1)) < static_cast<int>(kTiles))
       reads.hop_left = 0;
     if (mine == 0) continue;
     m.hops = left - 1;
-    const eid_t degree = offsets[t + 1] - offsets[t];
-    if (rank == 0) reads.hopped += degree;
-    m.lists->relax(*m.program, m.dst, m, make_message<P>(atomic_load(m.dst + t), t), t, degree,
-                   rank, kTile, reads);
+    if (rank == 0) reads.hopped += place.edges;
+    m.lists->relax(*m.program, m.dst, m, make_message<P>(atomic_load(m.dst + t), t), t, place, rank,
+                   kTile, reads);
   }
 }
 
@@ -327,31 +346,32 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
   const HopMark<P, Lists> m{base, values, &program, &lists, &reads, hops};
   for (std::uint64_t base = 0; base < count; base += warps * (kWarp / kTile)) {
     vid_t v = 0;
-    eid_t degree = 0;
+    ListPlace place;
     if (base + first < count) {
       v = queue[base + first];
       if (rank == 0) {
         bit_clear(bits, v);
         if (m.piles) bit_clear(m.far_bits, v);
       }
-      degree = offsets[v + 1] - offsets[v];
+      place = list_place(offsets, v);
     }
     Message<P> message{};
-    if (degree != 0) message = make_message<P>(atomic_load(values + v), v);
-    const bool tile_takes = degree <= Lists::kTileEdges;
-    if (degree != 0 && tile_takes) {
-      lists.relax(program, values, m, message, v, degree, rank, kTile, reads);
+    if (place.edges != 0) message = make_message<P>(atomic_load(values + v), v);
+    const bool tile_takes = place.edges <= Lists::kTileEdges;
+    if (place.edges != 0 && tile_takes) {
+      lists.relax(program, values, m, message, v, place, rank, kTile, reads);
     }
     if constexpr (kTile < kWarp) {
       for (unsigned rest = __ballot_sync(kFullMask, rank == 0 && !tile_takes); rest != 0;
            rest &= rest - 1) {
         const int from = __ffs(static_cast<int>(rest)) - 1;
+        const ListPlace at{__shfl_sync(kFullMask, place.first, from),
+                           __shfl_sync(kFullMask, place.edges, from)};
         lists.relax(program, values, m, shfl_message(message, from),
-                    static_cast<vid_t>(__shfl_sync(kFullMask, v, from)),
-                    __shfl_sync(kFullMask, degree, from), lane, kWarp, reads);
+                    static_cast<vid_t>(__shfl_sync(kFullMask, v, from)), at, lane, kWarp, reads);
       }
     }
-    relax_set_aside(m, offsets, lane);
+    relax_set_aside(m, lane);
   }
   if (reads.zerocopy != 0) atomicAdd(&block_reads[0], reads.zerocopy);
   if (reads.cached != 0) atomicAdd(&block_reads[1], reads.cached);
@@ -384,7 +404,7 @@ __global__ void __launch_bounds__(kLoopThreads, Lists::kBlocksPerSm)
   if (piles) {
     loop_least(s, values, nullptr, 0, true);
     grid.sync();
-    const unsigned long long least = read(s.least);
+    const unsigned long long least = loop_least_seen(s.least);
     m.threshold = least == ~0ull ? 0.0 : threshold_above(from_order_key(least), s.delta);
     grid.sync();  // every thread has read it
     if (lead) *s.least = ~0ull;
@@ -393,19 +413,19 @@ __global__ void __launch_bounds__(kLoopThreads, Lists::kBlocksPerSm)
   grid.sync();
   std::uint32_t level = 0, slot = 0;
   for (;;) {
-    const LoopSlot& current = s.slots[slot];
-    const unsigned long long queued = read(&current.queued) & ((1ull << kLoopCountBits) - 1);
-    if (read(&current.overflow) != 0) break;
+    const LoopSeen seen = loop_seen(s.slots[slot], piles ? s.far_count + far_side : nullptr);
+    const unsigned long long queued = seen.queued & ((1ull << kLoopCountBits) - 1);
+    if (seen.overflow != 0) break;
     std::uint64_t* bits = s.bits[level % 2];
     if (queued == 0) {
-      const unsigned long long far_queued = piles ? read(s.far_count + far_side) : 0;
+      const unsigned long long far_queued = seen.far;
       if (far_queued == 0) break;  // converged
       // The near pile is done: the threshold rises past the least far value.
       const vid_t* far = s.far + far_side * s.far_capacity;
       const unsigned long long members = far_queued < s.far_capacity ? far_queued : s.far_capacity;
       loop_least(s, values, far, members, false);
       grid.sync();
-      const unsigned long long least = read(s.least);
+      const unsigned long long least = loop_least_seen(s.least);
       if (least != ~0ull) m.threshold = threshold_above(from_order_key(least), s.delta);
       m.near_bits = bits;
       m.queue = s.near + slot * s.near_capacity;
@@ -422,7 +442,7 @@ __global__ void __launch_bounds__(kLoopThreads, Lists::kBlocksPerSm)
       grid.sync();
       continue;
     }
-    if (level == s.max_levels || (read(&current.queued) >> kLoopCountBits) > s.max_edges) break;
+    if (level == s.max_levels || (seen.queued >> kLoopCountBits) > s.max_edges) break;
     const std::uint32_t next = (slot + 1) % 3, old = (slot + 2) % 3;
     if (lead) {
       s.levels[level].start_ns = global_ns();

@@ -5,18 +5,29 @@
 // (frontier_loop.cuh's mark overloads, found when the loop instantiates them).
 #include <cstdint>
 
+#include "ooc/core/codec.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
-#include "ooc/kernels/cuda/advance_compressed_tiled.cuh"
 #include "ooc/kernels/cuda/bitmap.cuh"
 #include "ooc/kernels/requests.hpp"
 
 namespace ooc::cuda {
 
+// Where a vertex's list lies: its first edge (the offsets' entry) and its edges. The loop reads
+// it for a target before the target's relax, so that the read overlaps the relax's atomic rather
+// than following it, and carries it to whatever reads the list next (the next queue, a hop): one
+// memory round trip less on every level's path, and on every hop's.
+struct ListPlace {
+  eid_t first = 0, edges = 0;
+};
+
+__device__ __forceinline__ ListPlace list_place(const eid_t* offsets, vid_t v) {
+  const eid_t first = offsets[v];
+  return {first, offsets[v + 1] - first};
+}
+
 // Relaxes a raw list of `degree` edges with `size` threads (this one `rank`) from the 128-byte line
-// that holds its first target, as relax_range (advance.cuh) does, but reads each target's edge
-// count before its relax rather than after: the count is what a lowered target joins the next
-// queue with, and the read then overlaps the relax's atomic instead of following it, one memory
-// round trip less on every level's path.
+// that holds its first target, as relax_range (advance.cuh) does, each target's place read before
+// its relax.
 template <class P, class Mark>
 __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Value* dst,
                                                 const Mark& marker, Message<P> message,
@@ -28,26 +39,27 @@ __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Va
        j += size) {
     if (j < 0) continue;
     const vid_t t = targets[j];
-    const eid_t edges = marker.offsets[t + 1] - marker.offsets[t];
+    const ListPlace place = list_place(marker.offsets, t);
     if (relax_edge_to(program, message, weights == nullptr ? 0u : weights[j], dst, t)) {
-      mark(marker, t, edges);
+      mark(marker, t, place);
     }
   }
 }
 
 // What a thread counts of its reads (bytes by zero-copy, in whole requests, and from the edge
-// cache) and of the edges its hops relaxed, and the target it set aside for a hop with the hops it
-// has left (0: none).
+// cache) and of the edges its hops relaxed, and the target it set aside for a hop, with its list's
+// place and the hops it has left (0: none).
 struct LoopReads {
   unsigned long long zerocopy = 0, cached = 0, hopped = 0;
   vid_t hop_vertex = 0;
   std::uint32_t hop_left = 0;
+  ListPlace hop_place;
 };
 
-// Where the loop reads vertex v's list: relax(program, dst, marker, message, v, degree, rank,
-// size, reads) relaxes it with a tile of `size` threads (this one `rank`), the tile's first thread
-// counting the reads. A list of up to kTileEdges edges takes a tile of kTile threads, a longer one
-// the whole warp (loop_level).
+// Where the loop reads vertex v's list: relax(program, dst, marker, message, v, place, rank, size,
+// reads) relaxes it (its place: list_place's) with a tile of `size` threads (this one `rank`), the
+// tile's first thread counting the reads. A list of up to kTileEdges edges takes a tile of kTile
+// threads, a longer one the whole warp (loop_level).
 //
 // Raw lists: a tile of 8 threads, since a level of a grid or a road network is a few thousand
 // lists of 2 to 4 edges, and four of them per warp keep their atomics in flight at once.
@@ -62,11 +74,11 @@ struct ResidentLoopLists {
 
   template <class P, class Mark>
   __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
-                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
+                        Message<P> message, vid_t, ListPlace place, unsigned rank, unsigned size,
                         LoopReads&) const {
-    const eid_t begin = edges.offsets[v];
-    relax_loop_list(program, dst, marker, message, edges.targets + begin,
-                    edges.weights == nullptr ? nullptr : edges.weights + begin, degree, rank, size);
+    relax_loop_list(program, dst, marker, message, edges.targets + place.first,
+                    edges.weights == nullptr ? nullptr : edges.weights + place.first, place.edges,
+                    rank, size);
   }
 };
 
@@ -96,14 +108,14 @@ struct RawLoopLists {
 
   template <class P, class Mark>
   __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
-                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
+                        Message<P> message, vid_t v, ListPlace place, unsigned rank, unsigned size,
                         LoopReads& reads) const {
     const std::uint32_t p = parts.partition(v);
     const bool cached = parts.cached(p);
     const OffsetEdges& e = cached ? cache : host;
-    const eid_t begin = host.offsets[v] - (cached ? parts.shift[p] : 0);
+    const eid_t begin = place.first - (cached ? parts.shift[p] : 0);
     if (rank == 0) {
-      const std::uint64_t bytes = std::uint64_t{degree} * sizeof(vid_t);
+      const std::uint64_t bytes = std::uint64_t{place.edges} * sizeof(vid_t);
       const std::uint64_t copies = e.weights == nullptr ? 1 : 2;  // targets, weights
       if (cached) {
         reads.cached += bytes * copies;
@@ -112,7 +124,7 @@ struct RawLoopLists {
       }
     }
     relax_loop_list(program, dst, marker, message, e.targets + begin,
-                    e.weights == nullptr ? nullptr : e.weights + begin, degree, rank, size);
+                    e.weights == nullptr ? nullptr : e.weights + begin, place.edges, rank, size);
   }
 };
 
@@ -131,32 +143,40 @@ struct CompressedLoopLists {
 
   template <class P, class Mark>
   __device__ void relax(const P& program, typename P::Value* dst, const Mark& marker,
-                        Message<P> message, vid_t v, eid_t degree, unsigned rank, unsigned size,
+                        Message<P> message, vid_t v, ListPlace place, unsigned rank, unsigned size,
                         LoopReads& reads) const {
     if (size == kWarp) {
-      relax_with<kWarp>(program, dst, marker, message, v, degree, rank, reads);
+      relax_with<kWarp>(program, dst, marker, message, v, place, rank, reads);
     } else {
-      relax_with<kTile>(program, dst, marker, message, v, degree, rank, reads);
+      relax_with<kTile>(program, dst, marker, message, v, place, rank, reads);
     }
   }
 
  private:
   template <unsigned kLanes, class P, class Mark>
   __device__ void relax_with(const P& program, typename P::Value* dst, const Mark& marker,
-                             Message<P> message, vid_t v, eid_t degree, unsigned rank,
+                             Message<P> message, vid_t v, ListPlace place, unsigned rank,
                              LoopReads& reads) const {
     const std::uint32_t p = parts.partition(v);
     const bool cached = parts.cached(p);
     const CompressedEdges& e = cached ? cache : host;
-    const CompressedList l =
-        compressed_list(e, v, cached ? parts.shift[p] : 0, cached ? parts.list_shift[p] : 0);
+    const eid_t first_edge = place.first - (cached ? parts.shift[p] : 0);
+    const std::uint8_t* list = e.lists + (e.coffsets[v] - (cached ? parts.list_shift[p] : 0));
     ListWindows<kLanes> windows(rank, e, /*all_lines=*/true);
-    relax_blocks(program, dst, marker, message, windows, e.packed, l.first_block(), 0, degree,
-                 l.weights, l.first_edge, rank);
+    for_each_block(windows, e.packed,
+                   reinterpret_cast<std::uintptr_t>(list) + codec::table_bytes(place.edges), 0,
+                   place.edges, e.weights == nullptr ? nullptr : e.weights + first_edge, first_edge,
+                   rank, [&](vid_t t, std::uint32_t weight, bool mine) {
+                     if (mine) {
+                       const ListPlace at = list_place(marker.offsets, t);
+                       if (relax_edge_to(program, message, weight, dst, t)) mark(marker, t, at);
+                     }
+                     return false;
+                   });
     if (rank != 0) return;
     if (cached) {
-      reads.cached +=
-          host.coffsets[v + 1] - host.coffsets[v] + (std::uint64_t{degree} * weight_bits + 7) / 8;
+      reads.cached += host.coffsets[v + 1] - host.coffsets[v] +
+                      (std::uint64_t{place.edges} * weight_bits + 7) / 8;
     } else {
       reads.zerocopy += std::uint64_t{windows.lists.loaded() + windows.weights.loaded()} *
                         LineWindow<kLanes>::kLineBytes;
