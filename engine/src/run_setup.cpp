@@ -284,14 +284,14 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
     // Near-far piles where the host loop would window by value (delta-stepping's buckets).
     if (o.priority && info.ordered) drive.loop.delta = drive.priority_delta;
     // Hops save a GPU level's memory round trips; the CPU backend's levels have none to save.
-    // Automatic, as measured (docs/cost-model.md, "Hops"): in GPU memory, where up to four raw
-    // lists set aside are relaxed at once, 4, and 2 for SSSP's piles, where more relax values not
-    // yet final; out of core, where each hop is a zero-copy round trip more, 2, and 1 for piles.
+    // Automatic, as measured (docs/cost-model.md, "Hops"): 4, where up to four lists set aside are
+    // relaxed at once, in GPU memory and out of core alike, and 2 for SSSP's piles, where more
+    // relax values not yet final.
     if (backend == Backend::cuda) {
       const bool piles = drive.loop.delta > 0;
       drive.loop.hops = o.frontier_loop_hops != kAutomaticLoopHops ? o.frontier_loop_hops
-                        : memory.in_memory                         ? (piles ? 2 : 4)
-                                                                   : (piles ? 1 : 2);
+                        : piles                                    ? 2
+                                                                   : 4;
     }
   }
   return drive;

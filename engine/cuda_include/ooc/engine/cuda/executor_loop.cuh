@@ -30,7 +30,7 @@ template <class Lists>
 bool CudaExecutor<P>::loop_supported() {
   return loop_.supported(options_.device,
                          reinterpret_cast<const void*>(&cuda::frontier_loop_kernel<P, Lists>),
-                         cuda::kLoopThreads, Lists::kBlocksPerSm);
+                         cuda::kLoopThreads, cuda::kLoopBlocksPerSm);
 }
 
 template <class P>

@@ -22,8 +22,8 @@ class LoopBuffers {
  public:
   // Whether `device` can run the loop: a cooperative launch, with one block of `threads` of
   // `kernel` resident per SM at least. The grid the loop then runs: `blocks_per_sm` blocks per SM
-  // where they fit (LoopLists' kBlocksPerSm, frontier_loop.cuh: few, since a barrier's cost grows
-  // with the blocks, yet enough that a level's lists all start at once).
+  // where they fit (kLoopBlocksPerSm, frontier_loop.cuh: few, since a barrier's cost grows with
+  // the blocks, yet enough that a level's lists all start at once).
   bool supported(int device, const void* kernel, int threads, unsigned blocks_per_sm);
   unsigned blocks() const { return blocks_; }
   // The state of one stretch of `loop` over the frontier bitmap `near_bits` of n vertices: the

@@ -61,14 +61,13 @@ struct LoopReads {
 // tile's first thread counting the reads. A list of up to kTileEdges edges takes a tile of kTile
 // threads, a longer one the whole warp (loop_level).
 //
-// Raw lists: a tile of 8 threads, since a level of a grid or a road network is a few thousand
-// lists of 2 to 4 edges, and four of them per warp keep their atomics in flight at once.
-inline constexpr unsigned kRawLoopTile = 8;
+// A tile of 8 threads, since a level of a grid or a road network is a few thousand lists of 2 to 4
+// edges, and four of them per warp keep their reads and atomics in flight at once.
+inline constexpr unsigned kLoopTile = 8;
 
 // In GPU memory (in-memory mode): the resident copy.
 struct ResidentLoopLists {
-  static constexpr unsigned kTile = kRawLoopTile;
-  static constexpr unsigned kBlocksPerSm = 1;
+  static constexpr unsigned kTile = kLoopTile;
   static constexpr eid_t kTileEdges = 2 * kTile;
   OffsetEdges edges;
 
@@ -99,8 +98,7 @@ struct CachedPartitions {
 // Raw lists out of core: from the edge cache where it holds v's partition, else from pinned host
 // memory by zero-copy, the tile reading the list's aligned lines.
 struct RawLoopLists {
-  static constexpr unsigned kTile = kRawLoopTile;
-  static constexpr unsigned kBlocksPerSm = 1;
+  static constexpr unsigned kTile = kLoopTile;
   static constexpr eid_t kTileEdges = 2 * kTile;
   OffsetEdges host, cache;
   CachedPartitions parts;
@@ -134,8 +132,7 @@ struct RawLoopLists {
 // and every hop needs; a longer one by the whole warp from 128-byte lines. Each holds every line a
 // block may span at once: a level's time is its round trips.
 struct CompressedLoopLists {
-  static constexpr unsigned kTile = kRawLoopTile;
-  static constexpr unsigned kBlocksPerSm = 2;
+  static constexpr unsigned kTile = kLoopTile;
   static constexpr eid_t kTileEdges = kTile;
   CompressedEdges host, cache;
   CachedPartitions parts;
