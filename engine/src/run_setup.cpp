@@ -285,12 +285,12 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
     if (o.priority && info.ordered) drive.loop.delta = drive.priority_delta;
     // Hops save a GPU level's memory round trips; the CPU backend's levels have none to save.
     // Automatic, as measured (docs/cost-model.md, "Hops"): 4, where up to four lists set aside are
-    // relaxed at once, in GPU memory and out of core alike, and 2 for SSSP's piles, where more
-    // relax values not yet final.
+    // relaxed at once; in GPU memory 2 for SSSP's piles, where more relax values not yet final
+    // and a level's round trips are cheap, but out of core, where each is a zero-copy read, 4.
     if (backend == Backend::cuda) {
       const bool piles = drive.loop.delta > 0;
       drive.loop.hops = o.frontier_loop_hops != kAutomaticLoopHops ? o.frontier_loop_hops
-                        : piles                                    ? 2
+                        : piles && memory.in_memory                ? 2
                                                                    : 4;
     }
   }
