@@ -75,7 +75,8 @@ BEST_SETTINGS = {
                  "kron-26 out of core 1.997 s at L1 9.36e-4 (the per-edge rule, which --push auto takes on "
                  "Kronecker graphs) against the defaults at tolerance 1e-3, 2.58 s at L1 1.02e-3 (H200; "
                  "performance-log.md 2026-11-28 'PageRank pushing per edge', call 4); priority off was the "
-                 "faster on urand-26 and an 8192x8192 grid too (call 5); not measured in GPU memory"),
+                 "faster on urand-26 and an 8192x8192 grid too (call 5), and is PageRank's default since "
+                 "issue 61 (--priority auto); not measured in GPU memory"),
 }
 PLACE_OPTIONS = {"default": [], "host": ["--in-memory", "off"]}  # of each of NEW_USER_PLACES
 NEW_USER_PLAN = "new-user runs (%s)" % ",".join(ALGORITHMS)  # what a skipped graph is listed as

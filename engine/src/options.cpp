@@ -30,6 +30,9 @@ constexpr std::array<std::pair<std::string_view, Exchange>, 3> kExchanges{
 constexpr std::array<std::pair<std::string_view, Direction>, 3> kDirections{
     {{"push", Direction::push}, {"pull", Direction::pull}, {"auto", Direction::automatic}}};
 
+constexpr std::array<std::pair<std::string_view, Priority>, 3> kPriorities{
+    {{"on", Priority::on}, {"off", Priority::off}, {"auto", Priority::automatic}}};
+
 constexpr std::array<std::pair<std::string_view, CcAlgorithm>, 2> kCcAlgorithms{
     {{"afforest", CcAlgorithm::afforest}, {"labels", CcAlgorithm::labels}}};
 
@@ -126,6 +129,9 @@ std::string_view to_string(Exchange e) {
 std::string_view to_string(Direction d) {
   return name_of(d, kDirections);
 }
+std::string_view to_string(Priority p) {
+  return name_of(p, kPriorities);
+}
 std::string_view to_string(CcAlgorithm a) {
   return name_of(a, kCcAlgorithms);
 }
@@ -146,6 +152,9 @@ Exchange parse_exchange(std::string_view name) {
 }
 Direction parse_direction(std::string_view name) {
   return parse(name, kDirections, "direction");
+}
+Priority parse_priority(std::string_view name) {
+  return parse(name, kPriorities, "priority");
 }
 
 CcAlgorithm parse_cc_algorithm(std::string_view name) {

@@ -236,9 +236,13 @@ EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) cons
   // The host tier reads a partition's lists for a task (host_tier.hpp): the frontier loop, which
   // reads lists outside tasks, would find those of partitions in the file missing.
   if (tier) o.frontier_loop_edges = 0;
-  // A settling program is level-synchronous: no deferral, no second pass over a loaded
-  // partition, so that an iteration is one level.
-  if (info.settles) o.priority = false;
+  // Priority auto: off for an accumulative program (PageRank), which reached the same L1 faster
+  // without it on kron-26, urand-26 and a grid (options.hpp, Priority). A settling program is
+  // level-synchronous: no deferral, no second pass over a loaded partition, so that an iteration
+  // is one level.
+  if (o.priority == Priority::automatic)
+    o.priority = info.kind == ProgramKind::accumulative ? Priority::off : Priority::on;
+  if (info.settles) o.priority = Priority::off;
   return o;
 }
 
@@ -257,11 +261,11 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
                                                     const MemoryPlan& memory,
                                                     const RunOptions& run) const {
   detail::DriveOptions drive;
-  drive.tasks = {o.filter_merge, memory.staging_edges, o.priority, info.ordered};
+  drive.tasks = {o.filter_merge, memory.staging_edges, o.priority == Priority::on, info.ordered};
   // Slices pay where nothing else orders the work: accumulative programs and monotone ones
   // without a priority order (CC). BFS and SSSP, whose priority windows already take the most
   // settled vertices first, measured slower with them (docs/cost-model.md#resident-slices).
-  if (backend == Backend::cuda && o.priority &&
+  if (backend == Backend::cuda && o.priority == Priority::on &&
       (info.kind == ProgramKind::accumulative || !info.ordered)) {
     drive.tasks.resident_slices = o.resident_slices;
     drive.tasks.min_slice_edges = o.min_slice_edges;
@@ -282,7 +286,7 @@ detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& i
     drive.loop.edges = o.frontier_loop_edges;
     drive.loop.iterations = kLoopIterations;
     // Near-far piles where the host loop would window by value (delta-stepping's buckets).
-    if (o.priority && info.ordered) drive.loop.delta = drive.priority_delta;
+    if (o.priority == Priority::on && info.ordered) drive.loop.delta = drive.priority_delta;
     // Hops save a GPU level's memory round trips; the CPU backend's levels have none to save.
     // Automatic, as measured (docs/cost-model.md, "Hops"): 4, where up to four lists set aside are
     // relaxed at once; in GPU memory 2 for SSSP's piles, where more relax values not yet final
@@ -306,8 +310,8 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.backend = std::string(to_string(backend));
   s.device = std::move(device_name);
   s.transfer = std::string(to_string(o.transfer));
-  s.priority = o.priority;
-  if (o.priority && info.ordered && info.kind == ProgramKind::monotone)
+  s.priority = o.priority == Priority::on;
+  if (o.priority == Priority::on && info.ordered && info.kind == ProgramKind::monotone)
     s.priority_delta = o.priority_delta;
   s.load_balance = std::string(to_string(o.load_balance));
   s.direction = std::string(to_string(options.direction));  // as asked

@@ -32,9 +32,9 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      the CPU backend) runs the iterations itself (65536, the default; 0: off)
 ``frontier_loop_hops`` ``"auto"`` (the default) or an int from 0 to 4: CUDA: in the frontier
                      loop a lowered target's short list is relaxed in the same level, up to
-                     this many lists in a row (auto: 4 in GPU memory, 2 out of core;
-                     SSSP 2 and 1)
-``priority``         bool: urgency-ordered scheduling
+                     this many lists in a row (auto: 4; SSSP's piles 2 in GPU memory)
+``priority``         ``"auto"`` (the default: on, off for PageRank and other accumulative
+                     programs) or a bool: urgency-ordered scheduling
 ``cc``               ``"afforest"`` (the default: union-find, most lists never read) or
                      ``"labels"`` (label propagation) for :meth:`Graph.cc`
 ``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``
@@ -140,7 +140,7 @@ def _source_list(values: Iterable[Any]) -> list[int]:
     return [_vertex(v, "each source") for v in values]
 
 
-def _settings(max_iterations: int, transfer: Optional[str], priority: Optional[bool],
+def _settings(max_iterations: int, transfer: Optional[str], priority: Union[bool, str, None],
               load_balance: Optional[str], direction: Optional[str]) -> "_core.RunSettings":
     s = _core.RunSettings()
     s.max_iterations = _vertex(max_iterations, "max_iterations")
@@ -151,9 +151,9 @@ def _settings(max_iterations: int, transfer: Optional[str], priority: Optional[b
     if direction is not None:
         s.direction = _text(direction, "direction")
     if priority is not None:
-        if not isinstance(priority, bool):
-            raise TypeError(f"priority must be a bool, not {type(priority).__name__}")
-        s.priority = priority
+        if priority != "auto" and not isinstance(priority, bool):
+            raise TypeError(f"priority must be a bool or \"auto\", not {type(priority).__name__}")
+        s.priority = priority if priority == "auto" else ("on" if priority else "off")
     return s
 
 
@@ -229,7 +229,7 @@ class Graph:
 
     def bfs(self, source: Union[None, int, Iterable[int]] = None, *, batch: int = 0,
             max_iterations: int = 0, transfer: Optional[str] = None,
-            priority: Optional[bool] = None, load_balance: Optional[str] = None,
+            priority: Union[bool, str, None] = None, load_balance: Optional[str] = None,
             direction: Optional[str] = None) -> Result:
         """Breadth-first search levels from ``source`` (default: the highest-degree vertex),
         uint32; unreached vertices hold 4294967295.
@@ -250,7 +250,7 @@ class Graph:
         return levels.reshape(len(chosen), self.num_vertices)
 
     def sssp(self, source: Optional[int] = None, *, max_iterations: int = 0,
-             transfer: Optional[str] = None, priority: Optional[bool] = None,
+             transfer: Optional[str] = None, priority: Union[bool, str, None] = None,
              load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
         """Shortest-path distances from ``source`` over the edge weights (1 each when the graph
         has none), float64; unreached vertices hold inf."""
@@ -259,7 +259,7 @@ class Graph:
                                                  direction)))
 
     def cc(self, *, max_iterations: int = 0, transfer: Optional[str] = None,
-           priority: Optional[bool] = None, load_balance: Optional[str] = None,
+           priority: Union[bool, str, None] = None, load_balance: Optional[str] = None,
            direction: Optional[str] = None) -> Result:
         """Connected components: each vertex's smallest vertex id in its component, uint32.
         Needs a symmetric graph (``undirected=True``)."""
@@ -289,7 +289,7 @@ class Graph:
 
     def pagerank(self, *, damping: float = 0.85, tolerance: Optional[float] = None,
                  l1: Optional[float] = None, push: str = "auto", max_iterations: int = 0,
-                 transfer: Optional[str] = None, priority: Optional[bool] = None,
+                 transfer: Optional[str] = None, priority: Union[bool, str, None] = None,
                  load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
         """PageRank (delta-based), float32, summing to 1.
 
@@ -351,7 +351,7 @@ class Graph:
 
     def bc(self, sources: Optional[Iterable[int]] = None, *, samples: Optional[int] = None,
            k: Optional[int] = None, seed: int = 1, batch: int = 0, max_iterations: int = 0,
-           transfer: Optional[str] = None, priority: Optional[bool] = None,
+           transfer: Optional[str] = None, priority: Union[bool, str, None] = None,
            load_balance: Optional[str] = None, direction: Optional[str] = None) -> Result:
         """Betweenness centrality (Brandes, unweighted), float64: for each vertex the sum over
         the sources s of its dependency on s, the share of shortest paths from s through it.
@@ -370,7 +370,7 @@ class Graph:
     def closeness(self, sources: Optional[Iterable[int]] = None, *,
                   samples: Optional[int] = None, k: Optional[int] = None, seed: int = 1,
                   batch: int = 0, max_iterations: int = 0, transfer: Optional[str] = None,
-                  priority: Optional[bool] = None, load_balance: Optional[str] = None,
+                  priority: Union[bool, str, None] = None, load_balance: Optional[str] = None,
                   direction: Optional[str] = None) -> Result:
         """Harmonic closeness (unweighted), float64: for each vertex v the sum over the sources
         s other than v that reach it of ``1 / d(s, v)``, d the number of edges on a shortest

@@ -12,7 +12,7 @@ class RunSettings:
     transfer: Optional[str]
     load_balance: Optional[str]
     direction: Optional[str]
-    priority: Optional[bool]
+    priority: Optional[str]  # "on", "off" or "auto"
     max_iterations: int
     def __init__(self) -> None: ...
 

@@ -61,6 +61,16 @@ bool bool_option(const py::handle& v, const char* key) {
   return v.cast<bool>();
 }
 
+// Priority: True (on), False (off) or "auto" (the default: per program, options.hpp).
+Priority priority_option(const py::handle& v, const char* key) {
+  if (py::isinstance<py::str>(v) && v.cast<std::string>() == "auto") return Priority::automatic;
+  if (!py::isinstance<py::bool_>(v)) {
+    throw py::type_error(std::string(key) + " must be a bool or \"auto\", not " +
+                         std::string(py::str(py::type::of(v).attr("__name__"))));
+  }
+  return v.cast<bool>() ? Priority::on : Priority::off;
+}
+
 // A size in bytes: an int, or a string such as "8GiB" (what ooc-run's --budget takes).
 std::uint64_t size_option(const py::handle& v, const char* key) {
   if (py::isinstance<py::str>(v)) return parse_size(v.cast<std::string>());
@@ -111,7 +121,7 @@ bool set_value_option(EngineOptions& o, const std::string& key, const py::handle
             ? kAutomaticLoopHops
             : cast_option<std::uint32_t>(v, name, "\"auto\" or an int from 0 to 4");
   } else if (key == "priority") {
-    o.priority = bool_option(v, name);
+    o.priority = priority_option(v, name);
   } else if (key == "in_memory") {
     o.in_memory = bool_option(v, name);
   } else if (key == "cache") {
@@ -226,8 +236,7 @@ py::tuple to_python(Result<T>&& r, double call_seconds) {
 
 // Per-run settings (None: the engine's own), put back after the run. Python's RunSettings.
 struct RunOverrides {
-  std::optional<std::string> transfer, load_balance, direction;
-  std::optional<bool> priority;
+  std::optional<std::string> transfer, load_balance, direction, priority;  // priority: on|off|auto
   std::uint32_t max_iterations = 0;
 };
 
@@ -256,7 +265,7 @@ class PyEngine {
     if (s.transfer) during.transfer = parse_transfer_policy(*s.transfer);
     if (s.load_balance) during.load_balance = parse_load_balance(*s.load_balance);
     if (s.direction) during.direction = parse_direction(*s.direction);
-    during.priority = s.priority.value_or(before.priority);
+    if (s.priority) during.priority = parse_priority(*s.priority);
     engine_.configure(during);
     RunOptions run;
     run.max_iterations = s.max_iterations;

@@ -13,8 +13,10 @@ def test_bad_arguments_raise_clear_errors(tmp_path, backend):
     with pytest.raises(ValueError, match=r"unknown transfer policy 'fast' \(expected one of: "
                                          r"hybrid, filter, compaction, zerocopy, unified\)"):
         g.bfs(0, transfer="fast")
-    with pytest.raises(TypeError, match="priority must be a bool, not str"):
+    with pytest.raises(TypeError, match='priority must be a bool or "auto", not str'):
         oocgraph.generate("chain", priority="yes")
+    with pytest.raises(TypeError, match='priority must be a bool or "auto", not int'):
+        g.bfs(0, priority=1)
     with pytest.raises(ValueError, match="source must not be negative"):
         g.bfs(-1)
     with pytest.raises(TypeError, match="source must be an int, not str"):

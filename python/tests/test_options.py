@@ -147,3 +147,18 @@ def test_a_directed_graph_pulls_over_its_in_edges(tmp_path, backend):
         assert np.abs(ranks - g.pagerank(tolerance=1e-6)).sum() < 1e-4
     reloaded = oocgraph.load(str(path), backend=backend)
     np.testing.assert_array_equal(reloaded.bfs(direction="pull"), levels)
+
+
+def test_priority_is_chosen_per_program_unless_asked(backend):
+    # "auto", the default: off for PageRank, on for BFS; True or False, per graph or per run,
+    # as asked.
+    g = oocgraph.generate("kron", scale=8, undirected=True, backend=backend)
+    assert not g.pagerank().stats["priority"]
+    assert g.bfs(0).stats["priority"]
+    assert g.pagerank(priority=True).stats["priority"]
+    assert not g.bfs(0, priority=False).stats["priority"]
+    assert g.bfs(0, priority="auto").stats["priority"]
+    off = oocgraph.generate("kron", scale=8, undirected=True, backend=backend, priority=False)
+    assert not off.bfs(0).stats["priority"]
+    asked = oocgraph.generate("kron", scale=8, undirected=True, backend=backend, priority="auto")
+    assert not asked.pagerank().stats["priority"]

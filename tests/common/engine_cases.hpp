@@ -164,7 +164,7 @@ inline EngineOptions options_for(const std::string& policy, bool priority, Backe
   EngineOptions o;
   o.backend = backend;
   o.partition_bytes = kPartitionBytes;
-  o.priority = priority;
+  o.priority = priority ? Priority::on : Priority::off;
   // One request per round trip: with 512-byte partitions and MR = 256 every cost rounds up to
   // one round trip and hybrid would never mix engines.
   o.cost.max_requests = 1;

@@ -46,7 +46,7 @@ TEST_P(CudaRanks, EveryRankMatchesTheReference) {
     for (const char* policy : {"hybrid", "filter", "compaction", "zerocopy"}) {
       s.transfer = parse_transfer_policy(policy);
       for (const bool priority : {true, false}) {
-        s.priority = priority;
+        s.priority = priority ? Priority::on : Priority::off;
         for (const char* exchange : {"dense", "sparse", "auto"}) {
           s.exchange = parse_exchange(exchange);
           // One exchange per iteration once (auto), the default rounds with every exchange.
@@ -159,7 +159,7 @@ TEST_P(CudaRankDirections, EveryRankMatchesTheReference) {
       for (const char* policy : {"hybrid", "filter", "compaction", "zerocopy"}) {
         s.transfer = parse_transfer_policy(policy);
         for (const bool priority : {true, false}) {
-          s.priority = priority;
+          s.priority = priority ? Priority::on : Priority::off;
           for (const char* exchange : {"dense", "sparse"}) {
             s.exchange = parse_exchange(exchange);
             engine.configure(s);

@@ -595,7 +595,7 @@ TEST_P(CudaResidentSlices, PageRankAndCcMatchTheReferences) {
   EXPECT_EQ(test::expect_matches_reference("bfs", engine).resident_slices, 1u);
   EXPECT_EQ(test::expect_matches_reference("sssp", engine).resident_slices, 1u);
   RunSettings plain = engine.settings();
-  plain.priority = false;
+  plain.priority = Priority::off;
   engine.configure(plain);
   EXPECT_EQ(test::expect_matches_reference("pagerank", engine).resident_slices, 1u);
 }

@@ -715,6 +715,9 @@ TEST_F(Tools, CommandLineMistakesGetOneLineAndExitCode64) {
     expect_usage(ooc_run({"bfs", "--generate", spec}),
                  "ooc-run: --generate: '" + spec + "': " + why + " (see ooc-run --help)");
   }
+  expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--priority", "on,sometimes"}),
+               "ooc-run: --priority: unknown priority 'sometimes' (expected one of: on, off, auto) "
+               "(see ooc-run --help)");
   expect_usage(ooc_run({"bfs", "--generate", "grid:3x3", "--loop-hops", "0,5"}),
                "ooc-run: --loop-hops: '5' is neither auto nor a whole number from 0 to 4 (see "
                "ooc-run --help)");
@@ -1114,7 +1117,7 @@ TEST_F(Tools, AListOfTolerancesRunsEach) {
   EXPECT_EQ(runs[1]["tolerance"], 1e-2);
   EXPECT_EQ(runs[2]["tolerance"], 1e-3);
   EXPECT_NE(r.out.find("; tolerance 0.01\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, tolerance 0.001: ok"),
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority off, per-vertex, tolerance 0.001: ok"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("verify bfs hybrid, priority on: ok"), std::string::npos) << r.out;
@@ -1144,7 +1147,7 @@ TEST_F(Tools, PageRankByAccuracyRunsEachAndReportsTheBound) {
   }
   EXPECT_LT(runs[2]["tolerance"].get<double>(), runs[1]["tolerance"].get<double>());
   EXPECT_NE(r.out.find("; l1 0.0001\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, l1 0.01: ok"),
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority off, per-vertex, l1 0.01: ok"),
             std::string::npos)
       << r.out;
   const Ran at = ooc_run({"pagerank", "--generate", "kron:9", "--backend", "cpu", "--tolerance",
@@ -1172,10 +1175,10 @@ TEST_F(Tools, AListOfDampingsRunsEach) {
   EXPECT_EQ(runs[2]["damping"], 0.5);
   EXPECT_NE(runs[1]["values_digest"], runs[2]["values_digest"]);
   EXPECT_NE(r.out.find("; damping 0.5\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, damping 0.85: ok"),
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority off, per-vertex, damping 0.85: ok"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("verify pagerank hybrid, priority on, per-vertex, damping 0.5: ok"),
+  EXPECT_NE(r.out.find("verify pagerank hybrid, priority off, per-vertex, damping 0.5: ok"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("verify cc hybrid, priority on, afforest: ok"), std::string::npos) << r.out;

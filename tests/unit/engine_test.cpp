@@ -133,7 +133,7 @@ TEST(Engine, ConfigureChangesTheRunSettingsTogether) {
   OocEngine engine(test::make_shape("kron"), cpu());
   EXPECT_EQ(engine.settings(), RunSettings{});
   const RunSettings changed{.transfer = TransferPolicy::filter,
-                            .priority = false,
+                            .priority = Priority::off,
                             .load_balance = LoadBalance::warp,
                             .direction = Direction::automatic,
                             .exchange = Exchange::sparse,
@@ -413,10 +413,35 @@ TEST(Engine, RefusesABudgetTooSmallForVertexDataAndStaging) {
       << error;
 }
 
+// Priority auto, the default: off for PageRank (accumulative), on for BFS and SSSP; asked for,
+// on for PageRank too, and off for BFS when asked so.
+TEST(Engine, PriorityAutoIsOffForPageRankAndOnForTraversals) {
+  OocEngine engine(test::make_shape("kron"), cpu());
+  ASSERT_EQ(engine.settings().priority, Priority::automatic);
+  EXPECT_FALSE(engine.pagerank().stats.priority);
+  EXPECT_TRUE(engine.bfs(0).stats.priority);
+  EXPECT_TRUE(engine.sssp(0).stats.priority);
+  RunSettings asked = engine.settings();
+  asked.priority = Priority::on;
+  engine.configure(asked);
+  EXPECT_TRUE(engine.pagerank().stats.priority);
+  asked.priority = Priority::off;
+  engine.configure(asked);
+  EXPECT_FALSE(engine.bfs(0).stats.priority);
+  EXPECT_EQ(parse_priority("auto"), Priority::automatic);
+  EXPECT_EQ(to_string(Priority::off), "off");
+  try {
+    parse_priority("sometimes");
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "unknown priority 'sometimes' (expected one of: on, off, auto)");
+  }
+}
+
 TEST(Engine, StatsAddUp) {
   EngineOptions o = cpu();
   o.transfer = TransferPolicy::filter;
-  o.priority = false;
+  o.priority = Priority::off;
   OocEngine engine(test::make_shape("urand"), o);
   const auto result = engine.bfs(engine.highest_degree_vertex());
   const RunStats& s = result.stats;
@@ -530,7 +555,7 @@ TEST(Engine, SsspWindowsByTwiceTheMeanWeightUnlessAskedOtherwise) {
   const auto by_ten = narrow.sssp(source);
   EXPECT_EQ(by_ten.stats.priority_delta, 10.0);
   EXPECT_EQ(by_ten.values, automatic.values);
-  o.priority = false;
+  o.priority = Priority::off;
   EXPECT_EQ(OocEngine(test::make_shape("kron"), o).sssp(source).stats.priority_delta, 0.0);
 }
 

@@ -61,9 +61,8 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
-bool parse_priority(const std::string& text) {
-  if (text != "on" && text != "off") throw InvalidInput("--priority takes on, off or on,off");
-  return text == "on";
+Priority parse_priority(const std::string& text) {
+  return ooc::parse_priority(text);
 }
 
 // CLI11's words for a value outside its set, as the single value had before lists.
@@ -184,7 +183,7 @@ std::vector<RunSettings> settings(const Args& a, Backend backend, int ranks) {
   if (backend != Backend::cuda) hops.resize(1);
   std::vector<RunSettings> out;
   for (const TransferPolicy policy : policies)
-    for (const bool priority : priorities)
+    for (const Priority priority : priorities)
       for (const LoadBalance balance : balances)
         for (const Direction direction : directions)
           for (const Exchange exchange : exchanges)

@@ -27,7 +27,7 @@ struct Args {
   std::uint32_t batch = 0;  // the batched traversals' sources per pass (0: chosen)
   std::string backend = "auto", transfer = "hybrid", partition_bytes = "32MiB", budget = "0",
               host_memory = "0";
-  std::string priority = "on";
+  std::string priority = "auto";
   std::string load_balance = "tiled";
   std::string direction = "auto";
   std::string exchange = "auto";
@@ -97,7 +97,7 @@ CLI::Validator list_check(Parse parse_one, const std::string& type_name) {
 }
 
 // One entry of each list option.
-bool parse_priority(const std::string& text);              // on | off
+Priority parse_priority(const std::string& text);          // on | off | auto
 bool parse_compressed(const std::string& text);            // on | off
 float parse_damping(const std::string& text);              // a number in (0, 1)
 float parse_tolerance(const std::string& text);            // a number above 0

@@ -56,6 +56,16 @@ enum class Exchange { dense, sparse, automatic };
 // (docs/distributed.md, "Pulling across ranks").
 enum class Direction { push, pull, automatic };
 
+// Priority scheduling (priority.hpp): urgency-ordered tasks, deferral of the least urgent
+// vertices of ordered programs, and loaded partitions processed once more.
+//   on    for every program that can take it (a settling one, level-synchronous, never does)
+//   off   tasks in partition order, every active vertex each iteration
+//   auto  on, but off for accumulative programs (PageRank), which reached the same L1 error
+//         faster without it on kron-26, urand-26 and an 8192x8192 grid (H200,
+//         docs/performance-log.md, 2026-11-28, "PageRank pushing per edge", calls 4 and 5).
+//         The default.
+enum class Priority { on, off, automatic };
+
 // How OocEngine::cc finds the components (docs/programs.md, "Connected components").
 //   afforest  Afforest (Sutton et al., IPDPS 2018): a union-find forest on the processor, linked
 //             from the first two neighbours of every list, then one pass over the lists of the
@@ -194,9 +204,8 @@ struct EngineOptions {
   // zero-copy tasks decode them read in place, and the edge cache keeps them compressed.
   // In-memory mode reads the raw targets.
   bool compressed = true;
-  // Priority scheduling (priority.hpp): urgency-ordered tasks, deferral of the least urgent
-  // vertices of ordered programs, and loaded partitions processed once more.
-  bool priority = true;
+  // Priority scheduling (Priority above).
+  Priority priority = Priority::automatic;
   // Share of the work each iteration takes, most urgent first: of the active edges (monotone
   // programs) or of the pending delta (accumulative ones). 0: the kind's default, measured on
   // Kronecker graphs (docs/performance-log.md): 0.1 for monotone, 0.8 for accumulative.
@@ -233,7 +242,7 @@ struct EngineOptions {
 // EngineOptions fields of the same names, with the same defaults.
 struct RunSettings {
   TransferPolicy transfer = TransferPolicy::hybrid;
-  bool priority = true;
+  Priority priority = Priority::automatic;
   LoadBalance load_balance = LoadBalance::tiled;
   Direction direction = Direction::automatic;
   Exchange exchange = Exchange::automatic;
@@ -259,6 +268,7 @@ std::string_view to_string(TransferPolicy p);
 std::string_view to_string(LoadBalance b);
 std::string_view to_string(Exchange e);
 std::string_view to_string(Direction d);
+std::string_view to_string(Priority p);
 std::string_view to_string(CcAlgorithm a);
 std::string_view to_string(PushRule r);
 // Throw InvalidInput listing the accepted names.
@@ -267,6 +277,7 @@ TransferPolicy parse_transfer_policy(std::string_view name);
 LoadBalance parse_load_balance(std::string_view name);
 Exchange parse_exchange(std::string_view name);
 Direction parse_direction(std::string_view name);
+Priority parse_priority(std::string_view name);
 CcAlgorithm parse_cc_algorithm(std::string_view name);
 PushRule parse_push_rule(std::string_view name);
 

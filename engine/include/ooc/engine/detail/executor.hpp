@@ -72,7 +72,7 @@ ScheduleFacts schedule_facts(const P& program, const EngineOptions& o, const Mem
                              vid_t vertices, bool may_pull, std::uint32_t edge_bytes,
                              std::uint32_t request_bytes) {
   return {.vertices = vertices,
-          .windowed = o.priority && is_ordered<P>(),
+          .windowed = o.priority == Priority::on && is_ordered<P>(),
           .accumulative = P::kind == ProgramKind::accumulative,
           .priority_fraction = o.priority_fraction,
           .priority_min_edges = o.priority_min_edges,
