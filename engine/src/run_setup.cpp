@@ -155,6 +155,14 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
       setup.memory = pushed;
     }
   }
+  // Priority auto: off for an accumulative program (PageRank) out of core, where it reached the
+  // same L1 faster without it on kron-26, urand-26 and a grid (options.hpp, Priority); on
+  // otherwise, and in GPU memory, where that was not measured and PageRank's resident slices
+  // need it.
+  if (o.priority == Priority::automatic) {
+    o.priority = info.kind == ProgramKind::accumulative && !setup.memory.in_memory ? Priority::off
+                                                                                   : Priority::on;
+  }
   setup.drive = impl_->drive_options(info, o, setup.memory, run);
   if (automatic_delta && setup.drive.loop.delta > 0) setup.drive.loop.delta = impl_->loop_delta();
   setup.stats = impl_->describe(info, o, setup, processor.name, own_bytes);
@@ -236,12 +244,9 @@ EngineOptions OocEngine::Impl::run_options(const detail::ProgramInfo& info) cons
   // The host tier reads a partition's lists for a task (host_tier.hpp): the frontier loop, which
   // reads lists outside tasks, would find those of partitions in the file missing.
   if (tier) o.frontier_loop_edges = 0;
-  // Priority auto: off for an accumulative program (PageRank), which reached the same L1 faster
-  // without it on kron-26, urand-26 and a grid (options.hpp, Priority). A settling program is
-  // level-synchronous: no deferral, no second pass over a loaded partition, so that an iteration
-  // is one level.
-  if (o.priority == Priority::automatic)
-    o.priority = info.kind == ProgramKind::accumulative ? Priority::off : Priority::on;
+  // A settling program is level-synchronous: no deferral, no second pass over a loaded
+  // partition, so that an iteration is one level. (Priority auto is settled with the memory plan,
+  // in begin_run.)
   if (info.settles) o.priority = Priority::off;
   return o;
 }

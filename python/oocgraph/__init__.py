@@ -34,7 +34,7 @@ Engine options are keyword arguments of every function that makes a :class:`Grap
                      loop a lowered target's short list is relaxed in the same level, up to
                      this many lists in a row (auto: 4; SSSP's piles 2 in GPU memory)
 ``priority``         ``"auto"`` (the default: on, off for PageRank and other accumulative
-                     programs) or a bool: urgency-ordered scheduling
+                     programs out of core) or a bool: urgency-ordered scheduling
 ``cc``               ``"afforest"`` (the default: union-find, most lists never read) or
                      ``"labels"`` (label propagation) for :meth:`Graph.cc`
 ``budget``           device memory the engine may use: bytes, or a string such as ``"8GiB"``

@@ -150,9 +150,9 @@ def test_a_directed_graph_pulls_over_its_in_edges(tmp_path, backend):
 
 
 def test_priority_is_chosen_per_program_unless_asked(backend):
-    # "auto", the default: off for PageRank, on for BFS; True or False, per graph or per run,
-    # as asked.
-    g = oocgraph.generate("kron", scale=8, undirected=True, backend=backend)
+    # "auto", the default: off for PageRank out of core, on for BFS; True or False, per graph or
+    # per run, as asked.
+    g = oocgraph.generate("kron", scale=8, undirected=True, backend=backend, in_memory=False)
     assert not g.pagerank().stats["priority"]
     assert g.bfs(0).stats["priority"]
     assert g.pagerank(priority=True).stats["priority"]
@@ -160,5 +160,6 @@ def test_priority_is_chosen_per_program_unless_asked(backend):
     assert g.bfs(0, priority="auto").stats["priority"]
     off = oocgraph.generate("kron", scale=8, undirected=True, backend=backend, priority=False)
     assert not off.bfs(0).stats["priority"]
-    asked = oocgraph.generate("kron", scale=8, undirected=True, backend=backend, priority="auto")
+    asked = oocgraph.generate("kron", scale=8, undirected=True, backend=backend, priority="auto",
+                              in_memory=False)
     assert not asked.pagerank().stats["priority"]

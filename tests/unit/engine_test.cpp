@@ -413,10 +413,12 @@ TEST(Engine, RefusesABudgetTooSmallForVertexDataAndStaging) {
       << error;
 }
 
-// Priority auto, the default: off for PageRank (accumulative), on for BFS and SSSP; asked for,
-// on for PageRank too, and off for BFS when asked so.
+// Priority auto, the default: off for PageRank (accumulative) out of core, on for BFS and SSSP;
+// asked for, on for PageRank too, and off for BFS when asked so.
 TEST(Engine, PriorityAutoIsOffForPageRankAndOnForTraversals) {
-  OocEngine engine(test::make_shape("kron"), cpu());
+  EngineOptions o = cpu();
+  o.in_memory = false;
+  OocEngine engine(test::make_shape("kron"), o);
   ASSERT_EQ(engine.settings().priority, Priority::automatic);
   EXPECT_FALSE(engine.pagerank().stats.priority);
   EXPECT_TRUE(engine.bfs(0).stats.priority);

@@ -116,7 +116,8 @@ void add_transfer_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--priority", a.priority,
                  "Priority scheduling (urgency order, deferral, reprocessing): on | off | auto "
-                 "(on, but off for pagerank, which reached the same accuracy faster without it), "
+                 "(on, but off for pagerank out of core, which reached the same accuracy faster "
+                 "without it), "
                  "or a list (on,off: both in turn)")
       ->check(list_check(parse_priority, "LIST"))
       ->capture_default_str();

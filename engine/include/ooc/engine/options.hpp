@@ -60,10 +60,11 @@ enum class Direction { push, pull, automatic };
 // vertices of ordered programs, and loaded partitions processed once more.
 //   on    for every program that can take it (a settling one, level-synchronous, never does)
 //   off   tasks in partition order, every active vertex each iteration
-//   auto  on, but off for accumulative programs (PageRank), which reached the same L1 error
-//         faster without it on kron-26, urand-26 and an 8192x8192 grid (H200,
-//         docs/performance-log.md, 2026-11-28, "PageRank pushing per edge", calls 4 and 5).
-//         The default.
+//   auto  on, but off for accumulative programs (PageRank) out of core, which reached the same
+//         L1 error faster without it on kron-26, urand-26 and an 8192x8192 grid with their
+//         edges in host memory and no edge cache (H200, docs/performance-log.md, 2026-11-28,
+//         "PageRank pushing per edge", calls 4 and 5); in GPU memory, not measured so, on. The
+//         default.
 enum class Priority { on, off, automatic };
 
 // How OocEngine::cc finds the components (docs/programs.md, "Connected components").
