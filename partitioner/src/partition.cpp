@@ -92,10 +92,11 @@ void append_range(std::vector<std::pair<vid_t, vid_t>>& ranges, vid_t first, vid
 }
 
 HostMemoryPlan plan_host_memory(const Graph& graph, const std::vector<Partition>& parts,
-                                std::uint64_t budget) {
+                                std::uint64_t budget, const std::vector<bool>& candidates) {
   HostMemoryPlan plan;
   plan.kept.assign(parts.size(), false);
   for (std::size_t p = 0; p < parts.size(); ++p) {
+    if (!candidates.empty() && !candidates[p]) continue;
     const std::uint64_t bytes = list_bytes(graph, parts[p]);
     plan.list_bytes += bytes;
     if (plan.kept_bytes + bytes > budget) continue;

@@ -36,6 +36,22 @@ TEST(Partition, FillsUpToTheBudgetAndGivesAHeavyVertexItsOwnPartition) {
   EXPECT_EQ(parts[2].num_edges(), 2u);
 }
 
+// A rank's plan (plan_host_memory's candidates) keeps and counts its own partitions alone: the
+// 8 bytes of partition 0 that fill the budget of every partition's plan are another rank's.
+TEST(Partition, AHostMemoryPlanOfSomePartitionsKeepsAndCountsThoseAlone) {
+  const Graph g = example();
+  const auto parts = partition_by_edges(g, 16, 4);  // of 8, 36 and 8 bytes
+  const HostMemoryPlan all = plan_host_memory(g, parts, 10);
+  EXPECT_EQ(all.kept, (std::vector<bool>{true, false, false}));
+  EXPECT_EQ(all.list_bytes, 52u);
+  const HostMemoryPlan mine = plan_host_memory(g, parts, 10, {false, true, true});
+  EXPECT_EQ(mine.kept, (std::vector<bool>{false, false, true}));
+  EXPECT_EQ(mine.kept_ranges, (std::vector<std::pair<vid_t, vid_t>>{{2, 10}}));
+  EXPECT_EQ(mine.kept_bytes, 8u);
+  EXPECT_EQ(mine.list_bytes, 44u);
+  EXPECT_EQ(mine.kept_partitions, 1u);
+}
+
 TEST(Partition, CoversEveryVertexAndEdgeExactlyOnce) {
   BuildOptions undirected;
   undirected.undirected = true;

@@ -41,6 +41,8 @@ void append_range(std::vector<std::pair<vid_t, vid_t>>& ranges, vid_t first, vid
 // lists and packed weights: a part of the file read as a run reads it, its arrays spanning the
 // file's), and kept in partition order while they fit `budget` (hub sort puts the hubs, whose
 // lists most iterations read, first); the others are read from the file when a task needs them.
+// `candidates` (empty: every partition) limits the plan to a rank's own partitions: the others
+// are neither kept nor counted in list_bytes.
 struct HostMemoryPlan {
   std::vector<bool> kept;                            // per partition
   std::vector<std::pair<vid_t, vid_t>> kept_ranges;  // their vertex ranges, merged
@@ -48,6 +50,6 @@ struct HostMemoryPlan {
   std::uint32_t kept_partitions = 0;
 };
 HostMemoryPlan plan_host_memory(const Graph& graph, const std::vector<Partition>& parts,
-                                std::uint64_t budget);
+                                std::uint64_t budget, const std::vector<bool>& candidates = {});
 
 }  // namespace ooc
