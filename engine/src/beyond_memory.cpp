@@ -1,7 +1,10 @@
 // Loading a graph beyond host memory (EngineOptions::host_memory; docs/architecture.md, "Graphs
 // beyond host memory"): when the lists a load would read exceed the host memory they may hold, the
 // partitions that fit (plan_host_memory) stay in memory, read from the file once; the others stay
-// in the file, and the host tier (host_tier.hpp) reads them when a task needs them.
+// in the file, and the host tier (host_tier.hpp) reads them when a task needs them. Ranks do the
+// same with their own partitions and a share of the host memory each.
+#include <algorithm>
+#include <array>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -10,6 +13,7 @@
 #include "engine_impl.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
 
 namespace ooc {
@@ -42,38 +46,106 @@ std::uint64_t whole_list_bytes(const OocgInfo& info, const OocgReadOptions& read
   return bytes;
 }
 
+// The host memory a load's lists may hold: EngineOptions::host_memory, else 80% of what this
+// machine can spare; nullopt when that is unknown (no /proc/meminfo).
+std::optional<std::uint64_t> host_budget(const EngineOptions& options) {
+  if (options.host_memory > 0) return options.host_memory;
+  const std::uint64_t available = available_memory();
+  if (available == 0) return std::nullopt;
+  return available / 10 * 8;
+}
+
+// The offsets (and the compressed lists' offsets, as `read` reads them), to place the partitions
+// and price them; no in-edges, which the host tier does not serve (it pushes over the out-lists).
+struct Layout {
+  Graph skeleton;
+  std::vector<Partition> parts;
+};
+Layout layout_of(const std::filesystem::path& path, const EngineOptions& options,
+                 OocgReadOptions read) {
+  read.vertex_ranges = {{0, 0}};
+  read.read_in_edges = false;
+  Layout layout{read_oocg(path, read), {}};
+  layout.parts = partition_by_edges(layout.skeleton, options.partition_bytes,
+                                    layout.skeleton.bytes_per_edge());
+  return layout;
+}
+
+// The CUDA backend has no host tier yet: `whose` lists (the graph's, or a rank's) beyond the
+// host memory they may hold are refused.
+[[noreturn]] void refuse_on_cuda(const std::string& whose, std::uint64_t bytes,
+                                 std::uint64_t budget) {
+  throw Unsupported(whose + " lists take " + format_bytes(bytes) + ", more than the " +
+                    format_bytes(budget) +
+                    " of host memory they may hold: the CUDA backend keeps every list in host "
+                    "memory for now (its host tier is to come); run on the CPU backend "
+                    "(--backend cpu), or give them more (--host-memory)");
+}
+
 }  // namespace
 
 std::optional<OocEngine> OocEngine::load_beyond_memory(const std::filesystem::path& path,
                                                        const EngineOptions& options,
                                                        OocgReadOptions read, Backend backend) {
-  const std::uint64_t available = options.host_memory > 0 ? 0 : available_memory();
-  if (options.host_memory == 0 && available == 0) return std::nullopt;  // no /proc/meminfo
-  const std::uint64_t budget = options.host_memory > 0 ? options.host_memory : available / 10 * 8;
-  if (whole_list_bytes(read_oocg_info(path), read) <= budget) return std::nullopt;
-  // The offsets (and the compressed lists' offsets), to place the partitions and price them.
-  OocgReadOptions layout = read;
-  layout.vertex_ranges = {{0, 0}};
-  layout.read_in_edges = false;
-  const Graph skeleton = read_oocg(path, layout);
-  const std::vector<Partition> parts =
-      partition_by_edges(skeleton, options.partition_bytes, skeleton.bytes_per_edge());
-  HostMemoryPlan plan = plan_host_memory(skeleton, parts, budget);
-  if (plan.list_bytes <= budget) return std::nullopt;
-  if (backend == Backend::cuda) {
-    throw Unsupported("the graph's lists take " + format_bytes(plan.list_bytes) +
-                      ", more than the " + format_bytes(budget) +
-                      " of host memory they may hold: the CUDA backend keeps every list in host "
-                      "memory for now (its host tier is to come); run on the CPU backend "
-                      "(--backend cpu), or give them more (--host-memory)");
-  }
+  const std::optional<std::uint64_t> budget = host_budget(options);
+  if (!budget || whole_list_bytes(read_oocg_info(path), read) <= *budget) return std::nullopt;
+  const Layout layout = layout_of(path, options, read);
+  HostMemoryPlan plan = plan_host_memory(layout.skeleton, layout.parts, *budget);
+  if (plan.list_bytes <= *budget) return std::nullopt;
+  if (backend == Backend::cuda) refuse_on_cuda("the graph's", plan.list_bytes, *budget);
+  return load_tiered(path, options, std::move(read), std::move(plan), layout.parts.size(), *budget,
+                     nullptr);
+}
+
+// Each rank of this process takes an equal share of the budget (under MPI a process is a rank,
+// and takes it whole) and prices its own partitions against it. The ranks decide together, so
+// that they agree on the partitions (a tiered load reads no in-edges, which cut them too) and
+// run alike (pushing, without the frontier loop: run_options): when one rank's lists exceed its
+// share, every rank loads with a host tier, a rank whose lists fit keeping them all.
+std::optional<OocEngine> OocEngine::load_rank_beyond_memory(
+    const std::filesystem::path& path, const EngineOptions& options, Backend backend,
+    const std::shared_ptr<Communicator>& communicator) {
+  // At least a byte: the stats tell a tier by a budget above 0.
+  const std::optional<std::uint64_t> budget = host_budget(options);
+  const std::uint64_t share = std::max<std::uint64_t>(
+      1, budget.value_or(0) / static_cast<std::uint64_t>(communicator->ranks_in_process()));
+  const auto rank = static_cast<std::uint32_t>(communicator->rank());
+  OocgReadOptions read;
+  read.read_compressed = options.compressed;
+  // The plan of this rank's own partitions, made only where the whole graph's lists exceed the
+  // share (otherwise its own fit), or once another rank's exceed theirs.
+  std::optional<Layout> layout;
+  HostMemoryPlan plan;
+  const auto make_plan = [&] {
+    layout = layout_of(path, options, read);
+    const std::vector<std::uint32_t> owners =
+        assign_partitions(layout->parts, layout->skeleton.hub_count,
+                          static_cast<std::uint32_t>(communicator->size()), options.filter_merge);
+    std::vector<bool> own(owners.size());
+    for (std::size_t p = 0; p < owners.size(); ++p)
+      own[p] = owners[p] == rank;
+    plan = plan_host_memory(layout->skeleton, layout->parts, share, own);
+  };
+  if (budget && whole_list_bytes(read_oocg_info(path), read) > share) make_plan();
+  std::array<std::uint64_t, 1> most{layout && plan.list_bytes > share ? plan.list_bytes : 0};
+  communicator->all_reduce(most, Reduction::max);
+  if (most[0] == 0) return std::nullopt;
+  if (backend == Backend::cuda) refuse_on_cuda("a rank's", most[0], share);
+  if (!layout) make_plan();
+  return load_tiered(path, options, std::move(read), std::move(plan), layout->parts.size(), share,
+                     communicator);
+}
+
+OocEngine OocEngine::load_tiered(const std::filesystem::path& path, const EngineOptions& options,
+                                 OocgReadOptions read, HostMemoryPlan plan, std::size_t partitions,
+                                 std::uint64_t budget, std::shared_ptr<Communicator> communicator) {
   read.vertex_ranges = plan.kept_ranges;
   if (read.vertex_ranges.empty()) read.vertex_ranges = {{0, 0}};
   read.read_in_edges = false;  // the tier serves pushes over the out-lists only
-  OocEngine engine(read_oocg(path, read), options);
+  OocEngine engine(read_oocg(path, read), options, std::move(communicator));
   Impl& impl = *engine.impl_;
-  if (impl.partitions.size() != parts.size()) {
-    throw Error("the host tier's partitions (" + std::to_string(parts.size()) +
+  if (impl.partitions.size() != partitions) {
+    throw Error("the host tier's partitions (" + std::to_string(partitions) +
                 ") are not the engine's (" + std::to_string(impl.partitions.size()) + ")");
   }
   read.vertex_ranges.clear();
@@ -90,7 +162,9 @@ detail::HostTier* OocEngine::host_tier() const {
 }
 
 bool OocEngine::lists_in_memory() const {
-  return grouped() || impl_->tier == nullptr;
+  if (!grouped()) return impl_->tier == nullptr;
+  return std::all_of(impl_->group.begin(), impl_->group.end(),
+                     [](const OocEngine& rank) { return rank.lists_in_memory(); });
 }
 
 }  // namespace ooc

@@ -145,6 +145,13 @@ void OocEngine::Impl::make_device_graph() {
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
                           std::shared_ptr<Communicator> communicator) {
   detail::check_rank_transfer(options);
+  // The CPU backend, or a budget asked for, may keep part of a rank's lists in the file.
+  const Backend backend = resolve_backend(options.backend, options.device);
+  if (backend == Backend::cpu || options.host_memory > 0) {
+    if (std::optional<OocEngine> tiered =
+            load_rank_beyond_memory(path, options, backend, communicator))
+      return std::move(*tiered);
+  }
   // The offsets first (and the in-offsets, which cut the partitions too), to place the
   // partitions; then this rank's lists alone: out-edges, compressed lists as a single GPU reads
   // them, in-edges.

@@ -55,6 +55,7 @@ class MpiCommunicator final : public Communicator {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int ranks_in_process() const override { return 1; }
   void all_reduce(std::span<std::uint32_t> data, Reduction op) override {
     reduce(data.data(), data.size(), MPI_UINT32_T, mpi_op(op));
   }

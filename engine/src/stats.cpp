@@ -1,5 +1,6 @@
 #include "ooc/engine/stats.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <numeric>
 
@@ -57,6 +58,23 @@ void RunStats::add(const RunStats& run) {
   setup_seconds += run.setup_seconds;
   readback_seconds += run.readback_seconds;
   setup_bytes += run.setup_bytes;
+}
+
+void RunStats::add_rank_tier(const RunStats& rank) {
+  host_memory += rank.host_memory;
+  host_resident_bytes += rank.host_resident_bytes;
+  host_resident_partitions += rank.host_resident_partitions;
+  if (iterations.empty()) return;
+  // The ranks iterate in lockstep, each counting its own: any iteration past this rank's last
+  // is added to that one.
+  for (std::size_t i = 0; i < rank.iterations.size(); ++i) {
+    const IterationStats& other = rank.iterations[i];
+    IterationStats& it = iterations[std::min(i, iterations.size() - 1)];
+    it.storage_bytes += other.storage_bytes;
+    it.storage_ahead_bytes += other.storage_ahead_bytes;
+    it.storage_seconds = std::max(it.storage_seconds, other.storage_seconds);
+    it.storage_wait_seconds = std::max(it.storage_wait_seconds, other.storage_wait_seconds);
+  }
 }
 
 std::uint64_t RunStats::cached_bytes() const {

@@ -1,7 +1,8 @@
 // Graphs beyond host memory (EngineOptions::host_memory, host_tier.hpp) on the CPU backend: a
 // file loaded with a budget its lists exceed keeps the partitions that fit, reads the others for
 // each task that needs them, and every program gives the serial reference's values, on every
-// shape and host policy, raw and compressed lists, at budgets holding no partition and some.
+// shape and host policy, raw and compressed lists, at budgets holding no partition and some; on
+// ranks too, each tiering its own partitions.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -61,6 +62,48 @@ TEST_F(HostTierTest, EveryProgramMatchesTheReferenceOnEveryShapeAndPolicy) {
             EXPECT_NE(stats.summary().find("; host memory "), std::string::npos);
           }
         }
+      }
+    }
+  }
+}
+
+// Ranks of one process (EngineOptions::devices) split the budget: each keeps those of its own
+// partitions that its share holds and reads its others from the file, and the group's runs give
+// the serial references, their stats telling every rank's tier (the shares add up to the budget,
+// the resident partitions to fewer than the graph's), on raw lists and compressed ones (priced
+// by their offsets).
+TEST_F(HostTierTest, EachRankTiersItsOwnPartitionsWithItsShareOfTheBudget) {
+  struct RankCase {
+    std::string shape;
+    int ranks;
+    bool compressed;
+  };
+  // One case of kron, whose runs take most of the test's time (urand's as long), and small shapes.
+  const std::vector<RankCase> cases{
+      {"kron", 3, true}, {"grid", 2, false}, {"chain", 3, false}, {"disconnected", 2, false}};
+  for (const auto& [shape, ranks, compressed] : cases) {
+    Graph g = test::make_shape(shape);
+    if (compressed) compress(g);
+    const fs::path file = write(g, shape + "-" + std::to_string(ranks));
+    const auto count = static_cast<std::uint64_t>(ranks);
+    for (const std::uint64_t budget : {std::uint64_t{3}, g.num_edges() * g.bytes_per_edge() / 2}) {
+      SCOPED_TRACE(shape + (compressed ? ", compressed, " : ", raw, ") + std::to_string(ranks) +
+                   " ranks, host memory " + std::to_string(budget));
+      EngineOptions o = tiered("hybrid", budget);
+      o.devices = ranks == 2 ? std::vector<int>{0, 1} : std::vector<int>{0, 1, 2};
+      OocEngine engine = OocEngine::load(file, o);
+      EXPECT_FALSE(engine.lists_in_memory());
+      for (const std::string program : {"bfs", "sssp", "cc_labels", "pagerank"}) {
+        SCOPED_TRACE(program);
+        const RunStats stats = test::expect_matches_reference(program, engine, &g);
+        EXPECT_EQ(stats.host_memory, budget / count * count);
+        EXPECT_LE(stats.host_resident_bytes, budget);
+        EXPECT_LT(stats.host_resident_partitions, stats.partitions);
+        if (budget == 3) {
+          EXPECT_EQ(stats.host_resident_bytes, 0u);  // a share of a byte holds no list
+        }
+        EXPECT_GT(stats.storage_bytes(), 0u);
+        EXPECT_NE(stats.summary().find("; host memory "), std::string::npos);
       }
     }
   }

@@ -24,7 +24,8 @@ int device_of_mpi_rank(const Args& a);
 // the worst exit status.
 int run_on_devices(const Args& a, const std::vector<int>& devices);
 
-// Every rank's totals for the first rank's JSON: time, edges, bytes moved, exchange.
+// Every rank's totals for the first rank's JSON: time, edges, bytes moved, exchange, and its host
+// tier's (the lists it holds, the bytes it read from the file).
 nlohmann::json per_rank(Communicator& ranks, const RunStats& stats);
 
 // Every rank's iterations of its run, on every rank, for the first rank's --trace (collective).

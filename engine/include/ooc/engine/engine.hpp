@@ -200,7 +200,8 @@ class OocEngine {
   // policy is refused. A null communicator is one rank alone.
   OocEngine(Graph graph, EngineOptions options, std::shared_ptr<Communicator> communicator);
   // The same, reading only this rank's partitions' edges from the file (the offsets and ids
-  // whole): a rank's host memory holds about 1/ranks of the edges.
+  // whole): a rank's host memory holds about 1/ranks of the edges. Where they exceed the rank's
+  // share of EngineOptions::host_memory, it keeps those that fit and a host tier reads the rest.
   static OocEngine load(const std::filesystem::path& path, EngineOptions options,
                         std::shared_ptr<Communicator> communicator);
   OocEngine(OocEngine&&) noexcept;
@@ -306,6 +307,16 @@ class OocEngine {
   static std::optional<OocEngine> load_beyond_memory(const std::filesystem::path& path,
                                                      const EngineOptions& options,
                                                      OocgReadOptions read, Backend backend);
+  // The same for a rank, whose own partitions' lists are priced against its share of the host
+  // memory (collective: if one rank's exceed it, every rank loads with a host tier).
+  static std::optional<OocEngine> load_rank_beyond_memory(
+      const std::filesystem::path& path, const EngineOptions& options, Backend backend,
+      const std::shared_ptr<Communicator>& communicator);
+  // Either's engine: the lists of the partitions `plan` keeps read with `read`, a host tier for
+  // the others.
+  static OocEngine load_tiered(const std::filesystem::path& path, const EngineOptions& options,
+                               OocgReadOptions read, HostMemoryPlan plan, std::size_t partitions,
+                               std::uint64_t budget, std::shared_ptr<Communicator> communicator);
   // A graph beyond host memory's host tier (host_tier.hpp); null when every list is in memory.
   detail::HostTier* host_tier() const;
   // The batched traversals (batch.cpp): the batch's width for what their arrays hold, the same
@@ -317,6 +328,8 @@ class OocEngine {
   bool grouped() const;
   const OocEngine& lead() const;  // the first rank of a group, else this engine
   void run_on_group(const std::function<void(OocEngine&, int)>& body);
+  // f on every rank: the first rank's result, its stats given the others' host tiers
+  // (RunStats::add_rank_tier).
   template <class F>
   auto on_group(F&& f);
   template <class P>
@@ -357,10 +370,17 @@ std::vector<T> OocEngine::to_user_ids(const T* internal) const {
 template <class F>
 auto OocEngine::on_group(F&& f) {
   std::optional<decltype(f(*this))> first;
+  std::vector<RunStats> others(static_cast<std::size_t>(ranks()) - 1);
   run_on_group([&](OocEngine& engine, int rank) {
     auto result = f(engine);
-    if (rank == 0) first = std::move(result);
+    if (rank == 0) {
+      first = std::move(result);
+    } else {
+      others[static_cast<std::size_t>(rank) - 1] = std::move(result.stats);
+    }
   });
+  for (const RunStats& other : others)
+    first->stats.add_rank_tier(other);
   return std::move(*first);
 }
 

@@ -188,7 +188,9 @@ struct EngineOptions {
   // Host memory the edges of a graph loaded from a file may hold (OocEngine::load; the host
   // tier, docs/architecture.md#graphs-beyond-host-memory). A graph whose lists do not fit keeps
   // the partitions that do in memory and reads the others from the file when an iteration needs
-  // them, on the CPU backend and one rank for now. 0: 80% of the memory available when the graph
+  // them, on the CPU backend. Ranks split it: each of this process's ranks (threads: devices, or
+  // OocEngine::load with a communicator) takes an equal share for its own partitions; an MPI
+  // rank, a process of its own, takes it whole. 0: 80% of the memory available when the graph
   // is loaded (MemAvailable).
   std::uint64_t host_memory = 0;
   // Keep all edges on the device when they fit the budget (in-memory mode). Off: edges stay in

@@ -147,6 +147,11 @@ struct RunStats {
   // Appends a later run of the same settings (bc's runs, summed): its iterations after these,
   // renumbered, and its times and setup bytes added; the settings and memory plan stay.
   void add(const RunStats& run);
+  // A group's run (EngineOptions::devices) returns its first rank's stats: adds another rank's
+  // host tier to them, so that they tell the whole group's (host memory, resident lists and
+  // partitions, and each iteration's storage bytes summed; its storage seconds the slowest
+  // rank's, as the ranks read at once).
+  void add_rank_tier(const RunStats& rank);
 
   std::uint64_t edges_processed() const;
   std::uint64_t bytes(TransferEngine e) const;

@@ -5,7 +5,7 @@
 // gives their pages back after (OocgLists), so that host memory holds the resident partitions and
 // one task's others at a time: the whole partitions for a task that stages them (filter), only
 // the lists of its active vertices for one that reads those alone (compaction, zero-copy). On the
-// CPU backend, one rank, for now.
+// CPU backend, on one rank or on each of several, for its own partitions.
 #include <cstdint>
 #include <filesystem>
 #include <future>
