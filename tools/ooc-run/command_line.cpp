@@ -158,7 +158,7 @@ void add_transfer_options(CLI::App& app, Args& a) {
                  "CUDA: in the frontier loop a target of a short list that a thread lowers has its "
                  "list relaxed by its warp in the same level, and so on up to N lists in a row, "
                  "rather than queued for the next level: fewer levels on grids and road networks. "
-                 "auto (4 in GPU memory, 2 out of core; sssp 2, 1) | N from 0 to 4, or a list")
+                 "auto (4; sssp's piles in GPU memory 2) | N from 0 to 4, or a list")
       ->check(list_check(parse_loop_hops, "LIST"))
       ->capture_default_str();
   app.add_option("--cc", a.cc,

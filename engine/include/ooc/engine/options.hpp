@@ -230,8 +230,8 @@ struct EngineOptions {
   // CUDA: in the frontier loop, a target of a short list that a thread lowers has its list relaxed
   // by its warp in the same level, and so on up to this many lists in a row, rather than queued
   // for the next level (frontier_loop.cuh, "Hops"). 0 to kMaxFrontierLoopHops; kAutomaticLoopHops
-  // (the default): in GPU memory 4, or 2 with SSSP's piles; out of core 2, or 1 with piles
-  // (measured on a grid and a road-like graph, docs/cost-model.md).
+  // (the default): 4, but 2 with SSSP's piles in GPU memory (measured on a grid and a road-like
+  // graph, docs/cost-model.md).
   std::uint32_t frontier_loop_hops = kAutomaticLoopHops;
   CostConstants cost;
   // CUDA: after each iteration, move the cost model's link bandwidth and zero-copy round trip
