@@ -3,17 +3,33 @@
 // (ooc/engine/frontier_loop.hpp) launched over the lists where the run keeps them: in GPU memory,
 // or out of core from the edge cache and, by zero-copy, from pinned host memory, raw or
 // compressed. The kernel is frontier_loop.cuh's; LoopBuffers holds its state.
+#include <concepts>
+#include <cstdint>
 #include <vector>
 
 #include "ooc/engine/cuda/cuda_executor.cuh"
+#include "ooc/engine/program_contract.hpp"
 #include "ooc/kernels/cuda/frontier_loop.cuh"
 
 namespace ooc::detail {
 
+// Whether the loop relaxes P with one atomic_min and learns the value it lowered a target to
+// (frontier_loop.cuh's HopMark): P's relax() is the min of offer() into the target, as the
+// contract asks of a min-combining monotone program that declares offer, and its values are
+// 32-bit unsigned integers, which atomic_min orders whatever they hold and a lane keeps in one
+// register.
+template <class P>
+inline constexpr bool kLoopMinOffer =
+    contract::DeclaresOffer<P> && !EdgeAwareProgram<P> && reduction_of<P>() == Reduction::min &&
+    std::same_as<typename P::Value, std::uint32_t>;
+
+template <class P, class Lists>
+constexpr auto loop_kernel = &cuda::frontier_loop_kernel<P, Lists, kLoopMinOffer<P>>;
+
 template <class P>
 template <class Lists>
 void CudaExecutor<P>::launch_loop(const FrontierLoop& loop, const Lists& lists, const char* doing) {
-  const void* kernel = reinterpret_cast<const void*>(&cuda::frontier_loop_kernel<P, Lists>);
+  const void* kernel = reinterpret_cast<const void*>(loop_kernel<P, Lists>);
   cuda::LoopState state =
       loop_.start(loop, current_.data(), g_.num_vertices(), stream(kDirect), doing);
   Value* values = values_.data();
@@ -28,8 +44,7 @@ void CudaExecutor<P>::launch_loop(const FrontierLoop& loop, const Lists& lists, 
 template <class P>
 template <class Lists>
 bool CudaExecutor<P>::loop_supported() {
-  return loop_.supported(options_.device,
-                         reinterpret_cast<const void*>(&cuda::frontier_loop_kernel<P, Lists>),
+  return loop_.supported(options_.device, reinterpret_cast<const void*>(loop_kernel<P, Lists>),
                          cuda::kLoopThreads, cuda::kLoopBlocksPerSm);
 }
 

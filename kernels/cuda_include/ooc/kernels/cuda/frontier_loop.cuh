@@ -189,9 +189,11 @@ struct LoopMark {
   bool piles;
   double threshold;
 
-  __device__ bool goes_far(vid_t v) const {
-    return piles && static_cast<double>(atomic_load(values + v)) >= threshold;
+  // Whether a vertex of that value goes far; goes_far(v) reads v's.
+  __device__ bool far_value(Value value) const {
+    return piles && static_cast<double>(value) >= threshold;
   }
+  __device__ bool goes_far(vid_t v) const { return piles && far_value(atomic_load(values + v)); }
   __device__ void to_far(vid_t v) const {
     if (bit_set(far_bits, v)) enqueue_far(far, far_count, slot, far_capacity, v);
   }
@@ -214,9 +216,13 @@ __device__ __forceinline__ void mark(const LoopMark<Value>& m, vid_t t, ListPlac
 
 // The marker of a level's relaxes: while `hops` are left, a lowered near target of 1 to
 // kHopEdges edges is set aside in the lane's LoopReads (one at a time) for relax_set_aside rather
-// than queued; the others go where LoopMark's mark sends them.
-template <class P, class Lists>
+// than queued; the others go where LoopMark's mark sends them. kMinOffer: the program's relax() is
+// the min of offer() into the target and its values are unsigned integers (loop_lists.cuh's
+// relax_loop_edge), so a lowered target comes with the value it was lowered to, which decides
+// near or far without reading it back.
+template <class P, class Lists, bool kMinOfferProgram>
 struct HopMark : LoopMark<typename P::Value> {
+  static constexpr bool kMinOffer = kMinOfferProgram;
   typename P::Value* dst;
   const P* program;
   const Lists* lists;
@@ -224,14 +230,16 @@ struct HopMark : LoopMark<typename P::Value> {
   std::uint32_t hops;
 };
 
-template <class P, class Lists>
-__device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t, ListPlace place) {
-  if (m.goes_far(t)) {
+template <class P, class Lists, bool kMinOffer>
+__device__ __forceinline__ void mark(const HopMark<P, Lists, kMinOffer>& m, vid_t t,
+                                     ListPlace place, typename P::Value lowered_to = {}) {
+  if (kMinOffer ? m.far_value(lowered_to) : m.goes_far(t)) {
     m.to_far(t);
   } else if (m.hops > 0 && place.edges != 0 && place.edges <= kHopEdges && m.reads->hop_left == 0) {
     m.reads->hop_vertex = t;
     m.reads->hop_place = place;
     m.reads->hop_left = m.hops;
+    if constexpr (kMinOffer) m.reads->hop_value = lowered_to;
   } else if (bit_set(m.near_bits, t)) {
     m.to_near(t, place.edges);
   }
@@ -240,9 +248,11 @@ __device__ __forceinline__ void mark(const HopMark<P, Lists>& m, vid_t t, ListPl
 // The targets the warp's lanes set aside for a hop, relaxed a round at a time, a tile of
 // Lists::kTile threads each (up to four lists at once, so that their reads and atomics are in
 // flight together), in lane order, each with one hop fewer than it was set aside with, so that the
-// lanes may set aside more, for fewer hops, until none are left.
-template <class P, class Lists>
-__device__ void relax_set_aside(HopMark<P, Lists> m, unsigned lane) {
+// lanes may set aside more, for fewer hops, until none are left. A target's message is the value it
+// was lowered to where the marker knows it (kMinOffer), else its value read again; a value lowered
+// further since is no matter, as whoever lowered it marked t again.
+template <class P, class Lists, bool kMinOffer>
+__device__ void relax_set_aside(HopMark<P, Lists, kMinOffer> m, unsigned lane) {
   constexpr unsigned kTile = Lists::kTile, kTiles = kWarp / kTile;
   static_assert(kHopEdges <= Lists::kTileEdges, "a hop's list is a tile's");
   LoopReads& reads = *m.reads;
@@ -257,14 +267,18 @@ __device__ void relax_set_aside(HopMark<P, Lists> m, unsigned lane) {
     const std::uint32_t left = __shfl_sync(kFullMask, reads.hop_left, from);
     const ListPlace place{__shfl_sync(kFullMask, reads.hop_place.first, from),
                           __shfl_sync(kFullMask, reads.hop_place.edges, from)};
+    typename P::Value value{};
+    if constexpr (kMinOffer) {
+      value = static_cast<typename P::Value>(__shfl_sync(kFullMask, reads.hop_value, from));
+    }
     // The first kTiles waiting lanes are taken this round.
     if (reads.hop_left != 0 && __popc(waiting & ((1u << lane) - 1)) < static_cast<int>(kTiles))
       reads.hop_left = 0;
     if (mine == 0) continue;
     m.hops = left - 1;
     if (rank == 0) reads.hopped += place.edges;
-    m.lists->relax(*m.program, m.dst, m, make_message<P>(atomic_load(m.dst + t), t), t, place, rank,
-                   kTile, reads);
+    if constexpr (!kMinOffer) value = atomic_load(m.dst + t);
+    m.lists->relax(*m.program, m.dst, m, make_message<P>(value, t), t, place, rank, kTile, reads);
   }
 }
 
@@ -334,9 +348,10 @@ __device__ void loop_split(const LoopMark<Value>& m, const vid_t* far, unsigned 
 // vertex's bits; every thread reads its value (one line, from the L1 for all but the first). A
 // list of up to Lists::kTileEdges edges is relaxed by its tile; a longer one by the whole warp,
 // one after another, as a hub of a Kronecker graph's last levels needs; the lowered targets take
-// `hops` hops (HopMark; relax_set_aside after each round of lists). The reads and the hops'
-// edges are summed per block, then into `done`.
-template <class P, class Lists>
+// `hops` hops (HopMark; relax_set_aside after each round of lists). A vertex's value is read beside
+// its list's place, not after it. The reads and the hops' edges are summed per block, then into
+// `done`.
+template <class P, class Lists, bool kMinOffer>
 __device__ void loop_level(const P& program, typename P::Value* values, const Lists& lists,
                            const LoopMark<typename P::Value>& base, std::uint32_t hops,
                            const vid_t* queue, std::uint64_t* bits, unsigned long long count,
@@ -348,20 +363,20 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
   const unsigned lane = threadIdx.x % kWarp, rank = lane % kTile;
   const std::uint64_t warps = warp_count(), first = global_warp() + lane / kTile * warps;
   LoopReads reads;
-  const HopMark<P, Lists> m{base, values, &program, &lists, &reads, hops};
+  const HopMark<P, Lists, kMinOffer> m{base, values, &program, &lists, &reads, hops};
   for (std::uint64_t base = 0; base < count; base += warps * (kWarp / kTile)) {
     vid_t v = 0;
     ListPlace place;
+    Message<P> message{};
     if (base + first < count) {
       v = queue[base + first];
       if (rank == 0) {
         bit_clear(bits, v);
         if (m.piles) bit_clear(m.far_bits, v);
       }
+      message = make_message<P>(atomic_load(values + v), v);
       place = list_place(offsets, v);
     }
-    Message<P> message{};
-    if (place.edges != 0) message = make_message<P>(atomic_load(values + v), v);
     const bool tile_takes = place.edges <= Lists::kTileEdges;
     if (place.edges != 0 && tile_takes) {
       lists.relax(program, values, m, message, v, place, rank, kTile, reads);
@@ -392,7 +407,7 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
 // The loop. Every thread runs every step, and every branch is taken alike by all of them: each
 // reads the counters it branches on only after a grid-wide barrier, and no thread writes them
 // until the next.
-template <class P, class Lists>
+template <class P, class Lists, bool kMinOffer>
 __global__ void __launch_bounds__(kLoopThreads, kLoopBlocksPerSm)
     frontier_loop_kernel(P program, typename P::Value* values, const eid_t* offsets, LoopState s,
                          Lists lists) {
@@ -459,8 +474,9 @@ __global__ void __launch_bounds__(kLoopThreads, kLoopBlocksPerSm)
     m.slot = s.slots + next;
     m.far = s.far + far_side * s.far_capacity;
     m.far_count = s.far_count + far_side;
-    loop_level(program, values, lists, m, s.hops, s.near + slot * s.near_capacity, bits,
-               queued < s.near_capacity ? queued : s.near_capacity, s.slots[slot], offsets);
+    loop_level<P, Lists, kMinOffer>(
+        program, values, lists, m, s.hops, s.near + slot * s.near_capacity, bits,
+        queued < s.near_capacity ? queued : s.near_capacity, s.slots[slot], offsets);
     grid.sync();
     slot = next;
     ++level;

@@ -25,9 +25,27 @@ __device__ __forceinline__ ListPlace list_place(const eid_t* offsets, vid_t v) {
   return {first, offsets[v + 1] - first};
 }
 
+// Relaxes the edge to t, and marks t when it lowered it, t's place read before the relax. A
+// program whose relax() is the min of offer() into the target (Mark::kMinOffer;
+// program_contract.hpp asks that of a monotone program that declares offer) takes one atomic_min
+// without the load before it that lower_to (programs.hpp) spends to spare atomics: a level's time
+// is its chain of memory round trips, not its atomics. The marker then learns the value t was
+// lowered to, so that a hop from t need not read it back.
+template <class P, class Mark>
+__device__ __forceinline__ void relax_loop_edge(const P& program, typename P::Value* dst,
+                                                const Mark& marker, Message<P> message,
+                                                std::uint32_t weight, vid_t t) {
+  const ListPlace place = list_place(marker.offsets, t);
+  if constexpr (Mark::kMinOffer) {
+    const typename P::Value offered = program.offer(message, weight);
+    if (offered < atomic_min(dst + t, offered)) mark(marker, t, place, offered);
+  } else if (relax_edge_to(program, message, weight, dst, t)) {
+    mark(marker, t, place);
+  }
+}
+
 // Relaxes a raw list of `degree` edges with `size` threads (this one `rank`) from the 128-byte line
-// that holds its first target, as relax_range (advance.cuh) does, each target's place read before
-// its relax.
+// that holds its first target, as relax_range (advance.cuh) does.
 template <class P, class Mark>
 __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Value* dst,
                                                 const Mark& marker, Message<P> message,
@@ -38,19 +56,18 @@ __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Va
   for (std::int64_t j = std::int64_t{rank} - skew; j < static_cast<std::int64_t>(degree);
        j += size) {
     if (j < 0) continue;
-    const vid_t t = targets[j];
-    const ListPlace place = list_place(marker.offsets, t);
-    if (relax_edge_to(program, message, weights == nullptr ? 0u : weights[j], dst, t)) {
-      mark(marker, t, place);
-    }
+    relax_loop_edge(program, dst, marker, message, weights == nullptr ? 0u : weights[j],
+                    targets[j]);
   }
 }
 
 // What a thread counts of its reads (bytes by zero-copy, in whole requests, and from the edge
 // cache) and of the edges its hops relaxed, and the target it set aside for a hop, with its list's
-// place and the hops it has left (0: none).
+// place, the hops it has left (0: none) and, for a Mark::kMinOffer program, the value the lane
+// lowered it to.
 struct LoopReads {
   unsigned long long zerocopy = 0, cached = 0, hopped = 0;
+  std::uint32_t hop_value = 0;
   vid_t hop_vertex = 0;
   std::uint32_t hop_left = 0;
   ListPlace hop_place;
@@ -164,10 +181,7 @@ struct CompressedLoopLists {
                    reinterpret_cast<std::uintptr_t>(list) + codec::table_bytes(place.edges), 0,
                    place.edges, e.weights == nullptr ? nullptr : e.weights + first_edge, first_edge,
                    rank, [&](vid_t t, std::uint32_t weight, bool mine) {
-                     if (mine) {
-                       const ListPlace at = list_place(marker.offsets, t);
-                       if (relax_edge_to(program, message, weight, dst, t)) mark(marker, t, at);
-                     }
+                     if (mine) relax_loop_edge(program, dst, marker, message, weight, t);
                      return false;
                    });
     if (rank != 0) return;
