@@ -12,6 +12,7 @@
 
 #include "engine_impl.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/storage_reads.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
@@ -154,6 +155,16 @@ OocEngine OocEngine::load_tiered(const std::filesystem::path& path, const Engine
   impl.host_memory = budget;
   impl.host_resident_bytes = plan.kept_bytes;
   impl.host_resident_partitions = plan.kept_partitions;
+  // What the hybrid policy prices a partition in the file by (cost_model.hpp), unless given: the
+  // file's storage measured as pcie-bench --storage does, briefly (a 4 MiB read in 1 MiB blocks,
+  // and 32 random 4 KiB reads: a few milliseconds on an NVMe drive).
+  CostConstants& cost = impl.options.cost;
+  if (cost.storage_bandwidth <= 0 || cost.storage_latency <= 0) {
+    const StorageReads measured = measure_storage_reads(
+        path, {.block_bytes = 1 << 20, .in_flight = 4, .max_bytes = 4 << 20, .latency_reads = 32});
+    if (cost.storage_bandwidth <= 0) cost.storage_bandwidth = measured.bytes_per_second();
+    if (cost.storage_latency <= 0) cost.storage_latency = measured.latency_seconds;
+  }
   return engine;
 }
 

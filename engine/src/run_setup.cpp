@@ -342,6 +342,10 @@ RunStats OocEngine::Impl::describe(const detail::ProgramInfo& info, const Engine
   s.host_memory = host_memory;
   s.host_resident_bytes = host_resident_bytes;
   s.storage_direct = tier != nullptr && tier->direct();
+  if (tier != nullptr) {
+    s.storage_bandwidth = o.cost.storage_bandwidth;
+    s.storage_latency = o.cost.storage_latency;
+  }
   s.host_resident_partitions = host_resident_partitions;
   s.choices = choices(info, o, setup.memory);
   return s;

@@ -188,11 +188,13 @@ std::string schedule_notes(const RunStats& s) {
       waited += it.storage_wait_seconds;
       ahead += it.storage_ahead_bytes;
     }
-    char read[160];
+    char read[224];
     std::snprintf(read, sizeof read,
-                  " read from the file in %.3f s (%s; %s while the task before ran, %.3f s waited)",
+                  " read from the file in %.3f s (%s; %s while the task before ran, %.3f s waited; "
+                  "priced at %.2f GB/s and %.3f ms a read)",
                   seconds, s.storage_direct ? "O_DIRECT" : "through the page cache",
-                  format_bytes(ahead).c_str(), waited);
+                  format_bytes(ahead).c_str(), waited, s.storage_bandwidth / 1e9,
+                  s.storage_latency * 1e3);
     text += "; host memory " + format_bytes(s.host_memory) + ": " +
             format_bytes(s.host_resident_bytes) + " of lists in " +
             std::to_string(s.host_resident_partitions) + " of " + std::to_string(s.partitions) +

@@ -181,6 +181,34 @@ TEST(CostModel, PoliciesOverrideAndResidentEdgesAreFree) {
   EXPECT_EQ(engine_for(TransferPolicy::filter, true, a, 4, c), TransferEngine::resident);
 }
 
+// A partition in the graph's file (the host tier) comes by a read first: 1,000 active lists of 4
+// edges in a 64 MiB partition, on storage of 2 GB/s and 100 us a read. In host memory zero-copy
+// reads them (4 requests' round trips); in the file zero-copy cannot, and the reads decide:
+// in one run, 108 us against the whole's 33.7 ms, they are compacted; each a read of its own,
+// 1,000 reads take 100 ms, and the partition is read and copied whole.
+TEST(CostModel, APartitionInTheFileIsReadWholeOrByItsActiveListsNeverByZeroCopy) {
+  CostConstants c;
+  c.storage_bandwidth = 2e9;
+  c.storage_latency = 100e-6;
+  PartitionActivity a{16u << 20, 1000, 4000, 1000};
+  EXPECT_EQ(choose_engine(transfer_costs(a, 4, c), c), TransferEngine::zerocopy);
+  a.storage_bytes = std::uint64_t{64} << 20;
+  a.storage_active_bytes = 16000;
+  a.storage_reads = 1;
+  const TransferCosts one_run = transfer_costs(a, 4, c);
+  EXPECT_EQ(one_run.zerocopy, kNoZeroCopy);
+  EXPECT_EQ(choose_engine(one_run, c), TransferEngine::compaction);
+  const double per_second = c.link_bandwidth / (128.0 * 256);  // round trips a second
+  EXPECT_NEAR(one_run.filter, 2048 + (100e-6 + (64 << 20) / 2e9) * per_second, 1e-6);
+  a.storage_reads = 1000;
+  const TransferCosts scattered = transfer_costs(a, 4, c);
+  EXPECT_NEAR(scattered.compaction - one_run.compaction, 999 * 100e-6 * per_second, 1e-6);
+  EXPECT_EQ(choose_engine(scattered, c), TransferEngine::filter);
+  // Storage not measured (the CUDA backend, which has no tier): priced as in host memory.
+  c.storage_bandwidth = 0;
+  EXPECT_EQ(choose_engine(transfer_costs(a, 4, c), c), TransferEngine::zerocopy);
+}
+
 // docs/cost-model.md's H200 figures: pcie-bench's 8- and 32-element lists at 17.5 and 51.1 GB/s
 // give gamma 0.64; the copy at 55.13 GB/s against merged zero-copy reads at 50.56 gives 1.09.
 TEST(Calibration, SetsTheLinkConstantsFromMeasurements) {

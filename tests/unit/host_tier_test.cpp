@@ -29,6 +29,12 @@ class HostTierTest : public test::TempDirTest {
     write_oocg(g, file);
     return file;
   }
+  // The kron shape, its lists raw or compressed (into g), and its file.
+  fs::path write_kron(bool compressed, Graph& g) const {
+    g = test::make_shape("kron");
+    if (compressed) compress(g);
+    return write(g, compressed ? "kron-compressed" : "kron");
+  }
 };
 
 EngineOptions tiered(const std::string& policy, std::uint64_t host_memory) {
@@ -163,9 +169,8 @@ TEST_F(HostTierTest, ATaskThatReadsItsActiveListsAloneReadsOnlyThose) {
 TEST_F(HostTierTest, FilterTasksReadTheNextTasksListsWhileTheyRun) {
   for (const bool compressed : {false, true}) {
     SCOPED_TRACE(compressed ? "compressed" : "raw");
-    Graph g = test::make_shape("kron");
-    if (compressed) compress(g);
-    const fs::path file = write(g, compressed ? "kron-compressed" : "kron");
+    Graph g;
+    const fs::path file = write_kron(compressed, g);
     EngineOptions o = tiered("filter", 1);
     o.partition_bytes = 4 << 10;
     o.filter_merge = 1;
@@ -180,6 +185,36 @@ TEST_F(HostTierTest, FilterTasksReadTheNextTasksListsWhileTheyRun) {
     EXPECT_LT(ahead, stats.storage_bytes());  // each iteration's first task reads when it starts
     EXPECT_NE(stats.summary().find(" while the task before ran, "), std::string::npos)
         << stats.summary();
+  }
+}
+
+// The hybrid policy prices a partition in the file by its storage (cost_model.hpp): measured when
+// the graph loads with a tier, or as given, and said in the stats and the summary. Such a
+// partition comes by a read into host memory, never by zero-copy: BFS on kron, which reads some
+// partitions by zero-copy with its lists in memory, reads none so with every list in the file.
+TEST_F(HostTierTest, StorageIsPricedAndAPartitionInTheFileIsNeverReadByZeroCopy) {
+  for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed ? "compressed" : "raw");
+    Graph g;
+    const fs::path file = write_kron(compressed, g);
+    OocEngine whole = OocEngine::load(file, test::options_for("hybrid", true, Backend::cpu));
+    EXPECT_GT(test::expect_matches_reference("bfs", whole, &g).bytes(TransferEngine::zerocopy), 0u);
+    OocEngine engine = OocEngine::load(file, tiered("hybrid", 1));
+    const CostConstants& measured = engine.options().cost;
+    EXPECT_GT(measured.storage_bandwidth, 0.0);
+    EXPECT_GT(measured.storage_latency, 0.0);
+    const RunStats stats = test::expect_matches_reference("bfs", engine, &g);
+    EXPECT_EQ(stats.bytes(TransferEngine::zerocopy), 0u);
+    EXPECT_GT(stats.storage_bytes(), 0u);
+    EXPECT_EQ(stats.storage_bandwidth, measured.storage_bandwidth);
+    EXPECT_EQ(stats.storage_latency, measured.storage_latency);
+    EXPECT_NE(stats.summary().find(" a read)"), std::string::npos) << stats.summary();
+    EngineOptions given = tiered("hybrid", 1);
+    given.cost.storage_bandwidth = 1e9;
+    given.cost.storage_latency = 1e-3;
+    OocEngine priced = OocEngine::load(file, given);
+    EXPECT_EQ(priced.options().cost.storage_bandwidth, 1e9);
+    EXPECT_EQ(priced.options().cost.storage_latency, 1e-3);
   }
 }
 

@@ -91,7 +91,9 @@ nlohmann::json common_json(const RunStats& s) {
             {"resident_bytes", s.host_resident_bytes},
             {"resident_partitions", s.host_resident_partitions},
             {"storage_bytes", s.storage_bytes()},
-            {"direct", s.storage_direct}}},
+            {"direct", s.storage_direct},
+            {"storage_bandwidth", s.storage_bandwidth},
+            {"storage_latency", s.storage_latency}}},
           {"exchange_calibration",
            s.exchange_calibration.measured() ? to_json(s.exchange_calibration) : nlohmann::json()},
           {"per_iteration", iterations}};

@@ -26,6 +26,12 @@ struct PartitionActivity {
   // (compressed_compaction_bytes); 0: active edges * bytes per edge plus kCompactionIndexBytes
   // per active vertex.
   std::uint64_t compacted_bytes = 0;
+  // A partition whose lists are in the graph's file, not in host memory (the host tier): the
+  // bytes of its lists there, those of its active vertices' lists, and the reads that take those
+  // (HostTier::fetch_lists' runs). 0: the partition is in host memory.
+  std::uint64_t storage_bytes = 0;
+  std::uint64_t storage_active_bytes = 0;
+  std::uint64_t storage_reads = 0;
 };
 
 // What a filter task moves for a partition of `edges` edges whose targets take `compressed` bytes
@@ -45,6 +51,9 @@ OOC_HD inline double filter_bytes(const PartitionActivity& a, std::uint32_t byte
 struct TransferCosts {
   double filter = 0, compaction = 0, zerocopy = 0;  // in RTT units
 };
+
+// The zero-copy cost of a partition that zero-copy cannot read (one in the graph's file).
+inline constexpr double kNoZeroCopy = 1e300;
 
 // Bytes per active vertex that a compaction task ships besides its edges (HyTGraph's d2): the
 // vertex id (4) and its 64-bit offset into the compacted edges (8).
@@ -69,6 +78,18 @@ OOC_HD inline double compacted_bytes(const PartitionActivity& a, std::uint32_t b
                                      static_cast<double>(a.active_vertices) * kCompactionIndexBytes;
 }
 
+// Seconds of the link as round trips of per_round bytes (the compaction gather's and the storage
+// reads' terms).
+OOC_HD inline double link_round_trips(double seconds, double per_round, const CostConstants& c) {
+  return seconds * c.link_bandwidth / per_round * c.round_trip;
+}
+
+// What reading a partition of the host tier from the file costs, in seconds: `reads` reads, each
+// its latency, and `bytes` at the storage's bandwidth.
+OOC_HD inline double storage_seconds(double bytes, double reads, const CostConstants& c) {
+  return reads * c.storage_latency + bytes / c.storage_bandwidth;
+}
+
 OOC_HD inline double ceil_div(double a, double b) {
   const double q = a / b;
   const auto whole = static_cast<double>(static_cast<std::uint64_t>(q));
@@ -88,8 +109,7 @@ OOC_HD inline TransferCosts transfer_costs(const PartitionActivity& a, std::uint
   t.compaction = ceil_div(compacted, per_round) * c.round_trip;
   if (c.compaction_bandwidth > 0) {
     // The CPU gather, in round trips of per_round bytes at the link's speed.
-    t.compaction +=
-        compacted / c.compaction_bandwidth * c.link_bandwidth / per_round * c.round_trip;
+    t.compaction += link_round_trips(compacted / c.compaction_bandwidth, per_round, c);
   }
   // (3): unsaturated requests, with a round trip shortened by the share of payload carried.
   const double active_share =
@@ -97,6 +117,20 @@ OOC_HD inline TransferCosts transfer_costs(const PartitionActivity& a, std::uint
   const double rtt_zc =
       (c.gamma + (1.0 - c.gamma) * active_share) * c.round_trip * c.zerocopy_round_trip;
   t.zerocopy = ceil_div(static_cast<double>(a.requests), c.max_requests) * rtt_zc;
+  // A partition in the file comes first by a read into host memory: the whole in one read for a
+  // filter task, the active lists' runs for a compaction task (as HostTier::fetch_lists reads
+  // them: the whole, in one read, when they hold all of it). Nothing reads it in place, so no
+  // zero-copy.
+  if (a.storage_bytes > 0 && c.storage_bandwidth > 0) {
+    const bool all = a.storage_active_bytes >= a.storage_bytes;
+    t.filter +=
+        link_round_trips(storage_seconds(static_cast<double>(a.storage_bytes), 1, c), per_round, c);
+    t.compaction += link_round_trips(
+        storage_seconds(static_cast<double>(all ? a.storage_bytes : a.storage_active_bytes),
+                        all ? 1.0 : static_cast<double>(a.storage_reads), c),
+        per_round, c);
+    t.zerocopy = kNoZeroCopy;
+  }
   return t;
 }
 

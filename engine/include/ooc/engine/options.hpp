@@ -106,6 +106,11 @@ struct CostConstants {
   double zerocopy_round_trip = 1.08;   // copy over zero-copy bandwidth (docs/cost-model.md)
   double link_bandwidth = 55.5e9;      // bytes/s, pinned cudaMemcpy H2D on the H200
   double compaction_bandwidth = 20e9;  // bytes/s the CPU gathers into pinned staging (16 cores)
+  // The storage under a graph beyond host memory (the host tier): its read bandwidth (bytes/s)
+  // and the latency of one read (s). 0: measured when the graph loads with a tier
+  // (measure_storage_reads on its file).
+  double storage_bandwidth = 0;
+  double storage_latency = 0;
 
   static CostConstants hytgraph() {
     CostConstants c;

@@ -143,6 +143,9 @@ struct RunStats {
   // Whether the file was read past the page cache (O_DIRECT), so that storage_bytes are the
   // storage's; else its file system refused that, and a list read again may come from the cache.
   bool storage_direct = false;
+  // What the hybrid policy priced a partition in the file by (CostConstants): the storage's read
+  // bandwidth (bytes/s) and a read's latency (s), measured at load or given; 0 without a tier.
+  double storage_bandwidth = 0, storage_latency = 0;
 
   // Appends a later run of the same settings (bc's runs, summed): its iterations after these,
   // renumbered, and its times and setup bytes added; the settings and memory plan stay.

@@ -317,6 +317,14 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const ListSet& l, std::size_t p
   double most_urgent = std::numeric_limits<double>::infinity();
   std::uint64_t word = ~std::uint64_t{0}, held = 0;  // the GPU's warp per 64-vertex word
   std::uint64_t list_bytes = 0;                      // of the active compressed lists
+  // A partition in the graph's file (the host tier): the reads of its active lists, counted as
+  // HostTier::fetch_lists makes them, by where each list lies among those the run reads.
+  const bool in_file = tier_ != nullptr && &l == &push_lists_ &&
+                       !tier_->holds(static_cast<std::uint32_t>(partition));
+  const auto list_at = [&](vid_t v) {
+    return l.compressed ? g.compressed.offsets[v] : std::uint64_t{g.offsets[v]} * sizeof(vid_t);
+  };
+  std::uint64_t read_end = 0;  // where the last active list ends
   bits.for_each_set(p.first_vertex, p.last_vertex, [&](std::size_t i) {
     const auto v = static_cast<vid_t>(i);
     if (i / 64 != word) {
@@ -329,6 +337,11 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const ListSet& l, std::size_t p
     s.activity.active_edges += degree;
     s.activity.requests += read_lines(l, v, degree, held);
     if (l.compressed) list_bytes += g.compressed.offsets[v + 1] - g.compressed.offsets[v];
+    if (in_file) {
+      if (s.activity.storage_reads == 0 || list_at(v) - read_end > HostTier::kGapBytes)
+        ++s.activity.storage_reads;
+      read_end = list_at(v + 1);
+    }
     if (gathering) return;
     most_urgent = std::min(most_urgent, urgency(v));
     if constexpr (P::kind == ProgramKind::accumulative)
@@ -340,6 +353,14 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const ListSet& l, std::size_t p
     s.activity.compacted_bytes =
         compressed_compaction_bytes(list_bytes, s.activity.active_edges, s.activity.active_vertices,
                                     edge_bytes_, g.compressed.weight_bits());
+  }
+  if (in_file) {
+    // What a filter task and a compaction task move, less the compaction's index: the lists'
+    // bytes in the file.
+    s.activity.storage_bytes = static_cast<std::uint64_t>(filter_bytes(s.activity, edge_bytes_));
+    s.activity.storage_active_bytes =
+        static_cast<std::uint64_t>(compacted_bytes(s.activity, edge_bytes_)) -
+        s.activity.active_vertices * (l.compressed ? kCompressedIndexBytes : kCompactionIndexBytes);
   }
   if (s.activity.active_vertices > 0) {
     s.engine =

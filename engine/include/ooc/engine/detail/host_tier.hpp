@@ -47,10 +47,10 @@ class HostTier {
   bool holds(std::uint32_t p) const { return resident_[p]; }
   // Whether the reads bypass the page cache (O_DIRECT; OocgLists::direct).
   bool direct() const { return lists_.direct(); }
-
- private:
+  // The most bytes between two lists that fetch_lists reads through rather than read apart.
   static constexpr std::uint64_t kGapBytes = 64 << 10;
 
+ private:
   // Reads fetched_, to give back held_ (fetched_ when empty) on release.
   void read(bool compressed, IterationStats& stats);
   // fetch's reading, which fetch_ahead's thread runs.
