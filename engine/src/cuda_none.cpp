@@ -103,6 +103,13 @@ void afforest_gather(const DeviceGraph&, const vid_t*, std::span<const vid_t>, v
 void afforest_merge(const DeviceGraph&, vid_t*, vid_t, vid_t, vid_t*) {
   no_cuda();
 }
+void count_triangles(const DeviceGraph&, const TriangleBlock&, const TriangleBlock&,
+                     unsigned long long*, unsigned long long*) {
+  no_cuda();
+}
+void release_held(DeviceGraph&) {
+  no_cuda();
+}
 
 std::shared_ptr<void> device_allocate(const DeviceGraph&, std::size_t, const char*) {
   no_cuda();

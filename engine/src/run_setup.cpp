@@ -92,7 +92,8 @@ Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
 
 }  // namespace
 
-RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run) const {
+RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run,
+                                   bool on_gpu) const {
   if (impl_->tier) {
     throw Unsupported(algorithm +
                       " reads every list from host memory, and this graph's exceed "
@@ -101,15 +102,16 @@ RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOption
   if (grouped() || impl_->communicator) {
     throw Unsupported(algorithm + " runs on one rank for now: run it without --devices or mpirun");
   }
-  if (impl_->backend == Backend::cuda) {
+  const bool cuda = impl_->backend == Backend::cuda;
+  if (cuda && !on_gpu) {
     throw Unsupported(
         algorithm + " runs on the CPU backend for now (--backend cpu); its GPU version is to come");
   }
   if (run.cancelled && run.cancelled()) throw Cancelled("the run was cancelled after 0 iterations");
   RunStats s;
   s.algorithm = algorithm;
-  s.backend = "cpu";
-  s.device = detail::cpu_device_name();
+  s.backend = cuda ? "cuda" : "cpu";
+  s.device = cuda ? detail::device_name(*impl_->device) : detail::cpu_device_name();
   s.transfer = std::string(to_string(options().transfer));
   s.priority = false;
   s.direction = "push";

@@ -1,4 +1,5 @@
-// Triangle counting (OocEngine::triangles) on the CPU backend.
+// Triangle counting (OocEngine::triangles): the oriented graph, for both backends, and the CPU
+// backend's counting (the GPU's is triangles_gpu.cpp).
 //
 // Each edge {u, v} is oriented from the lower degree rank to the higher (degree, then id), so that
 // a triangle is found once, from its lowest-ranked vertex u: for each oriented edge u -> v, the
@@ -7,6 +8,8 @@
 // a Kronecker graph's edges, is intersected against short ones only. The oriented lists are sorted
 // by id; two lists of similar length are merged, a short one against a list more than
 // kSearchRatio times longer is searched in it, a binary search per element.
+#include "triangles.hpp"
+
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
@@ -17,70 +20,17 @@
 #include <string>
 #include <vector>
 
+#include "engine_impl.hpp"
 #include "host_lists.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/engine/engine.hpp"
+#include "ooc/transfer/pinned_memory.hpp"
 
 namespace ooc {
 namespace {
 
 // Merge two lists of about the same length; search the shorter in the longer past this ratio.
 constexpr std::size_t kSearchRatio = 32;
-
-// The oriented graph: vertex u's targets v of higher degree rank, sorted by id.
-struct Oriented {
-  std::vector<eid_t> offsets;
-  std::vector<vid_t> targets;
-
-  std::span<const vid_t> list(vid_t v) const {
-    return {targets.data() + offsets[v], static_cast<std::size_t>(offsets[v + 1] - offsets[v])};
-  }
-};
-
-Oriented orient(const Graph& g) {
-  const vid_t n = g.num_vertices();
-  const auto before = [&g](vid_t a, vid_t b) {
-    const eid_t da = g.degree(a), db = g.degree(b);
-    return da < db || (da == db && a < b);
-  };
-  Oriented o;
-  o.offsets.assign(std::size_t{n} + 1, 0);
-  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
-    std::vector<vid_t> scratch;
-    for (vid_t u = r.begin(); u != r.end(); ++u) {
-      for (const vid_t v : detail::host_list(g, u, scratch))
-        o.offsets[u + 1] += before(u, v) ? 1 : 0;
-    }
-  });
-  for (vid_t v = 0; v < n; ++v)
-    o.offsets[v + 1] += o.offsets[v];
-  o.targets.resize(o.offsets[n]);
-  // Each list sorted, a repeated edge kept once (its slots past the end stay unused: the list's
-  // end is moved back).
-  std::vector<eid_t> ends(n);
-  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
-    std::vector<vid_t> scratch;
-    for (vid_t u = r.begin(); u != r.end(); ++u) {
-      eid_t at = o.offsets[u];
-      for (const vid_t v : detail::host_list(g, u, scratch))
-        if (before(u, v)) o.targets[at++] = v;
-      auto* first = o.targets.data() + o.offsets[u];
-      std::sort(first, o.targets.data() + at);
-      ends[u] = static_cast<eid_t>(std::unique(first, o.targets.data() + at) - o.targets.data());
-    }
-  });
-  // Compact away the repeated edges' slots (a simple graph has none).
-  eid_t at = 0;
-  for (vid_t u = 0; u < n; ++u) {
-    const eid_t begin = o.offsets[u];
-    o.offsets[u] = at;
-    for (eid_t e = begin; e < ends[u]; ++e)
-      o.targets[at++] = o.targets[e];
-  }
-  o.offsets[n] = at;
-  o.targets.resize(at);
-  return o;
-}
 
 // Calls close(w) for each target the two sorted lists share.
 template <class Close>
@@ -110,21 +60,12 @@ void intersect(std::span<const vid_t> a, std::span<const vid_t> b, Close&& close
   }
 }
 
-}  // namespace
-
-TriangleResult OocEngine::triangles(const RunOptions& run) {
-  RunStats s = begin_host_run("tc", run);
-  const Graph& g = graph();
-  if (!g.symmetric) {
-    throw InvalidInput(
-        "tc needs a symmetric graph, and this one is directed (convert or generate it with "
-        "--undirected)");
-  }
-  const auto start = std::chrono::steady_clock::now();
-  const Oriented o = orient(g);
-  const vid_t n = g.num_vertices();
+// Each vertex's triangles and the graph's, the oriented lists intersected on the CPU.
+detail::TriangleCounts count_on_cpu(const detail::Oriented& o) {
+  const vid_t n = o.num_vertices();
   std::vector<std::atomic<std::uint64_t>> count(n);
-  const std::uint64_t total = tbb::parallel_reduce(
+  detail::TriangleCounts out;
+  out.total = tbb::parallel_reduce(
       tbb::blocked_range<vid_t>(0, n), std::uint64_t{0},
       [&](const tbb::blocked_range<vid_t>& r, std::uint64_t found) {
         for (vid_t u = r.begin(); u != r.end(); ++u) {
@@ -143,23 +84,99 @@ TriangleResult OocEngine::triangles(const RunOptions& run) {
         return found;
       },
       std::plus<>());
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  TriangleResult result;
-  std::vector<std::uint64_t> internal(n);
+  out.per_vertex.resize(n);
   for (vid_t v = 0; v < n; ++v)
-    internal[v] = count[v].load(std::memory_order_relaxed);
-  result.values = to_user_ids(internal.data());
-  result.total = total;
-  s.method = "degree-ordered, " + std::to_string(total) + " triangles";
-  s.seconds = seconds;
-  IterationStats it;
-  it.active_vertices = n;
-  it.active_edges = o.targets.size();
-  it.edges_processed = o.targets.size();  // each oriented edge's two lists intersected
-  it.seconds = it.compute_seconds = seconds;
-  s.iterations.push_back(it);
+    out.per_vertex[v] = count[v].load(std::memory_order_relaxed);
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+Oriented orient(const Graph& g, HostMemory& memory) {
+  const vid_t n = g.num_vertices();
+  const auto before = [&g](vid_t a, vid_t b) {
+    const eid_t da = g.degree(a), db = g.degree(b);
+    return da < db || (da == db && a < b);
+  };
+  Oriented o;
+  o.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1, memory);
+  o.offsets[0] = 0;
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
+    std::vector<vid_t> scratch;
+    for (vid_t u = r.begin(); u != r.end(); ++u) {
+      eid_t later = 0;
+      for (const vid_t v : host_list(g, u, scratch))
+        later += before(u, v) ? 1 : 0;
+      o.offsets[u + 1] = later;
+    }
+  });
+  for (vid_t v = 0; v < n; ++v)
+    o.offsets[v + 1] += o.offsets[v];
+  o.targets = Buffer<vid_t>::allocate(o.offsets[n], memory);
+  // Each list sorted, a repeated edge kept once (its slots past the end stay unused: the list's
+  // end is moved back).
+  std::vector<eid_t> ends(n);
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
+    std::vector<vid_t> scratch;
+    for (vid_t u = r.begin(); u != r.end(); ++u) {
+      eid_t at = o.offsets[u];
+      for (const vid_t v : host_list(g, u, scratch))
+        if (before(u, v)) o.targets[at++] = v;
+      auto* first = o.targets.data() + o.offsets[u];
+      std::sort(first, o.targets.data() + at);
+      ends[u] = static_cast<eid_t>(std::unique(first, o.targets.data() + at) - o.targets.data());
+    }
+  });
+  // Compact away the repeated edges' slots (a simple graph has none).
+  eid_t at = 0;
+  for (vid_t u = 0; u < n; ++u) {
+    const eid_t begin = o.offsets[u];
+    o.offsets[u] = at;
+    for (eid_t e = begin; e < ends[u]; ++e)
+      o.targets[at++] = o.targets[e];
+  }
+  o.offsets[n] = at;
+  o.targets.shrink(at);
+  return o;
+}
+
+}  // namespace detail
+
+TriangleResult OocEngine::triangles(const RunOptions& run) {
+  RunStats s = begin_host_run("tc", run, true);
+  const Graph& g = graph();
+  if (!g.symmetric) {
+    throw InvalidInput(
+        "tc needs a symmetric graph, and this one is directed (convert or generate it with "
+        "--undirected)");
+  }
+  detail::DeviceGraph* const device = impl_->device.get();
+  const auto start = std::chrono::steady_clock::now();
+  // The GPU copies the lists from pinned memory at the link's peak.
+  const detail::Oriented o =
+      detail::orient(g, device ? pinned_memory(options().device) : default_host_memory());
+  const double orienting =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  TriangleResult result;
+  detail::TriangleCounts counts;
+  if (device != nullptr) {
+    counts = detail::count_on_gpu(*device, o, options().device_budget, options().in_memory, s);
+    s.setup_seconds += orienting;
+  } else {
+    counts = count_on_cpu(o);
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    IterationStats it;
+    it.active_vertices = o.num_vertices();
+    it.active_edges = o.num_edges();
+    it.edges_processed = o.num_edges();  // each oriented edge's two lists intersected
+    it.seconds = it.compute_seconds = s.seconds;
+    s.iterations.push_back(it);
+  }
+  result.values = to_user_ids(counts.per_vertex.data());
+  result.total = counts.total;
+  s.method = "degree-ordered, " + std::to_string(counts.total) + " triangles" + counts.blocks;
   result.stats = std::move(s);
   return result;
 }

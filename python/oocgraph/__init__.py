@@ -268,8 +268,8 @@ class Graph:
 
     def triangles(self) -> Result:
         """Triangle counting: how many triangles each vertex is in, uint64, and the graph's total
-        as ``.total``. Needs a symmetric graph (``undirected=True``); runs on the CPU backend
-        for now (``backend="cpu"``: the CUDA backend refuses it)."""
+        as ``.total``. Needs a symmetric graph (``undirected=True``); either backend, on one
+        rank."""
         result = _result(self._core.triangles(_settings(0, None, None, None, None)))
         result.total = int(result.sum()) // 3
         return result

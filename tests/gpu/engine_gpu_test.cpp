@@ -105,6 +105,103 @@ TEST(CudaKCore, GivesKnownCoresAndRefusesADirectedGraph) {
   test::expect_known_kcores(Backend::cuda);
 }
 
+// Triangles on the GPU (triangles_gpu.cpp) on every symmetric shape and a road-like graph, raw
+// and compressed-only: in GPU memory, the oriented lists in one block copied once; out of core,
+// with a budget that holds the counts and two slots of about a sixth of the lists (at least the
+// longest list), in several blocks that cross the link more than once. Every vertex's count and
+// the total are the serial reference's either way.
+TEST(CudaTriangles, MatchTheReferenceInOneBlockAndInMany) {
+  OOC_REQUIRE_GPU();
+  std::vector<std::string> shapes = test::shape_names();
+  shapes.emplace_back("road");
+  for (const std::string& shape : shapes) {
+    if (shape == "kron_directed") continue;
+    const Graph reference_graph = test::make_symmetric_shape(shape);
+    const std::vector<std::uint64_t> expected = reference::triangles(reference_graph);
+    const std::uint64_t sum = std::accumulate(expected.begin(), expected.end(), std::uint64_t{0});
+    const std::uint64_t n = reference_graph.num_vertices();
+    // The oriented lists hold at most half of the symmetric graph's edges.
+    const std::uint64_t lists = 8 * (n + 1) + 4 * (reference_graph.num_edges() / 2);
+    std::uint64_t longest = 0;
+    for (vid_t v = 0; v < n; ++v)
+      longest = std::max<std::uint64_t>(longest, reference_graph.degree(v));
+    const std::uint64_t slot = std::max<std::uint64_t>(lists / 6, 16 + 4 * longest);
+    for (const bool compressed_only : {false, true}) {
+      for (const bool in_memory : {true, false}) {
+        SCOPED_TRACE(shape + (compressed_only ? ", compressed only" : ", raw") +
+                     (in_memory ? ", in GPU memory" : ", out of core"));
+        Graph g = test::make_symmetric_shape(shape);
+        if (compressed_only) {
+          compress(g);
+          drop_raw_lists(g);
+        }
+        EngineOptions o = test::options_for("hybrid", false, Backend::cuda);
+        o.in_memory = in_memory;
+        if (!in_memory) o.device_budget = 8 * (n + 1) + 2 * slot;  // the counts and the total
+        OocEngine engine(std::move(g), o);
+        const TriangleResult r = engine.triangles();
+        EXPECT_EQ(r.values, expected);
+        EXPECT_EQ(r.total * 3, sum);
+        EXPECT_EQ(r.stats.backend, "cuda");
+        EXPECT_EQ(r.stats.in_memory, in_memory);
+        EXPECT_NE(r.stats.summary().find(std::to_string(r.total) + " triangles"),
+                  std::string::npos);
+        if (in_memory) {
+          EXPECT_EQ(r.stats.iterations.size(), 1u);
+          EXPECT_EQ(r.stats.setup_bytes, r.stats.edge_bytes);
+          EXPECT_EQ(r.stats.total_bytes(), 0u);
+        } else if (r.stats.edge_bytes > slot) {
+          EXPECT_GT(r.stats.iterations.size(), 1u);
+          EXPECT_GT(r.stats.total_bytes(), r.stats.edge_bytes);
+          EXPECT_NE(r.stats.summary().find(" blocks of oriented lists: "), std::string::npos)
+              << r.stats.summary();
+        } else {
+          EXPECT_EQ(r.stats.total_bytes(), r.stats.edge_bytes);
+        }
+      }
+    }
+  }
+}
+
+// A clique of n has n choose 3 triangles, each vertex in (n-1 choose 2): after a BFS that left
+// its edges in GPU memory (whose memory tc takes back), and out of core with a budget whose slots
+// hold the longest oriented list and little more.
+TEST(CudaTriangles, CountACliqueAfterAnotherRunAndInSmallBlocks) {
+  OOC_REQUIRE_GPU();
+  const vid_t n = 40;
+  EngineOptions o = test::options_for("resident", false, Backend::cuda);
+  OocEngine clique(test::build(test::edge_list_of(n, test::clique_pairs(n)), true, 1, 0.0), o);
+  EXPECT_TRUE(clique.bfs(0).stats.in_memory);
+  EXPECT_EQ(clique.triangles().total, std::uint64_t{n} * (n - 1) * (n - 2) / 6);
+  o.in_memory = false;
+  // Two slots of the longest oriented list (n - 1 targets) and two offsets.
+  o.device_budget = 8 * (n + 1) + 2 * (16 + 4 * (n - 1));
+  OocEngine blocks(test::build(test::edge_list_of(n, test::clique_pairs(n)), true, 1, 0.0), o);
+  const TriangleResult r = blocks.triangles();
+  EXPECT_EQ(r.total, std::uint64_t{n} * (n - 1) * (n - 2) / 6);
+  EXPECT_EQ(r.values, std::vector<std::uint64_t>(n, std::uint64_t{n - 1} * (n - 2) / 2));
+  EXPECT_GT(r.stats.iterations.size(), 2u);
+}
+
+// A budget without room for the counts (8 bytes a vertex and the total's 8), or whose half of
+// what they leave cannot hold the longest oriented list, is refused in one line.
+TEST(CudaTriangles, RefuseABudgetTooSmallInOneLine) {
+  OOC_REQUIRE_GPU();
+  const vid_t n = 40;
+  EngineOptions o = test::options_for("hybrid", false, Backend::cuda);
+  o.in_memory = false;
+  o.device_budget = 8 * (n + 1) - 1;
+  OocEngine counts(test::build(test::edge_list_of(n, test::clique_pairs(n)), true, 1, 0.0), o);
+  EXPECT_EQ(test::error_of([&] { counts.triangles(); }),
+            "tc's counts take 328 B of device memory, and the budget is 327 B: give it more "
+            "(--budget)");
+  o.device_budget = 8 * (n + 1) + 2 * (16 + 4 * (n - 1)) - 2;
+  OocEngine lists(test::build(test::edge_list_of(n, test::clique_pairs(n)), true, 1, 0.0), o);
+  EXPECT_EQ(test::error_of([&] { lists.triangles(); }),
+            "tc's oriented list of 39 vertices takes 172 B with its offsets, more than half of "
+            "what the counts leave of the budget (171 B): give it more (--budget)");
+}
+
 TEST(CudaFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {
   OOC_REQUIRE_GPU();
   test::expect_frontier_loop_on_a_grid(Backend::cuda);

@@ -269,8 +269,9 @@ class OocEngine {
   // Triangle counting (triangles.cpp; docs/programs.md, "Triangles"): how many triangles each
   // vertex is in, and the graph's total. Needs a symmetric graph. Each edge is oriented from the
   // lower degree rank to the higher (ties by id) so that each triangle is found once, from its
-  // lowest vertex, by intersecting two sorted oriented lists. The CPU backend, on one rank, for
-  // now: the GPU's partition pairs are to come, and the CUDA backend and ranks refuse it.
+  // lowest vertex, by intersecting two sorted oriented lists. Either backend, on one rank for now
+  // (ranks refuse it): the GPU takes the oriented lists whole when they fit its budget, else in
+  // blocks, a source block against each block its edges point into (triangles_gpu.cpp).
   TriangleResult triangles(const RunOptions& run = {});
   // The k-core decomposition (kcore.cpp, kcore_program.hpp; docs/programs.md, "k-core"): each
   // vertex's core number, by peeling in the engine's iterations, a run per shell. Needs a symmetric
@@ -297,10 +298,11 @@ class OocEngine {
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
-  // The host algorithms (triangles, scc) on the CPU backend and one rank, for now: refuses ranks
-  // and the CUDA backend in one line naming `algorithm`, and a cancelled run; the run's stats
-  // with what is fixed filled in.
-  RunStats begin_host_run(const std::string& algorithm, const RunOptions& run) const;
+  // The host algorithms (triangles, scc) on one rank, for now: refuses ranks, the CUDA backend
+  // unless the algorithm runs `on_gpu` (triangles), in one line naming `algorithm`, and a
+  // cancelled run; the run's stats with what is fixed filled in.
+  RunStats begin_host_run(const std::string& algorithm, const RunOptions& run,
+                          bool on_gpu = false) const;
   detail::RankView rank_view() const;  // empty without a communicator
   // A file whose lists exceed the host memory they may hold (EngineOptions::host_memory), loaded
   // with a host tier (beyond_memory.cpp); nullopt when they fit.

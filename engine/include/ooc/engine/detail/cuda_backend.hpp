@@ -151,6 +151,26 @@ void afforest_gather(const DeviceGraph& device, const vid_t* parent, std::span<c
 void afforest_merge(const DeviceGraph& device, vid_t* parent, vid_t n, vid_t chunk,
                     vid_t* gathered);
 
+// Triangle counting on the GPU (triangles_gpu.cpp): a block of the oriented lists in device
+// memory, the vertices [first, last): offsets[u - first] is u's as the whole graph's offsets give
+// it (last - first + 1 entries), and the block's lists start at targets, offsets[0] being their
+// first; `edges` of them in all.
+struct TriangleBlock {
+  vid_t first = 0, last = 0;
+  const eid_t* offsets = nullptr;
+  const vid_t* targets = nullptr;
+  eid_t edges = 0;
+};
+// For each oriented edge u -> v of `sources` whose v is one of `targets`' vertices (the same block
+// or another), each w in both lists closes a triangle: adds 1 to counts[u], counts[v] and
+// counts[w] (n entries, device memory) and to *total (device memory). Returns once it is done.
+void count_triangles(const DeviceGraph& device, const TriangleBlock& sources,
+                     const TriangleBlock& targets, unsigned long long* counts,
+                     unsigned long long* total);
+// Frees what earlier runs left on the device (workspace, resident edges, cache), which
+// device_budget counts as the next run's: a host algorithm's own arrays take that memory.
+void release_held(DeviceGraph& device);
+
 // Device memory that a built-in program reads and writes through pointers of its own (the
 // batched traversals' arrays), freed with the last copy of the pointer; filling it, copies to and
 // from it, and the GPU's free memory now.
