@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: set up, build and run every test. Exits non-zero on the first failure, and
-# prints each stage's time and test count at the end. Each purpose is covered by one stage:
+# prints each stage's time and CTest test count at the end (the test binaries run as gtest shards,
+# OOC_TEST_SHARDS, a process each rather than one per case). Each purpose is covered by one stage:
 #
 #  stage          purpose
 #  formatting     clang-format over the tracked sources (first: seconds, and a run that fails on
@@ -54,7 +55,7 @@ echo "$files" | xargs clang-format --dry-run --Werror
 done_stage formatting "$(echo "$files" | wc -l) files"
 
 step "release build (CUDA when nvcc is found, -O3, full test products)"
-cmake --preset release -DPython3_EXECUTABLE="$python" >/dev/null
+cmake --preset release -DPython3_EXECUTABLE="$python" -DOOC_TEST_SHARDS=ON >/dev/null
 cmake --build --preset release
 # The Python tests are registered only when the interpreter has numpy and pytest: never skip silently.
 if ! ctest --preset release -N -L python | grep -q 'Total Tests: [1-9]'; then
@@ -66,7 +67,7 @@ ctest_run build/logs/release.log --preset release
 done_stage release "$tests"
 
 step "sanitizers (asan preset: no CUDA, pairwise test products)"
-cmake --preset asan >/dev/null
+cmake --preset asan -DOOC_TEST_SHARDS=ON >/dev/null
 cmake --build --preset asan
 ctest_run build/logs/asan.log --preset asan
 done_stage sanitizers "$tests"
