@@ -68,4 +68,17 @@ class HostTier {
   std::vector<std::uint32_t> ahead_partitions_;   // what it reads
 };
 
+// The reads HostTier::fetch_lists makes of a partition's active lists, which lie at the byte ranges
+// given in ascending order: a list more than kGapBytes past the last one's end starts a read (the
+// survey prices a compaction task in the file by them).
+struct StorageListReads {
+  std::uint64_t reads = 0;
+  std::uint64_t end = 0;  // where the last list ends
+
+  void add(std::uint64_t begin, std::uint64_t list_end) {
+    if (reads == 0 || begin - end > HostTier::kGapBytes) ++reads;
+    end = list_end;
+  }
+};
+
 }  // namespace ooc::detail
