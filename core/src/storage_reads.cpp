@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <latch>
 #include <memory>
 #include <random>
 #include <thread>
@@ -41,16 +42,27 @@ std::string device_of(const struct stat& st) {
   return "";
 }
 
-// The sequential reads: block i by thread i % in_flight; the bytes read within `total`.
-std::uint64_t read_sequentially(int fd, std::uint64_t total, const StorageReadOptions& o,
-                                const std::filesystem::path& file) {
+// What the sequential reads took: the bytes read within `total`, and the seconds from the first
+// read's start to the last one's end.
+struct SequentialReads {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+
+// The sequential reads: block i by thread i % in_flight. The threads start and take their buffers
+// before the clock does, so that a small file's reads are not priced with a thread's start.
+SequentialReads read_sequentially(int fd, std::uint64_t total, const StorageReadOptions& o,
+                                  const std::filesystem::path& file) {
   const std::uint64_t blocks = (total + o.block_bytes - 1) / o.block_bytes;
   std::atomic<std::uint64_t> bytes{0};
   std::atomic<int> error{0};
+  std::latch ready(o.in_flight), go(1);
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < o.in_flight; ++t) {
     threads.emplace_back([&, t] {
       const auto buffer = aligned_buffer(o.block_bytes);
+      ready.count_down();
+      go.wait();
       for (std::uint64_t b = t; b < blocks && error.load() == 0; b += o.in_flight) {
         const std::uint64_t offset = b * o.block_bytes;
         const std::int64_t got = read_fully(fd, buffer.get(), o.block_bytes, offset);
@@ -62,10 +74,14 @@ std::uint64_t read_sequentially(int fd, std::uint64_t total, const StorageReadOp
       }
     });
   }
+  ready.wait();
+  const auto start = Clock::now();
+  go.count_down();
   for (std::thread& t : threads)
     t.join();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (error.load() != 0) fail("cannot read", file, error.load());
-  return bytes.load();
+  return {bytes.load(), seconds};
 }
 
 }  // namespace
@@ -91,9 +107,9 @@ StorageReads measure_storage_reads(const std::filesystem::path& file, const Stor
 
   drop_cached();
   const std::uint64_t total = o.max_bytes == 0 ? r.file_bytes : std::min(r.file_bytes, o.max_bytes);
-  auto start = Clock::now();
-  r.bytes = read_sequentially(f.fd(), total, o, file);
-  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const SequentialReads sequential = read_sequentially(f.fd(), total, o, file);
+  r.bytes = sequential.bytes;
+  r.seconds = sequential.seconds;
 
   drop_cached();
   const auto buffer = aligned_buffer(kAlignment);
@@ -101,7 +117,7 @@ StorageReads measure_storage_reads(const std::filesystem::path& file, const Stor
   std::uniform_int_distribution<std::uint64_t> page(0, (r.file_bytes - 1) / kAlignment);
   std::vector<double> latencies;
   for (unsigned i = 0; i < o.latency_reads; ++i) {
-    start = Clock::now();
+    const auto start = Clock::now();
     const std::int64_t got =
         read_fully(f.fd(), buffer.get(), kAlignment, page(random) * kAlignment);
     if (got < 0) fail("cannot read", file, static_cast<int>(-got));
