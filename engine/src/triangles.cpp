@@ -13,10 +13,12 @@
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
+#include <oneapi/tbb/parallel_scan.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -94,6 +96,25 @@ detail::TriangleCounts count_on_cpu(const detail::Oriented& o) {
 
 namespace detail {
 
+namespace {
+
+// offsets[1..n] hold each list's length: makes them the lists' ends (offsets[0] is 0).
+void sum_lengths(Buffer<eid_t>& offsets) {
+  eid_t* const ends = offsets.data() + 1;
+  tbb::parallel_scan(
+      tbb::blocked_range<std::size_t>(0, offsets.size() - 1, 1 << 16), eid_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, eid_t sum, bool final_pass) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+          sum += ends[i];
+          if (final_pass) ends[i] = sum;
+        }
+        return sum;
+      },
+      std::plus<>());
+}
+
+}  // namespace
+
 Oriented orient(const Graph& g, HostMemory& memory) {
   const vid_t n = g.num_vertices();
   const auto before = [&g](vid_t a, vid_t b) {
@@ -112,34 +133,38 @@ Oriented orient(const Graph& g, HostMemory& memory) {
       o.offsets[u + 1] = later;
     }
   });
-  for (vid_t v = 0; v < n; ++v)
-    o.offsets[v + 1] += o.offsets[v];
+  sum_lengths(o.offsets);
   o.targets = Buffer<vid_t>::allocate(o.offsets[n], memory);
-  // Each list sorted, a repeated edge kept once (its slots past the end stay unused: the list's
-  // end is moved back).
-  std::vector<eid_t> ends(n);
+  // Each list sorted (the graph's lists mostly are already), a repeated edge kept once: its list's
+  // kept length in `kept`.
+  std::vector<eid_t> kept(n);
+  std::atomic<bool> repeated{false};
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
     std::vector<vid_t> scratch;
     for (vid_t u = r.begin(); u != r.end(); ++u) {
-      eid_t at = o.offsets[u];
+      vid_t* const first = o.targets.data() + o.offsets[u];
+      vid_t* last = first;
       for (const vid_t v : host_list(g, u, scratch))
-        if (before(u, v)) o.targets[at++] = v;
-      auto* first = o.targets.data() + o.offsets[u];
-      std::sort(first, o.targets.data() + at);
-      ends[u] = static_cast<eid_t>(std::unique(first, o.targets.data() + at) - o.targets.data());
+        if (before(u, v)) *last++ = v;
+      if (!std::is_sorted(first, last)) std::sort(first, last);
+      vid_t* const end = std::unique(first, last);
+      if (end != last) repeated.store(true, std::memory_order_relaxed);
+      kept[u] = static_cast<eid_t>(end - first);
     }
   });
-  // Compact away the repeated edges' slots (a simple graph has none).
-  eid_t at = 0;
-  for (vid_t u = 0; u < n; ++u) {
-    const eid_t begin = o.offsets[u];
-    o.offsets[u] = at;
-    for (eid_t e = begin; e < ends[u]; ++e)
-      o.targets[at++] = o.targets[e];
-  }
-  o.offsets[n] = at;
-  o.targets.shrink(at);
-  return o;
+  if (!repeated.load()) return o;
+  // A graph with repeated edges (a simple graph has none): the kept targets into lists of their
+  // own, the lists' slots past their ends left out.
+  Oriented c;
+  c.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1, memory);
+  c.offsets[0] = 0;
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t u) { c.offsets[u + 1] = kept[u]; });
+  sum_lengths(c.offsets);
+  c.targets = Buffer<vid_t>::allocate(c.offsets[n], memory);
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t u) {
+    std::copy_n(o.targets.data() + o.offsets[u], kept[u], c.targets.data() + c.offsets[u]);
+  });
+  return c;
 }
 
 }  // namespace detail

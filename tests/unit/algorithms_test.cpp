@@ -105,8 +105,8 @@ TEST(CpuTriangles, MatchTheReferenceOnEveryShape) {
   }
 }
 
-// A grid has none, a clique of n has n choose 3, each of its vertices in (n-1 choose 2); a
-// directed graph is refused in one line.
+// A grid has none, a clique of n has n choose 3, each of its vertices in (n-1 choose 2); a graph
+// that keeps repeated edges counts each once; a directed graph is refused in one line.
 TEST(CpuTriangles, CountKnownGraphsAndRefuseWhatTheyCannotRun) {
   OocEngine grid(test::make_symmetric_shape("grid"),
                  test::options_for("hybrid", true, Backend::cpu));
@@ -116,6 +116,18 @@ TEST(CpuTriangles, CountKnownGraphsAndRefuseWhatTheyCannotRun) {
   const TriangleResult r = k6.triangles();
   EXPECT_EQ(r.total, 20u);
   EXPECT_EQ(r.values, std::vector<std::uint64_t>(6, 10));
+  // Repeated edges and a loop, which this build keeps: an edge counts once, a loop never.
+  BuildOptions keep;
+  keep.undirected = true;
+  keep.remove_duplicates = false;
+  OocEngine repeated(
+      build_graph(test::edge_list_of(4, {{0, 1}, {1, 0}, {0, 1}, {1, 2}, {2, 0}, {2, 2}, {2, 3}}),
+                  keep),
+      test::options_for("hybrid", true, Backend::cpu));
+  ASSERT_GT(repeated.graph().num_edges(), 8u);  // the repeats are in its lists
+  const TriangleResult once = repeated.triangles();
+  EXPECT_EQ(once.total, 1u);
+  EXPECT_EQ(once.values, (std::vector<std::uint64_t>{1, 1, 1, 0}));
   OocEngine directed(test::make_shape("kron_directed"),
                      test::options_for("hybrid", true, Backend::cpu));
   EXPECT_EQ(test::error_of([&] { directed.triangles(); }),
