@@ -13,7 +13,6 @@
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
-#include <oneapi/tbb/parallel_scan.h>
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +24,7 @@
 #include "engine_impl.hpp"
 #include "host_lists.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/parallel_scan.hpp"
 #include "ooc/engine/engine.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
 
@@ -96,25 +96,6 @@ detail::TriangleCounts count_on_cpu(const detail::Oriented& o) {
 
 namespace detail {
 
-namespace {
-
-// offsets[1..n] hold each list's length: makes them the lists' ends (offsets[0] is 0).
-void sum_lengths(Buffer<eid_t>& offsets) {
-  eid_t* const ends = offsets.data() + 1;
-  tbb::parallel_scan(
-      tbb::blocked_range<std::size_t>(0, offsets.size() - 1, 1 << 16), eid_t{0},
-      [&](const tbb::blocked_range<std::size_t>& r, eid_t sum, bool final_pass) {
-        for (std::size_t i = r.begin(); i < r.end(); ++i) {
-          sum += ends[i];
-          if (final_pass) ends[i] = sum;
-        }
-        return sum;
-      },
-      std::plus<>());
-}
-
-}  // namespace
-
 Oriented orient(const Graph& g, HostMemory& memory) {
   const vid_t n = g.num_vertices();
   const auto before = [&g](vid_t a, vid_t b) {
@@ -123,17 +104,17 @@ Oriented orient(const Graph& g, HostMemory& memory) {
   };
   Oriented o;
   o.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1, memory);
-  o.offsets[0] = 0;
+  o.offsets[n] = 0;
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
     std::vector<vid_t> scratch;
     for (vid_t u = r.begin(); u != r.end(); ++u) {
       eid_t later = 0;
       for (const vid_t v : host_list(g, u, scratch))
         later += before(u, v) ? 1 : 0;
-      o.offsets[u + 1] = later;
+      o.offsets[u] = later;
     }
   });
-  sum_lengths(o.offsets);
+  exclusive_scan(o.offsets.data(), std::size_t{n} + 1);
   o.targets = Buffer<vid_t>::allocate(o.offsets[n], memory);
   // Each list sorted (the graph's lists mostly are already), a repeated edge kept once: its list's
   // kept length in `kept`.
@@ -157,9 +138,9 @@ Oriented orient(const Graph& g, HostMemory& memory) {
   // own, the lists' slots past their ends left out.
   Oriented c;
   c.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1, memory);
-  c.offsets[0] = 0;
-  tbb::parallel_for(vid_t{0}, n, [&](vid_t u) { c.offsets[u + 1] = kept[u]; });
-  sum_lengths(c.offsets);
+  c.offsets[n] = 0;
+  tbb::parallel_for(vid_t{0}, n, [&](vid_t u) { c.offsets[u] = kept[u]; });
+  exclusive_scan(c.offsets.data(), std::size_t{n} + 1);
   c.targets = Buffer<vid_t>::allocate(c.offsets[n], memory);
   tbb::parallel_for(vid_t{0}, n, [&](vid_t u) {
     std::copy_n(o.targets.data() + o.offsets[u], kept[u], c.targets.data() + c.offsets[u]);

@@ -3,7 +3,6 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
-#include <tbb/parallel_scan.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -13,25 +12,10 @@
 #include <vector>
 
 #include "ooc/core/buffer.hpp"
+#include "ooc/core/parallel_scan.hpp"
 #include "ooc/core/types.hpp"
 
 namespace ooc::detail {
-
-// In-place exclusive prefix sum; returns the total.
-template <class T>
-T exclusive_scan(T* data, std::size_t n) {
-  return tbb::parallel_scan(
-      tbb::blocked_range<std::size_t>(0, n, 1 << 16), T{0},
-      [&](const tbb::blocked_range<std::size_t>& r, T sum, bool final_pass) {
-        for (std::size_t i = r.begin(); i < r.end(); ++i) {
-          const T value = data[i];
-          if (final_pass) data[i] = sum;
-          sum += value;
-        }
-        return sum;
-      },
-      [](T a, T b) { return a + b; });
-}
 
 template <class T>
 void parallel_fill(T* data, std::size_t n, T value) {
