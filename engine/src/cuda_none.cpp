@@ -76,6 +76,10 @@ std::unique_ptr<ValuesExecutor<KCoreRankedPeel::Value>> make_cuda_executor(const
                                                                            const CudaRun&) {
   no_cuda();
 }
+std::unique_ptr<ValuesExecutor<SccReach::Value>> make_cuda_executor(const SccReach&,
+                                                                    const CudaRun&) {
+  no_cuda();
+}
 void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>&, const KCorePeel&, const vid_t*,
                            std::uint64_t) {
   no_cuda();

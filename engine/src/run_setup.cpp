@@ -92,8 +92,7 @@ Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
 
 }  // namespace
 
-RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run,
-                                   bool on_gpu) const {
+RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run) const {
   if (impl_->tier) {
     throw Unsupported(algorithm +
                       " reads every list from host memory, and this graph's exceed "
@@ -103,10 +102,6 @@ RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOption
     throw Unsupported(algorithm + " runs on one rank for now: run it without --devices or mpirun");
   }
   const bool cuda = impl_->backend == Backend::cuda;
-  if (cuda && !on_gpu) {
-    throw Unsupported(
-        algorithm + " runs on the CPU backend for now (--backend cpu); its GPU version is to come");
-  }
   if (run.cancelled && run.cancelled()) throw Cancelled("the run was cancelled after 0 iterations");
   RunStats s;
   s.algorithm = algorithm;

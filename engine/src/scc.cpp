@@ -1,4 +1,4 @@
-// Strongly connected components (OocEngine::scc) on the CPU backend.
+// Strongly connected components (OocEngine::scc), on either backend.
 //
 // Hong, Rodia and Olukotun, "On fast parallel detection of strongly connected components (SCC) in
 // small-world graphs" (SC'13), Method 2, whose insight is that a small-world graph's SCCs are one
@@ -7,8 +7,9 @@
 // from the vertex of largest in-degree times out-degree finds the giant: what the pivot reaches
 // forward and, within that, what reaches it backward (every vertex on a path from a forward one
 // back to the pivot is a forward one too, so the backward search never leaves the forward set).
-// Both searches are direction-optimising BFS runs (Beamer et al.). A second trim follows, and
-// Tarjan's algorithm (Pearce's one-array form, serial) settles what is left: on a small-world
+// Both searches are runs of the engine (scc_program.hpp), on the GPU or the CPU, the backward one
+// on an engine made on the in-lists; the trims and Tarjan are host passes. A second trim follows,
+// and Tarjan's algorithm (Pearce's one-array form, serial) settles what is left: on a small-world
 // graph nothing, on a road network most of it, in one weak component that no parallel split of
 // Hong et al.'s would have divided.
 //
@@ -25,15 +26,19 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "engine_impl.hpp"
 #include "host_lists.hpp"
 #include "ooc/core/atomics.hpp"
 #include "ooc/core/error.hpp"
-#include "ooc/engine/direction.hpp"
 #include "ooc/engine/engine.hpp"
+#include "ooc/engine/scc_program.hpp"
+#include "ooc/partitioner/graph.hpp"
 
 namespace ooc {
 namespace {
@@ -67,26 +72,6 @@ struct Lists {
     return way == Way::out || g.symmetric ? g.degree(v) : g.in_edges.degree(v);
   }
   eid_t both(vid_t v) const { return degree(Way::out, v) + degree(Way::in, v); }
-};
-
-// A bit per vertex, set concurrently.
-class Bitmap {
- public:
-  explicit Bitmap(vid_t n) : words_((std::size_t{n} + 63) / 64) {}
-
-  bool get(vid_t v) const { return words_[v / 64].load(std::memory_order_relaxed) >> (v % 64) & 1; }
-  // Sets v's bit; true when this call set it.
-  bool claim(vid_t v) {
-    const std::uint64_t bit = std::uint64_t{1} << (v % 64);
-    return (words_[v / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
-  }
-  void clear() {
-    tbb::parallel_for(std::size_t{0}, words_.size(),
-                      [this](std::size_t i) { words_[i].store(0, std::memory_order_relaxed); });
-  }
-
- private:
-  std::vector<std::atomic<std::uint64_t>> words_;
 };
 
 struct State {
@@ -264,71 +249,39 @@ vid_t pivot(const State& s) {
       .second;
 }
 
-// A breadth-first search from `seed` (taken already) along `way`, through the vertices for which
-// open(v) holds, each taken by take(v) (false when another thread took it first); returns what it
-// took, the seed first. Direction-optimising (Beamer, Asanovic and Patterson, SC'12): a
-// top-down step reads the frontier's lists; once the frontier holds enough of the open vertices'
-// edges (choose_pull, with GAP's constants), a bottom-up step has every open vertex read its list
-// the other way up to its first frontier vertex, found in a bitmap.
-template <class Open, class Take>
-std::vector<vid_t> search(State& s, vid_t seed, Way way, Open&& open, Take&& take) {
-  const Way back = reverse(way);
-  const auto back_edges = [&](const std::vector<vid_t>& vertices) {
-    return sum(vertices.size(), [&](std::size_t i) { return s.lists.degree(back, vertices[i]); });
-  };
-  DirectionSurvey survey;  // the frontier, and the open vertices with the lists a pull reads
-  survey.pull_vertices =
-      sum(s.n, [&](std::size_t v) { return open(static_cast<vid_t>(v)) ? 1 : 0; });
-  survey.pull_edges = sum(s.n, [&](std::size_t v) {
-    return open(static_cast<vid_t>(v)) ? s.lists.degree(back, static_cast<vid_t>(v)) : 0;
-  });
-  DirectionState direction;
-  Bitmap in_frontier(s.n);
-  std::vector<vid_t> taken{seed};
-  for (std::vector<vid_t> frontier{seed}; !frontier.empty();) {
-    survey.frontier_vertices = frontier.size();
-    survey.frontier_edges =
-        sum(frontier.size(), [&](std::size_t i) { return s.lists.degree(way, frontier[i]); });
-    if (choose_pull(survey, true, true, s.n, direction)) {
-      in_frontier.clear();
-      tbb::parallel_for(std::size_t{0}, frontier.size(),
-                        [&](std::size_t i) { in_frontier.claim(frontier[i]); });
-      frontier = expand_all(s, [&](vid_t v, Local& local) {
-        if (!open(v)) return;
-        const std::span<const vid_t> list = s.lists.along(back, v, local.scratch);
-        const auto hit =
-            std::find_if(list.begin(), list.end(), [&](vid_t u) { return in_frontier.get(u); });
-        local.edges += static_cast<std::uint64_t>(hit - list.begin()) + (hit != list.end());
-        if (hit != list.end() && take(v)) local.found.push_back(v);
-      });
-    } else {
-      frontier = expand_from(s, frontier, [&](vid_t v, Local& local) {
-        const std::span<const vid_t> list = s.lists.along(way, v, local.scratch);
-        local.edges += list.size();
-        for (const vid_t w : list) {
-          if (open(w) && take(w)) local.found.push_back(w);
-        }
-      });
+// The bitmap of the vertices a search must not enter: the settled ones, and those for which
+// also(v) holds.
+std::vector<std::uint32_t> closed_bits(const State& s, auto&& also) {
+  std::vector<std::uint32_t> words((std::size_t{s.n} + 31) / 32);
+  tbb::parallel_for(std::size_t{0}, words.size(), [&](std::size_t w) {
+    std::uint32_t word = 0;
+    const auto first = static_cast<vid_t>(w * 32);
+    const vid_t last = std::min<vid_t>(s.n, first + 32);
+    for (vid_t v = first; v < last; ++v) {
+      if (!s.unsettled(v) || also(v)) word |= std::uint32_t{1} << (v % 32);
     }
-    survey.pull_vertices -= frontier.size();
-    survey.pull_edges -= back_edges(frontier);
-    taken.insert(taken.end(), frontier.begin(), frontier.end());
-  }
-  return taken;
+    words[w] = word;
+  });
+  return words;
 }
 
 // The pivot's SCC, settled in the pivot's component: what the pivot reaches forward among the
-// unsettled, and within that, what reaches the pivot.
-std::vector<vid_t> forward_backward(State& s, vid_t pivot) {
-  Bitmap forward(s.n);
-  forward.claim(pivot);
-  search(
-      s, pivot, Way::out, [&](vid_t w) { return s.unsettled(w) && !forward.get(w); },
-      [&](vid_t w) { return forward.claim(w); });
-  s.settle(pivot, pivot);
-  return search(
-      s, pivot, Way::in, [&](vid_t u) { return forward.get(u) && s.unsettled(u); },
-      [&](vid_t u) { return s.settle(u, pivot); });
+// unsettled, and within that, what reaches it backward (every vertex on a path from a forward one
+// back to the pivot is a forward one too, so the backward search never leaves the forward set).
+// reach(way, closed, pivot) runs a search (SccReach) and returns each vertex's value, 1 where
+// reached.
+template <class Reach>
+std::vector<vid_t> forward_backward(State& s, vid_t pivot, Reach&& reach) {
+  const Buffer<std::uint32_t> forward =
+      reach(Way::out, closed_bits(s, [](vid_t) { return false; }), pivot);
+  const Buffer<std::uint32_t> backward =
+      reach(Way::in, closed_bits(s, [&](vid_t v) { return forward[v] == 0; }), pivot);
+  std::vector<vid_t> giant = expand_all(s, [&](vid_t v, Local& local) {
+    if (backward[v] != 0) local.found.push_back(v);
+  });
+  tbb::parallel_for(std::size_t{0}, giant.size(),
+                    [&](std::size_t i) { s.settle(giant[i], pivot); });
+  return giant;
 }
 
 // Tarjan's algorithm over the vertices left, in Pearce's form ("A space-efficient algorithm for
@@ -437,6 +390,9 @@ SccResult OocEngine::scc(const RunOptions& run) {
         "partition-tool --in-edges)");
   }
   using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
   const auto start = Clock::now();
   State s(g);
   // A phase's iteration: the vertices unsettled when it began, the lists' entries it read.
@@ -447,20 +403,55 @@ SccResult OocEngine::scc(const RunOptions& run) {
     it.iteration = static_cast<std::uint32_t>(stats.iterations.size());
     it.active_vertices = unsettled;
     it.edges_processed = s.edges_read.exchange(0);
-    it.seconds = it.compute_seconds =
-        std::chrono::duration<double>(Clock::now() - phase_start).count();
+    it.seconds = it.compute_seconds = seconds_since(phase_start);
     stats.iterations.push_back(it);
     unsettled -= settled;
     phase_start = Clock::now();
+  };
+  // FW-BW's searches, runs of the engine whose iterations join the phases': forward over this
+  // engine's lists, backward over those of an engine made on the in-lists (a symmetric graph's
+  // are its out-lists), which the setup's time counts.
+  std::optional<OocEngine> in_lists;
+  const auto reach = [&](Way way, const std::vector<std::uint32_t>& closed, vid_t pivot) {
+    const auto made = Clock::now();
+    if (way == Way::in && !g.symmetric && !in_lists) in_lists.emplace(in_edge_view(g), options());
+    OocEngine& engine = way == Way::in && in_lists ? *in_lists : *this;
+    SccReach program{closed.data(), pivot};
+    std::shared_ptr<void> on_device;
+    const std::size_t bytes = closed.size() * sizeof(std::uint32_t);
+    if (engine.impl_->device) {
+      on_device = detail::device_allocate(*engine.impl_->device, bytes, "scc's closed vertices");
+      detail::copy_to_device(*engine.impl_->device, on_device.get(), closed.data(), bytes);
+      program.closed = static_cast<const std::uint32_t*>(on_device.get());
+    }
+    detail::RawRun<SccReach> raw =
+        engine.run_builtin(program, engine.begin_run(detail::info_of<SccReach>("scc"), run));
+    // Its setup: the engine on the in-lists, the bitmap's copy, the run's planning and executor.
+    raw.stats.setup_seconds = seconds_since(made) - raw.stats.seconds - raw.stats.readback_seconds;
+    if (way == Way::out) {
+      // The summary's place, policy and memory are the forward search's (it runs first).
+      RunStats described = raw.stats;
+      described.algorithm = stats.algorithm;
+      described.iterations = std::move(stats.iterations);
+      described.seconds = stats.seconds;
+      described.setup_seconds = stats.setup_seconds;
+      described.readback_seconds = stats.readback_seconds;
+      described.setup_bytes = stats.setup_bytes;
+      stats = std::move(described);
+    }
+    stats.add(raw.stats);
+    return std::move(raw.values);
   };
   std::vector<vid_t> trimmed = count_edges(s);
   const vid_t first_trim = static_cast<vid_t>(trimmed.size()) + retire(s, std::move(trimmed));
   end_phase(first_trim);
   const vid_t p = pivot(s);
-  std::vector<vid_t> giant = p == kUnsettled ? std::vector<vid_t>{} : forward_backward(s, p);
+  std::vector<vid_t> giant = p == kUnsettled ? std::vector<vid_t>{} : forward_backward(s, p, reach);
   const auto giant_size = static_cast<vid_t>(giant.size());
+  unsettled -= giant_size;
+  phase_start = Clock::now();
   const vid_t second_trim = trim_after(s, std::move(giant));
-  end_phase(giant_size + second_trim);
+  end_phase(second_trim);
   const vid_t left = unsettled;
   if (left > 0) tarjan(s);
   end_phase(left);
@@ -474,7 +465,7 @@ SccResult OocEngine::scc(const RunOptions& run) {
                  " components, the largest " + std::to_string(labels.largest) + " (trimmed " +
                  std::to_string(first_trim + second_trim) + ", FW-BW " +
                  std::to_string(giant_size) + ", Tarjan " + std::to_string(left) + ")";
-  stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  stats.seconds = seconds_since(start) - stats.setup_seconds;
   result.stats = std::move(stats);
   return result;
 }

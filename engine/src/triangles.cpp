@@ -151,7 +151,7 @@ Oriented orient(const Graph& g, HostMemory& memory) {
 }  // namespace detail
 
 TriangleResult OocEngine::triangles(const RunOptions& run) {
-  RunStats s = begin_host_run("tc", run, true);
+  RunStats s = begin_host_run("tc", run);
   const Graph& g = graph();
   if (!g.symmetric) {
     throw InvalidInput(

@@ -276,15 +276,13 @@ class Graph:
 
     def kcore(self, *, transfer: Optional[str] = None) -> Result:
         """The k-core decomposition: each vertex's core number, uint32, by peeling in the
-        engine's iterations. Needs a symmetric graph (``undirected=True``); runs on the CPU
-        backend for now (``backend="cpu"``: the CUDA backend refuses it)."""
+        engine's iterations. Needs a symmetric graph (``undirected=True``); either backend."""
         return _result(self._core.kcore(_settings(0, transfer, None, None, None)))
 
     def scc(self) -> Result:
         """Strongly connected components: the smallest vertex id in each vertex's component,
         uint32. Needs a directed graph's in-edges (``in_edges=True``) or a symmetric graph, whose
-        SCCs are its connected components; runs on the CPU backend for now (``backend="cpu"``:
-        the CUDA backend refuses it)."""
+        SCCs are its connected components; either backend, on one rank."""
         return _result(self._core.scc(_settings(0, None, None, None, None)))
 
     def pagerank(self, *, damping: float = 0.85, tolerance: Optional[float] = None,

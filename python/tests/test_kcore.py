@@ -1,5 +1,4 @@
-"""Graph.kcore() against networkx's core numbers, on the CPU backend (the CUDA backend refuses it
-for now)."""
+"""Graph.kcore() against networkx's core numbers, on the CPU backend."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,4 @@
-"""Graph.scc() against networkx's strongly connected components, on the CPU backend (the CUDA
-backend refuses it for now)."""
+"""Graph.scc() against networkx's strongly connected components, on the CPU backend."""
 
 import numpy as np
 import pytest

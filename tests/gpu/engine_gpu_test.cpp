@@ -18,6 +18,7 @@
 #include "ooc/engine/calibration.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/partitioner/oocg.hpp"
+#include "scc_cases.hpp"
 
 namespace ooc {
 namespace {
@@ -103,6 +104,24 @@ TEST(CudaKCore, MatchesTheReferenceOnCompressedLists) {
 TEST(CudaKCore, GivesKnownCoresAndRefusesADirectedGraph) {
   OOC_REQUIRE_GPU();
   test::expect_known_kcores(Backend::cuda);
+}
+
+// Strongly connected components on the GPU: the trims and Tarjan on the host, FW-BW's searches as
+// CUDA runs, the backward one on an engine of the in-lists (scc.cpp).
+TEST(CudaScc, MatchesTheReferenceOnEveryShapeAndPolicy) {
+  OOC_REQUIRE_GPU();
+  test::expect_scc_on_every_shape_and_policy(Backend::cuda);
+}
+
+TEST(CudaScc, MatchesTheReferenceOnCompressedLists) {
+  OOC_REQUIRE_GPU();
+  test::expect_scc_on_compressed_lists(Backend::cuda);
+}
+
+TEST(CudaScc, FindsKnownComponentsAndASymmetricGraphsConnectedOnes) {
+  OOC_REQUIRE_GPU();
+  test::expect_known_sccs(Backend::cuda);
+  test::expect_symmetric_sccs(Backend::cuda);
 }
 
 // Triangles on the GPU (triangles_gpu.cpp) on every symmetric shape and a road-like graph, raw

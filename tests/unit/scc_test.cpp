@@ -9,133 +9,28 @@
 #include <vector>
 
 #include "engine_cases.hpp"
-#include "graph_util.hpp"
 #include "ranks.hpp"
+#include "scc_cases.hpp"
 
 namespace ooc {
 namespace {
 
-// A road-like grid: each street one way, the other or both (by a hash of its cell), so that most
-// components are small; with a self-loop and a repeated edge on every seventh cell, kept.
-EdgeList one_way_grid(vid_t rows, vid_t cols) {
-  std::vector<std::pair<vid_t, vid_t>> pairs;
-  const auto street = [&](vid_t u, vid_t v) {
-    const vid_t way = (u * 2654435761u >> 7) % 3;
-    if (way != 1) pairs.emplace_back(u, v);
-    if (way != 0) pairs.emplace_back(v, u);
-    if (u % 7 == 0) pairs.emplace_back(u, u);
-    if (u % 7 == 3) {
-      const std::pair<vid_t, vid_t> last = pairs.back();
-      pairs.push_back(last);
-    }
-  };
-  for (vid_t r = 0; r < rows; ++r) {
-    for (vid_t c = 0; c < cols; ++c) {
-      const vid_t u = r * cols + c;
-      if (c + 1 < cols) street(u, u + 1);
-      if (r + 1 < rows) street(u, u + cols);
-    }
-  }
-  return test::edge_list(rows * cols, pairs);
+// FW-BW's searches are runs of the engine: every shape on every policy, priority on and off, and
+// compressed out-lists with their raw ones and alone.
+TEST(CpuScc, MatchesTheReferenceOnEveryShapeAndPolicy) {
+  test::expect_scc_on_every_shape_and_policy(Backend::cpu);
 }
 
-// n vertices in one directed cycle, ids scattered by hub sort.
-EdgeList cycle(vid_t n) {
-  std::vector<std::pair<vid_t, vid_t>> pairs;
-  for (vid_t v = 0; v < n; ++v)
-    pairs.emplace_back(v, (v + 1) % n);
-  return test::edge_list(n, pairs);
+TEST(CpuScc, MatchesTheReferenceOnCompressedLists) {
+  test::expect_scc_on_compressed_lists(Backend::cpu);
 }
 
-Graph with_in_edges(Graph g) {
-  g.in_edges = in_edges_of(g);
-  return g;
-}
-
-Graph make_scc_shape(const std::string& name) {
-  if (name == "grid") {
-    BuildOptions options;
-    options.remove_self_loops = false;
-    options.remove_duplicates = false;
-    return with_in_edges(hub_sort(build_graph(one_way_grid(40, 50), options), 0.05));
-  }
-  if (name == "cycle") return with_in_edges(test::build(cycle(300), false, 31));
-  return test::make_in_edge_shape(name);  // kron and urand directed, a chain (a DAG), stars
-}
-
-const std::vector<std::string>& scc_shape_names() {
-  static const std::vector<std::string> names{"kron_directed", "urand_directed", "grid",
-                                              "cycle",         "chain_directed", "in_big_star"};
-  return names;
-}
-
-std::size_t components_of(std::vector<vid_t> labels) {
-  std::sort(labels.begin(), labels.end());
-  return static_cast<std::size_t>(std::unique(labels.begin(), labels.end()) - labels.begin());
-}
-
-// Every shape, with raw, compressed and compressed-only out-lists: each vertex's label is the
-// reference's, and the count and the largest size are the labels'.
-TEST(CpuScc, MatchesTheReferenceOnEveryShape) {
-  for (const std::string& shape : scc_shape_names()) {
-    const Graph reference_graph = make_scc_shape(shape);
-    const std::vector<vid_t> expected = reference::scc(reference_graph);
-    std::vector<vid_t> sizes(expected.size(), 0);
-    for (const vid_t label : expected)
-      ++sizes[label];
-    for (const int lists : {0, 1, 2}) {
-      SCOPED_TRACE(shape + (lists == 0   ? ", raw"
-                            : lists == 1 ? ", compressed"
-                                         : ", compressed only"));
-      Graph g = make_scc_shape(shape);
-      if (lists > 0) compress(g);
-      if (lists == 2) drop_raw_lists(g);
-      OocEngine engine(std::move(g), test::options_for("hybrid", true, Backend::cpu));
-      const SccResult r = engine.scc();
-      EXPECT_EQ(r.values, expected);
-      EXPECT_EQ(r.components, components_of(expected));
-      EXPECT_EQ(r.largest, *std::max_element(sizes.begin(), sizes.end()));
-      EXPECT_EQ(r.stats.algorithm, "scc");
-      EXPECT_NE(r.stats.summary().find(std::to_string(r.components) + " components, the largest " +
-                                       std::to_string(r.largest)),
-                std::string::npos);
-    }
-  }
-}
-
-// The shapes' structure, known without the reference: a cycle is one component, a chain (a DAG)
-// all singletons, trimmed; kron has a giant, found by FW-BW; the grid has hundreds of components,
-// most found by Tarjan.
 TEST(CpuScc, FindsTheShapesKnownComponents) {
-  const auto run = [](const std::string& shape) {
-    OocEngine engine(make_scc_shape(shape), test::options_for("hybrid", true, Backend::cpu));
-    return engine.scc();
-  };
-  const SccResult cycle = run("cycle");
-  EXPECT_EQ(cycle.components, 1u);
-  EXPECT_EQ(cycle.values, std::vector<vid_t>(300, 0));
-  const SccResult chain = run("chain_directed");
-  EXPECT_EQ(chain.components, 200u);
-  EXPECT_EQ(chain.largest, 1u);
-  EXPECT_NE(chain.stats.method.find("(trimmed 200, FW-BW 0, "), std::string::npos)
-      << chain.stats.method;
-  const SccResult kron = run("kron_directed");
-  EXPECT_GT(kron.largest, 500u);
-  EXPECT_NE(kron.stats.method.find(", FW-BW " + std::to_string(kron.largest) + ", "),
-            std::string::npos)
-      << kron.stats.method;
-  const SccResult grid = run("grid");
-  EXPECT_GT(grid.components, 100u);
-  EXPECT_EQ(grid.stats.method.find(", Tarjan 0)"), std::string::npos) << grid.stats.method;
+  test::expect_known_sccs(Backend::cpu);
 }
 
-// A symmetric graph's lists are its in-lists: its SCCs are its connected components.
 TEST(CpuScc, OnASymmetricGraphAreTheConnectedComponents) {
-  for (const std::string shape : {"kron", "disconnected"}) {
-    SCOPED_TRACE(shape);
-    OocEngine engine(test::make_shape(shape), test::options_for("hybrid", true, Backend::cpu));
-    EXPECT_EQ(engine.scc().values, reference::cc(engine.graph()));
-  }
+  test::expect_symmetric_sccs(Backend::cpu);
 }
 
 // A directed graph without in-edges is refused in one line that says how to write them; ranks
@@ -147,7 +42,7 @@ TEST(CpuScc, RefusesWhatItCannotRun) {
             "scc needs the graph's in-edges, and this directed graph has none (write it with "
             "partition-tool --in-edges)");
   test::on_ranks(2, [](int, const std::shared_ptr<Communicator>& communicator) {
-    OocEngine engine(make_scc_shape("cycle"), test::options_for("hybrid", true, Backend::cpu),
+    OocEngine engine(test::make_scc_shape("cycle"), test::options_for("hybrid", true, Backend::cpu),
                      communicator);
     EXPECT_EQ(test::error_of([&] { engine.scc(); }),
               "scc runs on one rank for now: run it without --devices or mpirun");

@@ -279,10 +279,11 @@ class OocEngine {
   KCoreResult kcore(const RunOptions& run = {});
   // Strongly connected components (scc.cpp; docs/programs.md, "Strongly connected components"):
   // trimming, a forward-backward search from a high-degree pivot for the giant component, then
-  // Tarjan's algorithm on each weakly connected group left (Hong et al., SC'13). Needs a directed
-  // graph's in-edges (partition-tool --in-edges); a symmetric graph's lists are their own, and
-  // its SCCs are its connected components. The CPU backend, on one rank, for now: the CUDA
-  // backend and ranks refuse it.
+  // Tarjan's algorithm on what is left (Hong et al., SC'13). Needs a directed graph's in-edges
+  // (partition-tool --in-edges); a symmetric graph's lists are their own, and its SCCs are its
+  // connected components. The forward and backward searches are runs of the engine (the backward
+  // one on an engine made on the in-lists), the trims and Tarjan host passes. Either backend, on
+  // one rank for now: ranks refuse it.
   SccResult scc(const RunOptions& run = {});
   // `count` distinct vertices with out-edges, drawn uniformly with `seed` (user ids): bc's
   // sampled sources.
@@ -298,11 +299,9 @@ class OocEngine {
 
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
-  // The host algorithms (triangles, scc) on one rank, for now: refuses ranks, the CUDA backend
-  // unless the algorithm runs `on_gpu` (triangles), in one line naming `algorithm`, and a
-  // cancelled run; the run's stats with what is fixed filled in.
-  RunStats begin_host_run(const std::string& algorithm, const RunOptions& run,
-                          bool on_gpu = false) const;
+  // The algorithms driven from the host (triangles, scc) on one rank, for now: refuses ranks, in
+  // one line naming `algorithm`, and a cancelled run; the run's stats with what is fixed filled in.
+  RunStats begin_host_run(const std::string& algorithm, const RunOptions& run) const;
   detail::RankView rank_view() const;  // empty without a communicator
   // A file whose lists exceed the host memory they may hold (EngineOptions::host_memory), loaded
   // with a host tier (beyond_memory.cpp); nullopt when they fit.

@@ -17,6 +17,7 @@
 #include "ooc/engine/options.hpp"
 #include "ooc/engine/ownership.hpp"
 #include "ooc/engine/programs.hpp"
+#include "ooc/engine/scc_program.hpp"
 #include "ooc/kernels/bitmap.hpp"
 #include "ooc/partitioner/graph.hpp"
 #include "ooc/partitioner/partition.hpp"
@@ -115,6 +116,8 @@ void restart_cuda_executor(ValuesExecutor<KCorePeel::Value>& executor, const KCo
 void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>& executor,
                            const KCoreRankedPeel& program, const vid_t* frontier,
                            std::uint64_t count);
+std::unique_ptr<ValuesExecutor<SccReach::Value>> make_cuda_executor(const SccReach& program,
+                                                                    const CudaRun& run);
 // k-core's lists between its shells, in device memory: `left` the vertices not peeled when last
 // listed (n entries), `opened` those the last shell opened (n entries), `counts` two device
 // words, `temp` the scratch of kcore_temp_bytes(n); their lengths, read back.
