@@ -30,6 +30,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "engine_impl.hpp"
@@ -189,42 +191,46 @@ std::vector<vid_t> recount(State& s) {
   return trimmed;
 }
 
-// Takes `settled` out of their neighbours' counts and trims whoever is left without an in-edge or
-// an out-edge, again until no one is; returns how many it trimmed.
+// Takes `settled` out of their neighbours' counts, returning those it leaves without an in-edge or
+// an out-edge, settled.
+std::vector<vid_t> take_out(State& s, const std::vector<vid_t>& settled) {
+  return expand_from(s, settled, [&s](vid_t v, Local& local) {
+    const auto drop = [&](vid_t w, std::vector<std::atomic<eid_t>>& left) {
+      if (w != v && s.unsettled(w) && left[w].fetch_sub(1) == 1 && s.settle(w, w))
+        local.found.push_back(w);
+    };
+    for (const vid_t w : s.lists.out(v, local.scratch))
+      drop(w, s.in_left);
+    const std::span<const vid_t> in = s.lists.in(v, local.scratch);
+    for (const vid_t u : in)
+      drop(u, s.out_left);
+    local.edges += s.lists.g.degree(v) + in.size();
+  });
+}
+
+// Trims, after `settled` were settled, whoever is left without an in-edge or an out-edge, again
+// until no one is; returns how many it trimmed. Each round takes the vertices settled last out of
+// their neighbours' counts (reading their lists, an atomic an entry, contended at a hub), or
+// counts afresh over the lists of the vertices left (no atomic), whichever reads fewer entries.
+// On a small-world graph the vertices of the first trim, without an in- or an out-edge, hold most
+// of the edges, and so does the giant after FW-BW: counting afresh reads what is left. On a road
+// network a round settles a few vertices of a chain, and taking them out reads a few lists.
 vid_t retire(State& s, std::vector<vid_t> settled) {
+  const auto edges_of = [&s](const std::vector<vid_t>& vertices) {
+    return sum(vertices.size(), [&](std::size_t i) { return s.lists.both(vertices[i]); });
+  };
+  std::uint64_t left = sum(s.n, [&](std::size_t v) {
+    return s.unsettled(static_cast<vid_t>(v)) ? s.lists.both(static_cast<vid_t>(v)) : 0;
+  });
+  std::uint64_t edges = edges_of(settled);
   vid_t trimmed = 0;
   while (!settled.empty()) {
-    settled = expand_from(s, settled, [&s](vid_t v, Local& local) {
-      const auto drop = [&](vid_t w, std::vector<std::atomic<eid_t>>& left) {
-        if (w != v && s.unsettled(w) && left[w].fetch_sub(1) == 1 && s.settle(w, w))
-          local.found.push_back(w);
-      };
-      for (const vid_t w : s.lists.out(v, local.scratch))
-        drop(w, s.in_left);
-      const std::span<const vid_t> in = s.lists.in(v, local.scratch);
-      for (const vid_t u : in)
-        drop(u, s.out_left);
-      local.edges += s.lists.g.degree(v) + in.size();
-    });
+    settled = edges <= left ? take_out(s, settled) : recount(s);
+    edges = edges_of(settled);
+    left -= edges;
     trimmed += static_cast<vid_t>(settled.size());
   }
   return trimmed;
-}
-
-// The second trim, after FW-BW has settled the giant: retiring the giant reads its lists, counting
-// afresh reads those of the vertices left, and it takes whichever reads fewer (on a small-world
-// graph the giant holds nearly every edge left; on a road network it may be a handful of
-// vertices). Returns how many it trimmed.
-vid_t trim_after(State& s, std::vector<vid_t> giant) {
-  const std::uint64_t giant_edges =
-      sum(giant.size(), [&](std::size_t i) { return s.lists.both(giant[i]); });
-  const std::uint64_t left_edges = sum(s.n, [&](std::size_t v) {
-    return s.unsettled(static_cast<vid_t>(v)) ? s.lists.both(static_cast<vid_t>(v)) : 0;
-  });
-  if (giant_edges <= left_edges) return retire(s, std::move(giant));
-  std::vector<vid_t> trimmed = recount(s);
-  const auto counted = static_cast<vid_t>(trimmed.size());
-  return counted + retire(s, std::move(trimmed));
 }
 
 // The unsettled vertex of largest in-degree times out-degree among the unsettled (Hong et al.:
@@ -364,18 +370,44 @@ struct Labels {
 
 Labels label(const State& s, const Graph& g) {
   std::vector<vid_t> smallest(s.n, kNoVertex), size(s.n, 0);
-  tbb::parallel_for(vid_t{0}, s.n, [&](vid_t v) {
-    const vid_t c = s.component[v];
-    atomic_min(&smallest[c], g.original_id(v));
-    std::atomic_ref<vid_t>(size[c]).fetch_add(1, std::memory_order_relaxed);
+  // A range's vertices in a row of one component are added to it at once: the giant's millions
+  // would otherwise contend for its counter.
+  tbb::parallel_for(tbb::blocked_range<vid_t>(0, s.n), [&](const tbb::blocked_range<vid_t>& r) {
+    vid_t c = kNoVertex, least = kNoVertex, count = 0;
+    const auto flush = [&] {
+      if (count == 0) return;
+      atomic_min(&smallest[c], least);
+      std::atomic_ref<vid_t>(size[c]).fetch_add(count, std::memory_order_relaxed);
+    };
+    for (vid_t v = r.begin(); v != r.end(); ++v) {
+      const vid_t of = s.component[v];
+      if (of != c) {
+        flush();
+        c = of;
+        least = kNoVertex;
+        count = 0;
+      }
+      least = std::min(least, g.original_id(v));
+      ++count;
+    }
+    flush();
   });
   Labels out;
   out.internal.resize(s.n);
   tbb::parallel_for(vid_t{0}, s.n, [&](vid_t v) { out.internal[v] = smallest[s.component[v]]; });
-  for (vid_t v = 0; v < s.n; ++v) {
-    out.components += s.component[v] == v ? 1 : 0;
-    out.largest = std::max(out.largest, size[v]);
-  }
+  using Counts = std::pair<vid_t, vid_t>;  // components, the largest
+  std::tie(out.components, out.largest) = tbb::parallel_reduce(
+      tbb::blocked_range<vid_t>(0, s.n), Counts{0, 0},
+      [&](const tbb::blocked_range<vid_t>& r, Counts counts) {
+        for (vid_t v = r.begin(); v != r.end(); ++v) {
+          counts.first += s.component[v] == v ? 1 : 0;
+          counts.second = std::max(counts.second, size[v]);
+        }
+        return counts;
+      },
+      [](Counts a, Counts b) {
+        return Counts{a.first + b.first, std::max(a.second, b.second)};
+      });
   return out;
 }
 
@@ -450,7 +482,7 @@ SccResult OocEngine::scc(const RunOptions& run) {
   const auto giant_size = static_cast<vid_t>(giant.size());
   unsettled -= giant_size;
   phase_start = Clock::now();
-  const vid_t second_trim = trim_after(s, std::move(giant));
+  const vid_t second_trim = retire(s, std::move(giant));
   end_phase(second_trim);
   const vid_t left = unsettled;
   if (left > 0) tarjan(s);
