@@ -37,6 +37,7 @@
 #include "engine_impl.hpp"
 #include "host_lists.hpp"
 #include "ooc/core/atomics.hpp"
+#include "ooc/core/buffer.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/engine/engine.hpp"
 #include "ooc/engine/scc_program.hpp"
@@ -76,6 +77,20 @@ struct Lists {
   eid_t both(vid_t v) const { return degree(Way::out, v) + degree(Way::in, v); }
 };
 
+// An array of n values updated concurrently through std::atomic_ref, left unfilled when made (a
+// vector of atomics would fill gigabytes on one thread).
+template <class T>
+class AtomicArray {
+ public:
+  explicit AtomicArray(vid_t n) : values_(Buffer<T>::allocate(n)) {}
+  std::atomic_ref<T> operator[](vid_t v) const {
+    return std::atomic_ref<T>(const_cast<T&>(values_.data()[v]));
+  }
+
+ private:
+  Buffer<T> values_;
+};
+
 struct State {
   explicit State(const Graph& graph)
       : lists{graph}, n(graph.num_vertices()), component(n), out_left(n), in_left(n) {
@@ -94,9 +109,9 @@ struct State {
   Lists lists;
   vid_t n;
   // Each vertex's component, named by one of its vertices; kUnsettled until known.
-  std::vector<std::atomic<vid_t>> component;
+  AtomicArray<vid_t> component;
   // Edges to and from unsettled vertices, self-loops aside: trimming's counts.
-  std::vector<std::atomic<eid_t>> out_left, in_left;
+  AtomicArray<eid_t> out_left, in_left;
   std::atomic<std::uint64_t> edges_read{0};
 };
 
@@ -195,7 +210,7 @@ std::vector<vid_t> recount(State& s) {
 // an out-edge, settled.
 std::vector<vid_t> take_out(State& s, const std::vector<vid_t>& settled) {
   return expand_from(s, settled, [&s](vid_t v, Local& local) {
-    const auto drop = [&](vid_t w, std::vector<std::atomic<eid_t>>& left) {
+    const auto drop = [&](vid_t w, AtomicArray<eid_t>& left) {
       if (w != v && s.unsettled(w) && left[w].fetch_sub(1) == 1 && s.settle(w, w))
         local.found.push_back(w);
     };
