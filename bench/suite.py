@@ -51,8 +51,8 @@ weights above; suite.json records what partition-tool info --json then finds in 
 "compressed" lists, or none). On it bfs, sssp, cc and pagerank run with no options (`ooc-run
 bfs,sssp,cc,pagerank --graph G`: in GPU memory when the graph fits, else out of core with the
 edge cache) and again with --in-memory off, then with the best setting known for each
-(suite_sets.BEST_SETTINGS, with where each was measured; sssp's and cc's best are their defaults,
-whose runs then stand for both), in the same two places. PageRank runs at ooc-run's default
+(suite_sets.BEST_SETTINGS, with where each was measured; a best that is the default, as every
+algorithm's is now, has its default runs stand for both), in the same two places. PageRank runs at ooc-run's default
 tolerance and is judged by its L1 distance to a tolerance-1e-7 run, as above. suite.json keeps them
 under "new_user" ({"best": the settings and their sources, "graphs": [...]}, each run with its
 "setting", "place" and "options"); suite.md's section "New user: defaults against the best

@@ -71,12 +71,14 @@ BEST_SETTINGS = {
     "cc": ([],
            "Afforest: kron-26 out of core 20-23 ms against label propagation's 99 (H100; performance-log.md "
            "2026-11-27 'Afforest CC'), 17-19 ms pushing and with --direction auto alike (2026-11-28 D1)"),
-    "pagerank": (["--priority", "off", "--tolerance", "4.5e-4"],
-                 "kron-26 out of core 1.997 s at L1 9.36e-4 (the per-edge rule, which --push auto takes on "
-                 "Kronecker graphs) against the defaults at tolerance 1e-3, 2.58 s at L1 1.02e-3 (H200; "
-                 "performance-log.md 2026-11-28 'PageRank pushing per edge', call 4); priority off was the "
-                 "faster on urand-26 and an 8192x8192 grid too (call 5), and is PageRank's default since "
-                 "issue 61 (--priority auto); not measured in GPU memory"),
+    "pagerank": ([],
+                 "the defaults' choices (--push auto: per-edge on Kronecker graphs; --priority auto: on in GPU "
+                 "memory with 4 resident slices, off out of core): on kron-26 at tolerance 4.5e-4 per-edge with "
+                 "priority on took 1.591 s in GPU memory against priority off's 1.725 and per-vertex's 2.025 "
+                 "and 2.498, and out of core priority off 1.915 s against on's 2.318 (H100; performance-log.md "
+                 "2026-12-06, ninth session, call A); priority off was the faster out of core on urand-26 and "
+                 "an 8192x8192 grid too (H200, 2026-11-28 'PageRank pushing per edge', call 5); in GPU memory "
+                 "only kron-26 was measured"),
 }
 PLACE_OPTIONS = {"default": [], "host": ["--in-memory", "off"]}  # of each of NEW_USER_PLACES
 NEW_USER_PLAN = "new-user runs (%s)" % ",".join(ALGORITHMS)  # what a skipped graph is listed as

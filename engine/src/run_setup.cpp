@@ -154,8 +154,8 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   }
   // Priority auto: off for an accumulative program (PageRank) out of core, where it reached the
   // same L1 faster without it on kron-26, urand-26 and a grid (options.hpp, Priority); on
-  // otherwise, and in GPU memory, where that was not measured and PageRank's resident slices
-  // need it.
+  // otherwise, and in GPU memory, where PageRank's resident slices need it and it was the faster
+  // on kron-26.
   if (o.priority == Priority::automatic) {
     o.priority = info.kind == ProgramKind::accumulative && !setup.memory.in_memory ? Priority::off
                                                                                    : Priority::on;

@@ -63,8 +63,8 @@ enum class Direction { push, pull, automatic };
 //   auto  on, but off for accumulative programs (PageRank) out of core, which reached the same
 //         L1 error faster without it on kron-26, urand-26 and an 8192x8192 grid with their
 //         edges in host memory and no edge cache (H200, docs/performance-log.md, 2026-11-28,
-//         "PageRank pushing per edge", calls 4 and 5); in GPU memory, not measured so, on. The
-//         default.
+//         "PageRank pushing per edge", calls 4 and 5), and on kron-26 with the edge cache (H100,
+//         2026-12-06, ninth session); on in GPU memory, the faster there on kron-26. The default.
 enum class Priority { on, off, automatic };
 
 // How OocEngine::cc finds the components (docs/programs.md, "Connected components").
