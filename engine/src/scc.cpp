@@ -50,10 +50,6 @@ constexpr vid_t kUnsettled = kNoVertex;
 
 enum class Way { out, in };
 
-constexpr Way reverse(Way way) {
-  return way == Way::out ? Way::in : Way::out;
-}
-
 // The lists both ways: the out-lists, decoded when compressed only, and the in-lists, raw
 // (partition-tool --in-edges writes them raw in every kind of file), or a symmetric graph's
 // out-lists. Degrees come from the offsets, without reading a list.
@@ -67,9 +63,6 @@ struct Lists {
     if (g.symmetric) return out(v, scratch);
     return {g.in_edges.sources.data() + g.in_edges.offsets[v],
             static_cast<std::size_t>(g.in_edges.degree(v))};
-  }
-  std::span<const vid_t> along(Way way, vid_t v, std::vector<vid_t>& scratch) const {
-    return way == Way::out ? out(v, scratch) : in(v, scratch);
   }
   eid_t degree(Way way, vid_t v) const {
     return way == Way::out || g.symmetric ? g.degree(v) : g.in_edges.degree(v);
