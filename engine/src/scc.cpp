@@ -290,12 +290,9 @@ std::vector<vid_t> forward_backward(State& s, vid_t pivot, Reach&& reach) {
       reach(Way::out, closed_bits(s, [](vid_t) { return false; }), pivot);
   const Buffer<std::uint32_t> backward =
       reach(Way::in, closed_bits(s, [&](vid_t v) { return forward[v] == 0; }), pivot);
-  std::vector<vid_t> giant = expand_all(s, [&](vid_t v, Local& local) {
-    if (backward[v] != 0) local.found.push_back(v);
+  return expand_all(s, [&](vid_t v, Local& local) {
+    if (backward[v] != 0 && s.settle(v, pivot)) local.found.push_back(v);
   });
-  tbb::parallel_for(std::size_t{0}, giant.size(),
-                    [&](std::size_t i) { s.settle(giant[i], pivot); });
-  return giant;
 }
 
 // Tarjan's algorithm over the vertices left, in Pearce's form ("A space-efficient algorithm for

@@ -114,9 +114,10 @@ Oriented orient(const Graph& g, HostMemory& memory) {
     for (vid_t u = r.begin(); u != r.end(); ++u) {
       eid_t later = 0, e = g.offsets[u];
       std::uint64_t word = 0;
-      // Words at the ends of the range are shared with the neighbouring ranges' vertices.
-      const auto flush = [&](eid_t edge) {
-        if (word != 0) std::atomic_ref(later_bits[edge / 64]).fetch_or(word);
+      // The word of the edge before e; those at the ends of the range are shared with the
+      // neighbouring ranges' vertices.
+      const auto flush = [&] {
+        if (word != 0) std::atomic_ref(later_bits[(e - 1) / 64]).fetch_or(word);
         word = 0;
       };
       for (const vid_t v : host_list(g, u, scratch)) {
@@ -124,9 +125,9 @@ Oriented orient(const Graph& g, HostMemory& memory) {
           word |= std::uint64_t{1} << (e % 64);
           ++later;
         }
-        if (++e % 64 == 0) flush(e - 1);
+        if (++e % 64 == 0) flush();
       }
-      flush(e == 0 ? 0 : e - 1);
+      flush();
       o.offsets[u] = later;
     }
   });
