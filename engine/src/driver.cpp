@@ -247,8 +247,15 @@ bool drive(Executor& executor, std::span<const Partition> partitions, const Driv
       }
     }
     executor.advance_frontier();
+    const bool enough =
+        options.enough_pending > 0 && executor.pending_with_edges() <= options.enough_pending;
     it.seconds = since(start);
     stats.iterations.push_back(it);
+    if (enough) {
+      stats.choices.push_back("ended after iteration " + std::to_string(iteration) +
+                              ", once what pended was within the accuracy asked for");
+      return true;
+    }
   }
   return !any_active(scheduler, communicator);
 }

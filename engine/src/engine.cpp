@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "engine_impl.hpp"
@@ -395,14 +396,21 @@ Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
   const double v = graph().num_vertices();
   const double e =
       parts.empty() ? 0.0 : static_cast<double>(parts.back().last_edge - parts.front().first_edge);
+  const std::optional<PageRankGraph> counts =
+      pr.l1 == 0 ? std::nullopt : std::optional(pagerank_graph(graph(), e));
   const float tolerance =
-      pr.l1 == 0 ? pr.tolerance
-                 : pagerank_tolerance_for(pr.l1, pr.damping, rule, pagerank_graph(graph(), e));
+      pr.l1 == 0 ? pr.tolerance : pagerank_tolerance_for(pr.l1, pr.damping, rule, *counts);
   PageRank program{pr.damping, tolerance};
   // At most per_edge * max(degree, 1) pends at a vertex, per_edge * (E + V) in all.
   if (rule == PushRule::per_edge)
     program.per_edge = program.threshold = static_cast<float>(tolerance * v / (e + v));
-  auto raw = run_builtin(program, begin_run(detail::info_of<PageRank>("pagerank"), pr.run));
+  detail::RunSetup setup = begin_run(detail::info_of<PageRank>("pagerank"), pr.run);
+  // Asked for an accuracy, one rank ends as soon as what pends is small enough for it, which the
+  // tolerance makes sure of only at its end: every vertex below it pends far less than that in
+  // all. Ranks run to the tolerance (each sees only its own vertices' deltas).
+  if (counts && !impl_->communicator)
+    setup.drive.enough_pending = pagerank_pending_for(pr.l1, pr.damping, *counts);
+  auto raw = run_builtin(program, std::move(setup));
   raw.stats.method = to_string(rule);
   raw.stats.tolerance = tolerance;
   // The rank is what was taken plus what is still pending; then normalise.

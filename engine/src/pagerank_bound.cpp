@@ -91,7 +91,7 @@ double pagerank_least_l1() {
   return kRoundingFloor / (1.0 - kRoundingShare);
 }
 
-float pagerank_tolerance_for(double l1, double damping, PushRule rule, const PageRankGraph& g) {
+double pagerank_pending_for(double l1, double damping, const PageRankGraph& g) {
   if (!(l1 > pagerank_least_l1() && l1 < 2)) {
     throw InvalidInput("an L1 distance of " + shown(l1) + " is not between " +
                        shown(pagerank_least_l1()) +
@@ -105,7 +105,11 @@ float pagerank_tolerance_for(double l1, double damping, PushRule rule, const Pag
                                  ? g.vertices - damping * dangling
                                  : (1.0 - damping) * (g.vertices + damping * g.vertices_with_edges);
   // 2 T / |x*| <= truncation, T = d p / (1 - d): the most p may be.
-  const double pending = truncation * least_total * (1.0 - damping) / (2.0 * damping);
+  return truncation * least_total * (1.0 - damping) / (2.0 * damping);
+}
+
+float pagerank_tolerance_for(double l1, double damping, PushRule rule, const PageRankGraph& g) {
+  const double pending = pagerank_pending_for(l1, damping, g);
   double tolerance = 1.0;  // no vertex with edges: nothing pends where it matters
   if (rule == PushRule::per_edge && g.edges > 0) {
     tolerance = pending * (g.edges + g.vertices) / (g.vertices * g.edges);  // p < per_edge * E

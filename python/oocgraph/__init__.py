@@ -293,7 +293,8 @@ class Graph:
 
         ``l1`` asks for an accuracy: the ranks within that L1 distance of the converged ones
         (between about 1e-6, float's rounding, and 2), the engine choosing the tolerance that
-        makes sure of it (``stats["tolerance"]``). Either way ``stats["l1_bound"]`` is the bound
+        makes sure of it (``stats["tolerance"]``) and, on one rank, ending once little enough
+        pends. Either way ``stats["l1_bound"]`` is the bound
         the run reached; a warning says when float rounding kept it above ``l1``.
 
         ``tolerance`` (1e-6 unless given; not with ``l1``) is in unnormalised rank units (a

@@ -431,6 +431,41 @@ inline void expect_l1_runs_keep_their_bound(Backend backend) {
   }
 }
 
+// A run asked for an accuracy ends once what pends is within it, before the tolerance it chose
+// would end it: on kron, pushing per edge and per vertex, priority on and off, in GPU memory and
+// out of core, fewer iterations than a run at that tolerance, a choice that says so, and the
+// accuracy kept.
+inline void expect_l1_runs_end_once_enough_pends(Backend backend) {
+  const Graph g = make_shape("kron");
+  const std::vector<double> expected = reference::pagerank(g, 0.85);
+  for (const std::string policy : {"resident", "hybrid"}) {
+    for (const bool priority : {true, false}) {
+      OocEngine engine(make_shape("kron"), options_for(policy, priority, backend));
+      for (const PushRule push : {PushRule::per_edge, PushRule::per_vertex}) {
+        SCOPED_TRACE(policy + ", priority " + (priority ? "on, " : "off, ") +
+                     std::string(to_string(push)));
+        PageRankOptions asked;
+        asked.l1 = 1e-4;
+        asked.push = push;
+        const Result<float> r = engine.pagerank(asked);
+        PageRankOptions fixed;
+        fixed.tolerance = static_cast<float>(r.stats.tolerance);
+        fixed.push = push;
+        const Result<float> whole = engine.pagerank(fixed);
+        EXPECT_LT(r.stats.iterations.size(), whole.stats.iterations.size());
+        EXPECT_TRUE(std::any_of(r.stats.choices.begin(), r.stats.choices.end(),
+                                [](const std::string& choice) {
+                                  return choice.find("once what pended was within") !=
+                                         std::string::npos;
+                                }))
+            << r.stats.summary();
+        EXPECT_LE(r.stats.l1_bound, asked.l1);
+        EXPECT_LE(l1_distance(r.values, expected), asked.l1);
+      }
+    }
+  }
+}
+
 // Delta windows that defer (EngineOptions::priority_delta): BFS and SSSP with windows of a delta
 // of 2, and of the automatic one, and no least window size (the default keeps these small graphs
 // in one window), give the reference's values on `backend` for every shape and policy.

@@ -89,6 +89,11 @@ TEST(CudaPageRank, AnAccuracyAskedForIsKeptAndItsBoundReported) {
   test::expect_l1_runs_keep_their_bound(Backend::cuda);
 }
 
+TEST(CudaPageRank, AnAccuracyAskedForEndsOnceEnoughPends) {
+  OOC_REQUIRE_GPU();
+  test::expect_l1_runs_end_once_enough_pends(Backend::cuda);
+}
+
 // k-core's shells on the GPU: one executor started again per shell, the peeling's arrays and the
 // step between shells in device memory (kcore.cpp).
 TEST(CudaKCore, MatchesTheReferenceOnEveryShapeAndPolicy) {

@@ -139,6 +139,10 @@ TEST(CpuPageRank, AnAccuracyAskedForIsKeptAndItsBoundReported) {
   test::expect_l1_runs_keep_their_bound(Backend::cpu);
 }
 
+TEST(CpuPageRank, AnAccuracyAskedForEndsOnceEnoughPends) {
+  test::expect_l1_runs_end_once_enough_pends(Backend::cpu);
+}
+
 TEST(CpuFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {
   test::expect_frontier_loop_on_a_grid(Backend::cpu);
 }

@@ -65,6 +65,10 @@ class ScriptedExecutor final : public Executor {
     executed.push_back(partitions);
   }
   void advance_frontier() override { ++at_; }
+  double pending_with_edges() override {
+    ++pending_calls;
+    return at_ <= pending.size() ? pending[at_ - 1] : 0.0;
+  }
   // The frontier loop: `loop_levels` levels of `loop_level_edges` each (then the script's next
   // iteration, as if the loop had run it), or none when it does not serve (`loop_serves`).
   bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& out) override {
@@ -88,6 +92,8 @@ class ScriptedExecutor final : public Executor {
   std::vector<FrontierLoop> loops;  // each stretch asked for
   std::vector<BucketLoad> loads;
   std::chrono::milliseconds window_delay{0}, pull_delay{0};  // what urgency_range, survey_pull take
+  std::vector<double> pending;  // what pends after each iteration of the script
+  int pending_calls = 0;
   int range_calls = 0;
   int pull_calls = 0;
   std::optional<UrgencyRange> loads_range;
@@ -201,6 +207,33 @@ TEST(Drive, SumsTheSurveysAndPullsWhenThePullMovesFewerBytes) {
   EXPECT_EQ(executor.directions, (std::vector<bool>{false, true, false}));
   EXPECT_EQ(executor.range_calls, 0);  // not windowed
   EXPECT_FALSE(executor.windows[0].deferring);
+}
+
+// A run asked for an accuracy (DriveOptions::enough_pending) ends after the first iteration that
+// leaves at most that much pending, its frontier not yet empty, and says so; without it, the
+// pending delta is never summed.
+TEST(Drive, EndsOnceWhatPendsIsEnough) {
+  const std::vector<ScriptedExecutor::Iteration> script(4, {{zerocopy(3, 30, 10)}, {}});
+  ScriptedExecutor asked(out_of_core(), script);
+  asked.pending = {8.0, 4.0, 2.0, 1.0};
+  DriveOptions o;
+  o.enough_pending = 2.5;
+  RunStats stats;
+  EXPECT_TRUE(drive(asked, kTwoPartitions, o, stats));
+  EXPECT_EQ(stats.iterations.size(), 3u);
+  EXPECT_EQ(asked.pending_calls, 3);
+  ASSERT_EQ(stats.choices.size(), 1u);
+  EXPECT_EQ(stats.choices[0],
+            "ended after iteration 2, once what pended was within the accuracy "
+            "asked for");
+
+  ScriptedExecutor tolerance(out_of_core(), script);
+  tolerance.pending = asked.pending;
+  RunStats whole;
+  EXPECT_TRUE(drive(tolerance, kTwoPartitions, DriveOptions{}, whole));
+  EXPECT_EQ(whole.iterations.size(), 4u);
+  EXPECT_EQ(tolerance.pending_calls, 0);
+  EXPECT_TRUE(whole.choices.empty());
 }
 
 TEST(Drive, NeverSurveysThePullWhenTheRunMayNotPull) {

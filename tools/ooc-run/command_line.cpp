@@ -212,8 +212,8 @@ void add_run_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--l1", a.l1,
                  "PageRank by accuracy: run until the ranks are within this L1 distance of the "
-                 "converged ones (they sum to 1), choosing the tolerance that makes sure of it; "
-                 "or a list (each in turn)")
+                 "converged ones (they sum to 1): the tolerance that makes sure of it, ending "
+                 "once little enough pends; or a list (each in turn)")
       ->check(list_check(parse_l1, "LIST"))
       ->excludes("--tolerance");
   app.add_option(

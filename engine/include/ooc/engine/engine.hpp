@@ -70,7 +70,8 @@ struct PageRankOptions {
   float tolerance = 1e-6f;
   // The accuracy asked for instead (0: none): the ranks within this L1 distance of the converged
   // ones, 0 < l1 < 2. The run takes the tolerance that makes sure of it (pagerank_bound.hpp),
-  // in place of `tolerance`; its stats say which, and the bound reached.
+  // in place of `tolerance`, and on one rank ends sooner, once little enough pends; its stats say
+  // which tolerance, whether it ended so, and the bound reached.
   double l1 = 0;
   PushRule push = PushRule::automatic;  // the rule taken is the run's stats.method
   RunOptions run;

@@ -63,11 +63,17 @@ PageRankGraph pagerank_graph(const Graph& g, double edges);
 // of `l1` kept for rounding leave nothing for truncation.
 double pagerank_least_l1();
 
+// The most delta that may pend at the vertices with out-edges (PageRankRemainder::pending) for a
+// truncation bound of at most 15/16 of `l1` (the rest is kept for rounding), whatever the graph's
+// ranks: |z| + T >= |x*|, which the graph's counts bound from below. A run asked for `l1` ends
+// once no more pends (DriveOptions::enough_pending). Throws InvalidInput unless
+// pagerank_least_l1() < l1 < 2.
+double pagerank_pending_for(double l1, double damping, const PageRankGraph& g);
+
 // The largest tolerance at which a run under `rule` (per_edge or per_vertex) ends with a
-// truncation bound of at most 15/16 of `l1` (the rest is kept for rounding), whatever the
-// graph's ranks: it leaves less than the tolerance at each vertex (per-vertex), or less than the
-// per-edge threshold times its out-degree (per-edge), and |z| + T >= |x*|, which the graph's
-// counts bound from below. Throws InvalidInput unless pagerank_least_l1() < l1 < 2.
+// truncation bound of at most 15/16 of `l1`: less than the tolerance pends at each vertex at its
+// end (per-vertex), or less than the per-edge threshold times its out-degree (per-edge), in all
+// less than pagerank_pending_for(l1). Throws as pagerank_pending_for.
 float pagerank_tolerance_for(double l1, double damping, PushRule rule, const PageRankGraph& g);
 
 }  // namespace ooc

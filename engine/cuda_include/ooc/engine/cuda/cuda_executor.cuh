@@ -144,6 +144,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   }
   void exchange(Communicator& host, IterationStats& stats) override;
   void advance_frontier() override;
+  double pending_with_edges() override;
   bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& levels) override;
   void finish(Communicator& host) override;
   void read_values(Value* values, Value* deltas) override;
@@ -266,6 +267,7 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   bool gathering_counted_ = false;  // the gathering counters hold this run's (no floor)
   std::vector<PartitionSurvey> pull_surveys_;
   LoopBuffers loop_;
+  DeviceArray<double> pending_;  // pending_with_edges()'s sum, allocated by its first call
 };
 
 template <class P>
@@ -551,6 +553,24 @@ void CudaExecutor<P>::advance_frontier() {
   }
   ++iterations_;
   ws_.streams[kDirect].synchronize(doing);
+}
+
+template <class P>
+double CudaExecutor<P>::pending_with_edges() {
+  if constexpr (!kAccumulative) {
+    return 0;
+  } else {
+    const char* doing = "summing the pending deltas";
+    if (pending_.bytes() == 0) pending_ = DeviceArray<double>(1, "the pending deltas' sum");
+    const cudaStream_t s = stream(kDirect);
+    OOC_CUDA(cudaMemsetAsync(pending_.data(), 0, pending_.bytes(), s), doing);
+    OOC_LAUNCH(cuda::pending_kernel<Value>, grid_for(g_.num_vertices()), kBlockThreads, s, doing,
+               deltas_.data(), lists(false).offsets.data(), g_.num_vertices(), pending_.data());
+    double sum = 0;
+    OOC_CUDA(cudaMemcpyAsync(&sum, pending_.data(), sizeof sum, cudaMemcpyDeviceToHost, s), doing);
+    ws_.streams[kDirect].synchronize(doing);
+    return sum;
+  }
 }
 
 template <class P>

@@ -99,6 +99,17 @@ class CpuExecutor final : public ValuesExecutor<typename P::Value>, private CpuF
   void exchange_slots(Communicator& communicator, IterationStats& stats) requires SharingProgram<P>;
   void scatter_deltas(Communicator& communicator, IterationStats& stats);
   void advance_frontier() override;
+  double pending_with_edges() override {
+    if constexpr (!kAccumulative) return 0;
+    return tbb::parallel_reduce(
+        tbb::blocked_range<vid_t>(0, g_.num_vertices(), 1 << 14), 0.0,
+        [&](const tbb::blocked_range<vid_t>& r, double sum) {
+          for (vid_t v = r.begin(); v < r.end(); ++v)
+            if (g_.degree(v) > 0) sum += deltas_[v];
+          return sum;
+        },
+        std::plus<>());
+  }
   void finish(Communicator& communicator) override;
   bool run_frontier_loop(const FrontierLoop& loop, std::vector<IterationStats>& levels) override;
 

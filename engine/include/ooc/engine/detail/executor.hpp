@@ -121,6 +121,9 @@ class Executor {
   }
   // The next frontier (the owned part of it, in a distributed run) becomes the current one.
   virtual void advance_frontier() = 0;
+  // After advance_frontier(), on one rank: an accumulative program's delta pending at the vertices
+  // with out-edges, summed in double (PageRank's p, pagerank_bound.hpp); 0 for other programs.
+  virtual double pending_with_edges() = 0;
   // The frontier loop (frontier_loop.hpp), called after survey() in place of the iteration's
   // tasks: runs levels from the current frontier as `loop` bounds them, appending one
   // IterationStats per level (frontier_loop set, numbered from 0) to `levels`, and leaves every
@@ -161,6 +164,10 @@ struct DriveOptions {
   // A monotone program's window by value: EngineOptions::priority_delta as the run resolved it
   // (the automatic one chosen per program); 0: by the fraction.
   double priority_delta = 0;
+  // An accumulative program on one rank: the run ends once the delta pending at the vertices with
+  // out-edges is at most this, active vertices or not (PageRankOptions::l1,
+  // pagerank_pending_for); 0: only when no vertex is active.
+  double enough_pending = 0;
   // The frontier loop's bounds (edges 0: never asked for); its iterations are the most per stretch.
   FrontierLoop loop;
   // A frontier of at most this many edges pushes without surveying the pull direction

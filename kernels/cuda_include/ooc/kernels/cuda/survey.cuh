@@ -246,6 +246,17 @@ __global__ void take_kernel(std::uint64_t* current, std::uint64_t* work, vid_t n
   });
 }
 
+// *sum += the deltas of the vertices with out-edges, in double (PageRank's pending delta p,
+// pagerank_bound.hpp): a thread per vertex, a warp's sum in one atomic.
+template <class Value>
+__global__ void pending_kernel(const Value* deltas, const eid_t* offsets, vid_t n, double* sum) {
+  double mine = 0;
+  for (std::uint64_t v = grid_thread(); v < n; v += grid_threads())
+    if (offsets[v + 1] > offsets[v]) mine += static_cast<double>(deltas[v]);
+  mine = warp_sum(mine);
+  if (threadIdx.x % kWarp == 0 && mine != 0.0) atomicAdd(sum, mine);
+}
+
 // current |= next; next = 0.
 __global__ void merge_frontier_kernel(std::uint64_t* current, std::uint64_t* next,
                                       std::uint64_t words);
