@@ -205,7 +205,7 @@ def new_user_section(new_user):
     if not new_user:
         return ""
     best = new_user["best"]
-    lines = ["| graph | lists | algorithm | edges | default (ms) | best (ms) | default / best | "
+    lines = ["| graph | lists | algorithm | place | default (ms) | best (ms) | default / best | "
              "default > 5% slower | best setting | PageRank L1 to 1e-7 (tolerance): default, best | values |",
              "|" + "---|" * 11]
     for g in new_user["graphs"]:
