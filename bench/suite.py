@@ -52,12 +52,14 @@ weights above; suite.json records what partition-tool info --json then finds in 
 bfs,sssp,cc,pagerank --graph G`: in GPU memory when the graph fits, else out of core with the
 edge cache) and again with --in-memory off, then with the best setting known for each
 (suite_sets.BEST_SETTINGS, with where each was measured; a best that is the default, as every
-algorithm's is now, has its default runs stand for both), in the same two places. PageRank runs at ooc-run's default
+algorithm's is now, runs no more), and with each rival setting (suite_sets.RIVALS: bfs
+--direction push, sssp --priority off, cc --cc labels, PageRank's priority the other way from
+--priority auto's choice in that place), in the same two places. PageRank runs at ooc-run's default
 tolerance and is judged by its L1 distance to a tolerance-1e-7 run, as above. suite.json keeps them
 under "new_user" ({"best": the settings and their sources, "graphs": [...]}, each run with its
 "setting", "place" and "options"); suite.md's section "New user: defaults against the best
-settings" gives, per graph, algorithm and place, the default's time, the best setting's, their
-ratio, whether the default is more than 5% slower (issue 61's bar), PageRank's L1 and tolerance,
+settings" gives, per graph, algorithm and place, the default's time, the fastest other setting's
+(the best known or a rival; "setting" "best" or "rival OPTIONS" in suite.json), their ratio, whether the default is more than 5% slower (issue 61's bar), PageRank's L1 and tolerance,
 and whether the values agree. A new-user graph is not generated when no time is left.
 
 --sets chooses among the sets (main: the first graphs above; directed; high-diameter; new-user;

@@ -80,6 +80,17 @@ BEST_SETTINGS = {
                  "an 8192x8192 grid too (H200, 2026-11-28 'PageRank pushing per edge', call 5); in GPU memory "
                  "only kron-26 was measured"),
 }
+# The other side of each choice the defaults make, run beside them on every new-user graph so that
+# a default is set against the fastest setting measured there, not only against the best known:
+# (options, algorithms, places). PageRank's --priority auto is on in GPU memory (the place
+# "default", where a graph that fits runs) and off out of core, so its rival there is off, and on.
+RIVALS = [
+    (["--direction", "push"], ["bfs"], ["default", "host"]),
+    (["--priority", "off"], ["sssp"], ["default", "host"]),
+    (["--cc", "labels"], ["cc"], ["default", "host"]),
+    (["--priority", "off"], ["pagerank"], ["default"]),
+    (["--priority", "on"], ["pagerank"], ["host"]),
+]
 PLACE_OPTIONS = {"default": [], "host": ["--in-memory", "off"]}  # of each of NEW_USER_PLACES
 NEW_USER_PLAN = "new-user runs (%s)" % ",".join(ALGORITHMS)  # what a skipped graph is listed as
 SETS = ["main", "directed", "high-diameter", "new-user"]  # --sets
@@ -225,18 +236,28 @@ def bench_high_diameter(args, clock, name, spec):
     return result
 
 
+def rival_setting(options):
+    """The setting a RIVALS run is listed under (one per options, so that each keeps its own)."""
+    return "rival " + " ".join(options)
+
+
 def new_user_plans():
     """(setting, place, algorithms, options) of the new-user set: every algorithm with no options in
-    one ooc-run, then BEST_SETTINGS' options, the algorithms that share them in one ooc-run; each where
-    the engine chooses (in GPU memory when the graph fits) and with --in-memory off."""
+    one ooc-run, then BEST_SETTINGS' options, the algorithms that share them in one ooc-run, then each
+    of RIVALS in its places; each where the engine chooses (in GPU memory when the graph fits) and
+    with --in-memory off."""
     best = {}
     for algorithm in ALGORITHMS:
         if BEST_SETTINGS[algorithm][0]:
             best.setdefault(tuple(BEST_SETTINGS[algorithm][0]), []).append(algorithm)
     settings = [("default", ",".join(ALGORITHMS), [])] + \
         [("best", ",".join(algorithms), list(options)) for options, algorithms in best.items()]
-    return [(setting, place, algorithms, options) for place in NEW_USER_PLACES
-            for setting, algorithms, options in settings]
+    plans = []
+    for place in NEW_USER_PLACES:
+        plans += [(setting, place, algorithms, options) for setting, algorithms, options in settings]
+        plans += [(rival_setting(options), place, ",".join(algorithms), options)
+                  for options, algorithms, places in RIVALS if place in places]
+    return plans
 
 
 def bench_new_user(args, clock, name, spec):

@@ -53,6 +53,20 @@ def test_a_missing_best_run_leaves_the_ratio_empty():
                                                                        default["l1_to_reference"])
 
 
+def test_a_rival_faster_than_the_default_is_its_best():
+    new_user = fixture("suite-new-user-summary.json")["new_user"]
+    kron = new_user["graphs"][0]
+    default = min((r for r in kron["runs"] if (r["algorithm"], r["setting"], r["place"]) ==
+                   ("cc", "default", "host")), key=lambda r: r["seconds"])
+    faster = dict(default, setting="rival --cc labels", options=["--cc", "labels"],
+                  seconds=default["seconds"] / 2)
+    slower = dict(default, setting="rival --x", options=["--x"], seconds=default["seconds"] * 3)
+    kron["runs"] += [faster, slower]
+    row = [r for r in suite_report.new_user_rows(kron, new_user["best"]) if "| cc | host" in r][0]
+    assert row == "| kron10 | raw | cc | host (`--in-memory off`) | %.1f | %.1f | 2.00 | yes | " \
+        "`--cc labels` |  | same |" % (default["seconds"] * 1e3, faster["seconds"] * 1e3)
+
+
 def test_the_lists_column_reads_partition_tool_info():
     assert suite_report.file_lists(None) == "?"
     assert suite_report.file_lists({"compressed": None}) == "raw"
@@ -98,20 +112,31 @@ def test_the_set_runs_each_algorithm_with_no_options_and_with_the_best(monkeypat
         return [ooc, algorithms, "--repeat", "1", "--json", "%s/kron26-new-user-%d.json" % (out, i), "-q",
                 "--graph", g, "--pagerank-reference", ref, *options]
 
+    host = ["--in-memory", "off"]
     assert calls == [
         [tool, "generate", "kron", "--scale", "26", "--edge-factor", "16", "--undirected", "--weights",
          "random:1-64", "-o", g, "-q"],
         [tool, "info", g, "--json"],
         [ooc, "pagerank", "--graph", g, "--tolerance", "1e-7", "-q", "--output", ref],
         ooc_run(0, "bfs,sssp,cc,pagerank"),
-        ooc_run(1, "bfs,sssp,cc,pagerank", "--in-memory", "off"),
+        ooc_run(1, "bfs", "--direction", "push"),
+        ooc_run(2, "sssp", "--priority", "off"),
+        ooc_run(3, "cc", "--cc", "labels"),
+        ooc_run(4, "pagerank", "--priority", "off"),
+        ooc_run(5, "bfs,sssp,cc,pagerank", *host),
+        ooc_run(6, "bfs", *host, "--direction", "push"),
+        ooc_run(7, "sssp", *host, "--priority", "off"),
+        ooc_run(8, "cc", *host, "--cc", "labels"),
+        ooc_run(9, "pagerank", *host, "--priority", "on"),
     ]
     assert result["file"] == {"format_version": 2, "file_bytes": 9,
                               "compressed": {"only": False, "bytes_per_edge": 1.9}}
-    # Every algorithm's best is its default: its default run stands for both, and no other runs.
-    assert [(r["algorithm"], r["setting"], r["place"], r["options"]) for r in result["runs"]][3:5] == [
+    # Every algorithm's best is its default: no "best" runs, only the default's and the rivals'.
+    assert [(r["algorithm"], r["setting"], r["place"], r["options"]) for r in result["runs"]][3:6] == [
         ("pagerank", "default", "default", []),
-        ("bfs", "default", "host", [])]
+        ("bfs", "rival --direction push", "default", ["--direction", "push"]),
+        ("sssp", "rival --priority off", "default", ["--priority", "off"])]
+    assert len(result["runs"]) == 16
     assert result["skipped"] == [] and os.listdir(work) == []  # the graph and the reference deleted
 
 
