@@ -1,4 +1,4 @@
-// The MPI communicator: MPI_Allreduce in place, in chunks that fit MPI's int counts,
+// The MPI communicator: MPI_Allreduce and MPI_Bcast in place, in chunks that fit MPI's int counts,
 // MPI_Reduce_scatter_block and MPI_Allgather. Only the thread that called mpi_world() calls MPI
 // (MPI_THREAD_FUNNELED); oneTBB's workers never do.
 #include <mpi.h>
@@ -87,12 +87,20 @@ class MpiCommunicator final : public Communicator {
                         MPI_COMM_WORLD),
           "gathering the ranks' arrays");
   }
+  void broadcast(std::span<std::uint32_t> data, int root) override {
+    for (std::size_t at = 0; at < data.size(); at += kChunk) {
+      const auto n = static_cast<int>(std::min(kChunk, data.size() - at));
+      check(MPI_Bcast(data.data() + at, n, MPI_UINT32_T, root, MPI_COMM_WORLD),
+            "handing a rank's array to the others");
+    }
+  }
   void abort(std::string_view) noexcept override { MPI_Abort(MPI_COMM_WORLD, 1); }
 
  private:
+  static constexpr std::size_t kChunk = std::size_t{1} << 30;  // below INT_MAX elements
+
   template <class T>
   void reduce(T* data, std::size_t count, MPI_Datatype type, MPI_Op op) {
-    constexpr std::size_t kChunk = std::size_t{1} << 30;  // below INT_MAX elements
     for (std::size_t at = 0; at < count; at += kChunk) {
       const auto n = static_cast<int>(std::min(kChunk, count - at));
       check(MPI_Allreduce(MPI_IN_PLACE, data + at, n, type, op, MPI_COMM_WORLD),

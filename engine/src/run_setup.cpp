@@ -92,16 +92,22 @@ Processor processor_of(const detail::DeviceGraph* device, std::uint64_t asked) {
 
 }  // namespace
 
-RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run) const {
+RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOptions& run,
+                                   HostRanks ranks) const {
   if (impl_->tier) {
     throw Unsupported(algorithm +
                       " reads every list from host memory, and this graph's exceed "
                       "it: give it more (--host-memory), or run on a larger machine");
   }
-  if (grouped() || impl_->communicator) {
+  const bool cuda = impl_->backend == Backend::cuda;
+  if ((grouped() || impl_->communicator) && ranks == HostRanks::none) {
     throw Unsupported(algorithm + " runs on one rank for now: run it without --devices or mpirun");
   }
-  const bool cuda = impl_->backend == Backend::cuda;
+  if ((grouped() || impl_->communicator) && cuda) {
+    throw Unsupported(algorithm +
+                      " runs across CPU ranks, not GPU ranks, for now: run it on one GPU, or "
+                      "with --backend cpu");
+  }
   if (run.cancelled && run.cancelled()) throw Cancelled("the run was cancelled after 0 iterations");
   RunStats s;
   s.algorithm = algorithm;

@@ -1,7 +1,8 @@
 // Ranks as threads of one process: all_reduce through shared memory and a barrier. Each rank
 // reduces one slice of the elements across every rank's buffer and writes the result back into
 // all of them, so the work is spread and no temporary is needed. reduce_scatter: each rank sums
-// its own block. all_gather: each rank copies every rank's published buffer.
+// its own block. all_gather: each rank copies every rank's published buffer; broadcast: the
+// root's.
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -107,6 +108,14 @@ class ThreadCommunicator final : public Communicator {
     for (std::size_t r = 0; r < shared_->sent.size(); ++r)
       std::copy_n(shared_->sent[r], send.size(), receive.data() + r * send.size());
     shared_->barrier.arrive_and_wait();  // every rank has read every buffer
+  }
+  void broadcast(std::span<std::uint32_t> data, int root) override {
+    if (root < 0 || root >= size()) throw Error("broadcast: no rank " + std::to_string(root));
+    if (rank_ == root) shared_->sent[static_cast<std::size_t>(root)] = data.data();
+    shared_->barrier.arrive_and_wait();  // the root's buffer is published
+    if (rank_ != root)
+      std::copy_n(shared_->sent[static_cast<std::size_t>(root)], data.size(), data.data());
+    shared_->barrier.arrive_and_wait();  // every rank has read it
   }
   void abort(std::string_view why) noexcept override {
     shared_->barrier.break_with("rank " + std::to_string(rank_) + " failed: " + std::string(why));

@@ -25,7 +25,9 @@
 #include "host_lists.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/parallel_scan.hpp"
+#include "ooc/engine/communicator.hpp"
 #include "ooc/engine/engine.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/transfer/pinned_memory.hpp"
 
 namespace ooc {
@@ -62,33 +64,129 @@ void intersect(std::span<const vid_t> a, std::span<const vid_t> b, Close&& close
   }
 }
 
-// Each vertex's triangles and the graph's, the oriented lists intersected on the CPU.
-detail::TriangleCounts count_on_cpu(const detail::Oriented& o) {
-  const vid_t n = o.num_vertices();
-  std::vector<std::atomic<std::uint64_t>> count(n);
-  detail::TriangleCounts out;
-  out.total = tbb::parallel_reduce(
-      tbb::blocked_range<vid_t>(0, n), std::uint64_t{0},
-      [&](const tbb::blocked_range<vid_t>& r, std::uint64_t found) {
+using Counts = std::vector<std::atomic<std::uint64_t>>;
+
+// What one pass of the oriented edges found.
+struct Found {
+  std::uint64_t triangles = 0;
+  std::uint64_t edges = 0;  // the oriented edges taken
+};
+
+// The oriented edges u -> v of `sources` (those whose v is in `only`, when given), each list(u)
+// intersected with list(v) from `targets` (the same lists, or another rank's): every common w
+// closes a triangle, counted for u, v and w into `count`.
+Found count_pairs(const detail::Oriented& sources, const detail::Oriented& targets,
+                  const Bitmap* only, Counts& count) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<vid_t>(0, sources.num_vertices()), Found{},
+      [&](const tbb::blocked_range<vid_t>& r, Found found) {
         for (vid_t u = r.begin(); u != r.end(); ++u) {
-          for (const vid_t v : o.list(u)) {
+          for (const vid_t v : sources.list(u)) {
+            if (only != nullptr && !only->test(v)) continue;
+            ++found.edges;
+            const std::span<const vid_t> other = targets.list(v);
             std::uint64_t here = 0;
-            intersect(o.list(u), o.list(v), [&](vid_t w) {
+            intersect(sources.list(u), other, [&](vid_t w) {
               count[w].fetch_add(1, std::memory_order_relaxed);
               ++here;
             });
             if (here == 0) continue;
             count[u].fetch_add(here, std::memory_order_relaxed);
             count[v].fetch_add(here, std::memory_order_relaxed);
-            found += here;
+            found.triangles += here;
           }
         }
         return found;
       },
-      std::plus<>());
-  out.per_vertex.resize(n);
-  for (vid_t v = 0; v < n; ++v)
-    out.per_vertex[v] = count[v].load(std::memory_order_relaxed);
+      [](Found a, const Found& b) {
+        a.triangles += b.triangles;
+        a.edges += b.edges;
+        return a;
+      });
+}
+
+std::vector<std::uint64_t> loaded(const Counts& count) {
+  std::vector<std::uint64_t> out(count.size());
+  tbb::parallel_for(std::size_t{0}, count.size(),
+                    [&](std::size_t v) { out[v] = count[v].load(std::memory_order_relaxed); });
+  return out;
+}
+
+// Each vertex's triangles and the graph's, the oriented lists intersected on the CPU.
+detail::TriangleCounts count_on_cpu(const detail::Oriented& o) {
+  Counts count(o.num_vertices());
+  detail::TriangleCounts out;
+  out.total = count_pairs(o, o, nullptr, count).triangles;
+  out.per_vertex = loaded(count);
+  return out;
+}
+
+// Across ranks (the CPU backend): `own` holds this rank's vertices' oriented lists. The ranks take
+// turns to hand theirs to the others (Communicator::broadcast: each listed vertex's oriented
+// degree, then the lists), and in the turn of rank t each rank counts its own edges u -> v whose
+// v rank t owns; so each edge is counted once, by u's owner, with v's list beside u's. The counts
+// are summed over the ranks at the end. A rank holds its own lists and one other rank's at a time.
+// An iteration per turn, its broadcast as the exchange.
+detail::TriangleCounts count_on_ranks(detail::Oriented& own, Communicator& ranks,
+                                      std::span<const Partition> partitions,
+                                      std::span<const std::uint32_t> owners, RunStats& s) {
+  using Clock = std::chrono::steady_clock;
+  const vid_t n = own.num_vertices();
+  Counts count(n);
+  detail::Oriented theirs;
+  theirs.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
+  std::uint64_t total = 0;
+  for (int turn = 0; turn < ranks.size(); ++turn) {
+    const auto start = Clock::now();
+    IterationStats it;
+    it.iteration = static_cast<std::uint32_t>(turn);
+    const bool mine = turn == ranks.rank();
+    const std::vector<std::pair<vid_t, vid_t>> ranges =
+        owned_vertex_ranges(partitions, owners, static_cast<std::uint32_t>(turn));
+    std::vector<std::uint32_t> degrees;
+    Bitmap owned(n);
+    for (const auto& [first, last] : ranges) {
+      for (vid_t v = first; v < last; ++v) {
+        degrees.push_back(mine ? static_cast<std::uint32_t>(own.offsets[v + 1] - own.offsets[v])
+                               : 0);
+        owned.set(v);
+      }
+    }
+    ranks.broadcast(degrees, turn);
+    std::fill_n(theirs.offsets.data(), std::size_t{n} + 1, eid_t{0});
+    std::size_t at = 0;
+    for (const auto& [first, last] : ranges) {
+      for (vid_t v = first; v < last; ++v)
+        theirs.offsets[v] = degrees[at++];
+    }
+    detail::exclusive_scan(theirs.offsets.data(), std::size_t{n} + 1);
+    const eid_t edges = theirs.offsets[n];
+    // The turn's rank sends its lists in place: they are its own.targets, in vertex order.
+    if (!mine) theirs.targets = Buffer<vid_t>::allocate(edges);
+    ranks.broadcast(std::span<vid_t>(mine ? own.targets.data() : theirs.targets.data(), edges),
+                    turn);
+    it.exchange_bytes = (degrees.size() + edges) * sizeof(std::uint32_t);
+    it.exchange_rounds = 2;  // the degrees, then the lists
+    it.exchange_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const Found found = count_pairs(own, mine ? own : theirs, &owned, count);
+    total += found.triangles;
+    it.active_vertices = it.frontier_vertices = static_cast<vid_t>(degrees.size());
+    it.active_edges = it.frontier_edges = edges;
+    it.edges_processed = found.edges;
+    it.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    it.compute_seconds = it.seconds - it.exchange_seconds;
+    s.iterations.push_back(it);
+  }
+  detail::TriangleCounts out;
+  out.per_vertex = loaded(count);
+  const auto summing = Clock::now();
+  ranks.all_reduce(std::span<std::uint64_t>(out.per_vertex), Reduction::sum);
+  ranks.all_reduce(std::span<std::uint64_t>(&total, 1), Reduction::sum);
+  s.iterations.back().exchange_bytes += (std::uint64_t{n} + 1) * sizeof(std::uint64_t);
+  s.iterations.back().exchange_rounds += 2;
+  s.iterations.back().exchange_seconds +=
+      std::chrono::duration<double>(Clock::now() - summing).count();
+  out.total = total;
   return out;
 }
 
@@ -96,7 +194,7 @@ detail::TriangleCounts count_on_cpu(const detail::Oriented& o) {
 
 namespace detail {
 
-Oriented orient(const Graph& g, HostMemory& memory) {
+Oriented orient(const Graph& g, HostMemory& memory, const Bitmap* listed) {
   const vid_t n = g.num_vertices();
   const auto before = [&g](vid_t a, vid_t b) {
     const eid_t da = g.degree(a), db = g.degree(b);
@@ -112,6 +210,10 @@ Oriented orient(const Graph& g, HostMemory& memory) {
   tbb::parallel_for(tbb::blocked_range<vid_t>(0, n), [&](const tbb::blocked_range<vid_t>& r) {
     std::vector<vid_t> scratch;
     for (vid_t u = r.begin(); u != r.end(); ++u) {
+      if (listed != nullptr && !listed->test(u)) {
+        o.offsets[u] = 0;
+        continue;
+      }
       eid_t later = 0, e = g.offsets[u];
       std::uint64_t word = 0;
       // The word of the edge before e; those at the ends of the range are shared with the
@@ -142,6 +244,7 @@ Oriented orient(const Graph& g, HostMemory& memory) {
     for (vid_t u = r.begin(); u != r.end(); ++u) {
       vid_t* const first = o.targets.data() + o.offsets[u];
       vid_t* last = first;
+      if (listed != nullptr && !listed->test(u)) continue;  // kept[u] stays 0
       eid_t e = g.offsets[u];
       for (const vid_t v : host_list(g, u, scratch)) {
         if ((later_bits[e / 64] >> (e % 64)) & 1) *last++ = v;
@@ -171,7 +274,11 @@ Oriented orient(const Graph& g, HostMemory& memory) {
 }  // namespace detail
 
 TriangleResult OocEngine::triangles(const RunOptions& run) {
-  RunStats s = begin_host_run("tc", run);
+  if (grouped()) {  // a request checked once, before the ranks run it (engine.cpp says why)
+    lead().begin_host_run("tc", run, HostRanks::cpu);
+    return on_group([&](OocEngine& e) { return e.triangles(run); });
+  }
+  RunStats s = begin_host_run("tc", run, HostRanks::cpu);
   const Graph& g = graph();
   if (!g.symmetric) {
     throw InvalidInput(
@@ -179,10 +286,13 @@ TriangleResult OocEngine::triangles(const RunOptions& run) {
         "--undirected)");
   }
   detail::DeviceGraph* const device = impl_->device.get();
+  Communicator* const ranks = impl_->communicator.get();
+  if (ranks != nullptr) barrier(*ranks);  // the ranks' clocks start together
   const auto start = std::chrono::steady_clock::now();
-  // The GPU copies the lists from pinned memory at the link's peak.
-  const detail::Oriented o =
-      detail::orient(g, device ? pinned_memory(options().device) : default_host_memory());
+  // The GPU copies the lists from pinned memory at the link's peak. A rank orients its own.
+  detail::Oriented o =
+      detail::orient(g, device ? pinned_memory(options().device) : default_host_memory(),
+                     ranks != nullptr ? &impl_->owned : nullptr);
   const double orienting =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   TriangleResult result;
@@ -190,6 +300,11 @@ TriangleResult OocEngine::triangles(const RunOptions& run) {
   if (device != nullptr) {
     counts = detail::count_on_gpu(*device, o, options().device_budget, options().in_memory, s);
     s.setup_seconds += orienting;
+  } else if (ranks != nullptr) {
+    counts = count_on_ranks(o, *ranks, partitions(), impl_->owners, s);
+    s.setup_seconds = orienting;
+    s.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - orienting;
   } else {
     counts = count_on_cpu(o);
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -9,6 +9,7 @@
 #include "ooc/core/buffer.hpp"
 #include "ooc/engine/detail/cuda_backend.hpp"
 #include "ooc/engine/stats.hpp"
+#include "ooc/kernels/bitmap.hpp"
 #include "ooc/partitioner/graph.hpp"
 
 namespace ooc::detail {
@@ -26,8 +27,10 @@ struct Oriented {
   }
 };
 
-// The oriented graph of `g`, its arrays from `memory` (pinned for the GPU, which copies them).
-Oriented orient(const Graph& g, HostMemory& memory);
+// The oriented graph of `g`, its arrays from `memory` (pinned for the GPU, which copies them). With
+// `listed`, only those vertices' lists (a rank's own; the others are left empty), which need only
+// the degrees of the rest.
+Oriented orient(const Graph& g, HostMemory& memory, const Bitmap* listed = nullptr);
 
 // The device memory a block of the oriented lists takes, vertices [first, last): its offsets (one
 // more than its vertices) and its lists.

@@ -568,6 +568,16 @@ inline Graph make_symmetric_shape(const std::string& name) {
   return make_shape(name);  // kron, urand, big_star and disconnected are built undirected there
 }
 
+// The shapes triangles are counted on: every symmetric one (make_symmetric_shape) and a road-like
+// graph.
+inline std::vector<std::string> triangle_shapes() {
+  std::vector<std::string> shapes;
+  for (const std::string& shape : shape_names())
+    if (shape != "kron_directed") shapes.push_back(shape);
+  shapes.emplace_back("road");
+  return shapes;
+}
+
 // The highest-degree vertex (the stars' hub), then vertices spread over the ids, up to `count`.
 inline std::vector<vid_t> batch_sources(const OocEngine& engine, vid_t count = 40) {
   std::vector<vid_t> sources{engine.highest_degree_vertex()};

@@ -501,5 +501,16 @@ TEST(CudaRankRuns, TheUnifiedPolicyIsRefusedWithRanks) {
   }
 }
 
+// Triangles run across CPU ranks; a GPU rank refuses them in one line (docs/programs.md says why).
+TEST(CudaRankRuns, TrianglesAreRefusedOnGpuRanks) {
+  OOC_REQUIRE_GPU();
+  auto communicators = thread_communicators(1);
+  OocEngine engine(test::make_symmetric_shape("kron"),
+                   test::options_for("hybrid", true, Backend::cuda), std::move(communicators[0]));
+  EXPECT_EQ(test::error_of([&] { engine.triangles(); }),
+            "tc runs across CPU ranks, not GPU ranks, for now: run it on one GPU, or with "
+            "--backend cpu");
+}
+
 }  // namespace
 }  // namespace ooc

@@ -11,8 +11,8 @@
 #   batches       2 ranks run bc and closeness from 40 sampled sources in batches of 16, and bfs
 #                 from three sources at once, on raw and compressed lists: verified against the
 #                 serial references, and bfs's columns equal to one rank's
-#   kcore         2 ranks peel kron-11's cores on raw and compressed lists: verified against the
-#                 serial reference, and equal to one rank's
+#   kcore         2 ranks peel kron-11's cores and count its triangles on raw and compressed lists:
+#                 verified against the serial references, and equal to one rank's
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
@@ -153,6 +153,13 @@ PY
       grep -q 'ok, matches the serial reference' "$tmp/two.log" ||
         fail "compressed $compressed: not verified: $(cat "$tmp/two.log")"
       cmp -s "$tmp/one.tsv" "$tmp/two.tsv" || fail "compressed $compressed: core numbers differ"
+      tc=(tc "${common[@]:1}")
+      "$ooc_run" "${tc[@]}" --output "$tmp/one-tc.tsv" >/dev/null
+      "${mpirun[@]}" "$ooc_run" "${tc[@]}" --verify --output "$tmp/two-tc.tsv" \
+        >"$tmp/two-tc.log" || fail "tc, 2 ranks: $(cat "$tmp/two-tc.log")"
+      grep -q 'ok, matches the serial reference' "$tmp/two-tc.log" ||
+        fail "tc, compressed $compressed: not verified: $(cat "$tmp/two-tc.log")"
+      cmp -s "$tmp/one-tc.tsv" "$tmp/two-tc.tsv" || fail "compressed $compressed: triangles differ"
     done
     ;;
   missing-graph)

@@ -285,6 +285,22 @@ TEST(ThreadCommunicator, AllGatherPutsEachRanksWordsAtItsPlace) {
   });
 }
 
+// Every rank gets the root's words; the root keeps its own; a rank that is not one is refused.
+TEST(ThreadCommunicator, BroadcastHandsTheRootsWordsToEveryRank) {
+  test::on_ranks(3, [](int r, const std::shared_ptr<Communicator>& ranks) {
+    for (int root = 0; root < 3; ++root) {
+      const auto mine = static_cast<std::uint32_t>(r);
+      std::vector<std::uint32_t> data = {10 * mine, 10 * mine + 1, 10 * mine + 2};
+      ranks->broadcast(data, root);
+      const auto theirs = static_cast<std::uint32_t>(root);
+      EXPECT_EQ(data, (std::vector<std::uint32_t>{10 * theirs, 10 * theirs + 1, 10 * theirs + 2}))
+          << "rank " << r << ", root " << root;
+    }
+    std::vector<std::uint32_t> data(1);
+    EXPECT_EQ(test::error_of([&] { ranks->broadcast(data, 3); }), "broadcast: no rank 3");
+  });
+}
+
 // Each rank gets the sums of its own block, in its own place; the others' blocks are not its.
 TEST(ThreadCommunicator, ReduceScatterSumsEachRanksBlockInItsPlace) {
   test::on_ranks(3, [](int r, const std::shared_ptr<Communicator>& ranks) {
@@ -642,6 +658,67 @@ TEST(DistributedRuns, SeveralDevicesShareTheCompressedListsAndInEdgesOfAGraph) {
       EXPECT_TRUE(c.equal) << c.message;
     EXPECT_TRUE(runs.compressed);
   }
+}
+
+// Triangles across 2 and 3 thread ranks: each rank orients its own vertices' lists and the ranks
+// hand theirs to each other in turn. Every rank gets the serial reference's counts on every
+// symmetric shape and a road-like graph, from raw and compressed-only lists, a turn (iteration)
+// per rank, each with its broadcast counted; a rank intersects only its own vertices' edges, so
+// the ranks' edges add up to one rank's. The group of EngineOptions::devices over a compressed-only
+// file reads each rank's share of it and counts the same.
+TEST(DistributedRuns, EveryRankCountsTheReferencesTriangles) {
+  for (const std::string& shape : test::triangle_shapes()) {
+    const Graph reference_graph = test::make_symmetric_shape(shape);
+    const std::vector<std::uint64_t> expected = reference::triangles(reference_graph);
+    OocEngine one(test::make_symmetric_shape(shape),
+                  test::options_for("hybrid", true, Backend::cpu));
+    const std::uint64_t one_edges = one.triangles().stats.edges_processed();
+    for (const bool only : {false, true}) {
+      for (const int ranks : {2, 3}) {
+        SCOPED_TRACE(shape + (only ? ", compressed only, " : ", raw, ") + std::to_string(ranks) +
+                     " ranks");
+        std::vector<std::uint64_t> edges(static_cast<std::size_t>(ranks));
+        test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+          Graph g = test::make_symmetric_shape(shape);
+          if (only) {
+            compress(g);
+            drop_raw_lists(g);
+          }
+          OocEngine engine(std::move(g), test::options_for("hybrid", true, Backend::cpu),
+                           communicator);
+          const TriangleResult t = engine.triangles();
+          EXPECT_EQ(t.values, expected) << "rank " << r;
+          EXPECT_EQ(t.total * 3,
+                    std::accumulate(expected.begin(), expected.end(), std::uint64_t{0}))
+              << "rank " << r;
+          ASSERT_EQ(t.stats.iterations.size(), static_cast<std::size_t>(ranks)) << "rank " << r;
+          // A turn hands over each of its rank's vertices' degree and oriented list; the last
+          // sums the counts too.
+          std::uint64_t exchanged = 0;
+          for (const IterationStats& it : t.stats.iterations)
+            exchanged += it.exchange_bytes;
+          const std::uint64_t n = engine.graph().num_vertices();
+          EXPECT_EQ(exchanged,
+                    (n + one_edges) * sizeof(std::uint32_t) + (n + 1) * sizeof(std::uint64_t))
+              << "rank " << r;
+          edges[static_cast<std::size_t>(r)] = t.stats.edges_processed();
+        });
+        EXPECT_EQ(std::accumulate(edges.begin(), edges.end(), std::uint64_t{0}), one_edges);
+      }
+    }
+  }
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("distributed_triangles_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Graph g = test::make_compressed_shape("kron");
+  const std::vector<std::uint64_t> expected = reference::triangles(g);
+  drop_raw_lists(g);
+  write_oocg(g, dir / "only.oocg");
+  EngineOptions o = test::options_for("hybrid", true, Backend::cpu);
+  o.devices = {0, 1};
+  OocEngine group = OocEngine::load(dir / "only.oocg", o);
+  EXPECT_EQ(group.triangles().values, expected);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -44,6 +44,9 @@ class Communicator {
   // r * send.size(); `receive` holds size() * send.size() words. All_reduce's rules.
   virtual void all_gather(std::span<const std::uint32_t> send,
                           std::span<std::uint32_t> receive) = 0;
+  // Rank `root`'s `data` into every other rank's (the same length on every rank); root's is left
+  // as it was. All_reduce's rules.
+  virtual void broadcast(std::span<std::uint32_t> data, int root) = 0;
   // This rank failed: stop every rank, naming it and `why` (MPI: MPI_Abort; threads: the
   // others' next all_reduce throws). Does not return under MPI.
   virtual void abort(std::string_view why) noexcept = 0;
