@@ -88,9 +88,6 @@ void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>&, const KCoreR
                            const vid_t*, std::uint64_t) {
   no_cuda();
 }
-std::size_t kcore_temp_bytes(const DeviceGraph&, vid_t) {
-  no_cuda();
-}
 std::uint32_t kcore_open_next_shell(const DeviceGraph&, const KCoreState&, vid_t, KCoreLists&) {
   no_cuda();
 }

@@ -3,9 +3,11 @@
 // the engine has: the shell c is the least remaining degree of the vertices not yet peeled (a core
 // number no vertex has is skipped), the vertices at c open it, and the run peels the rest of it.
 // The shells' runs are one executor's, started again shell after shell from the vertices the shell
-// opened. The peeling's arrays are in device memory on the CUDA backend, where the step between
-// two shells runs too, over a list of the vertices not yet peeled; the step's time counts in the
-// run's. docs/programs.md, "k-core".
+// opened, with one program: the shell is a word beside the arrays. The peeling's arrays are in
+// device memory on the CUDA backend, where the step between two shells runs too, over a list of
+// the vertices not yet peeled, and where the frontier loop takes the step itself when its queues
+// run dry, so that one run may peel many shells; the step's time counts in the run's.
+// docs/programs.md, "k-core".
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
@@ -66,7 +68,9 @@ class Peeling {
                       [&](vid_t v) { remaining_[v] = static_cast<std::uint32_t>(g.degree(v)); });
     if (device_ == nullptr) {
       core_.assign(n_, KCoreState::kUnpeeled);
-      state_ = {remaining_.data(), core_.data(), nullptr, nullptr};
+      state_.remaining = remaining_.data();
+      state_.core = core_.data();
+      state_.shell = &shell_;
       if (ranked) {
         marks_.assign(n_, 0);
         taken_.assign(n_, 0.0f);
@@ -80,11 +84,14 @@ class Peeling {
       return;
     }
     const std::size_t bytes = std::size_t{n_} * sizeof(std::uint32_t);
-    lists_.left = allocate<vid_t>(std::size_t{n_} * sizeof(vid_t), "k-core's vertices left");
-    lists_.opened = allocate<vid_t>(std::size_t{n_} * sizeof(vid_t), "k-core's shell");
-    lists_.counts = allocate<unsigned long long>(2 * sizeof(unsigned long long), "k-core's counts");
-    lists_.temp_bytes = kcore_temp_bytes(*device_, n_);
-    lists_.temp = allocate<std::byte>(lists_.temp_bytes, "k-core's scratch");
+    state_.steps.left[0] =
+        allocate<vid_t>(std::size_t{n_} * sizeof(vid_t), "k-core's vertices left");
+    state_.steps.left[1] =
+        allocate<vid_t>(std::size_t{n_} * sizeof(vid_t), "k-core's vertices left");
+    state_.steps.words = allocate<unsigned long long>(
+        KCoreSteps::kWords * sizeof(unsigned long long), "k-core's counts");
+    state_.shell = allocate<std::uint32_t>(sizeof(std::uint32_t), "k-core's shell");
+    lists_.opened = allocate<vid_t>(std::size_t{n_} * sizeof(vid_t), "k-core's opened vertices");
     state_.remaining = allocate<std::uint32_t>(bytes, "k-core's remaining degrees");
     copy_to_device(*device_, state_.remaining, remaining_.data(), bytes);
     remaining_ = {};
@@ -101,7 +108,8 @@ class Peeling {
   const KCoreState& state() const { return state_; }
 
   // Opens the next shell: the least remaining degree c of the vertices not peeled, and those at c
-  // get core number c. Returns c, or KCoreState::kUnpeeled when every vertex is peeled.
+  // get core number c; c is the shell word's. Returns c, or KCoreState::kUnpeeled when every
+  // vertex is peeled.
   std::uint32_t open_next() {
     if (device_ != nullptr) return kcore_open_next_shell(*device_, state_, n_, lists_);
     std::erase_if(left_, [&](vid_t v) { return core_[v] != KCoreState::kUnpeeled; });
@@ -112,6 +120,22 @@ class Peeling {
       core_[v] = shell;
       opened_.push_back(v);
     }
+    if (shell != KCoreState::kUnpeeled) shell_ = shell;
+    return shell;
+  }
+
+  // The shells the GPU's frontier loop opened inside the runs, in all, and the last shell opened
+  // anywhere.
+  std::uint64_t loop_shells() const {
+    if (device_ == nullptr) return 0;
+    unsigned long long shells = 0;
+    copy_to_host(*device_, &shells, state_.steps.words + KCoreSteps::kLoopShells, sizeof shells);
+    return shells;
+  }
+  std::uint32_t last_shell() const {
+    if (device_ == nullptr) return shell_;
+    std::uint32_t shell = 0;
+    copy_to_host(*device_, &shell, state_.shell, sizeof shell);
     return shell;
   }
 
@@ -140,6 +164,7 @@ class Peeling {
   vid_t n_;
   KCoreState state_;
   std::vector<std::uint32_t> remaining_, core_, marks_;  // host memory (core_: read back too)
+  std::uint32_t shell_ = 0;                              // the CPU's shell word
   std::vector<float> taken_;
   std::vector<vid_t> left_, opened_;
   std::vector<std::shared_ptr<void>> owned_;  // device memory
@@ -158,6 +183,7 @@ KCoreResult OocEngine::peel(detail::Peeling& peeling, const detail::RunSetup& se
   };
   KCoreResult result;
   std::unique_ptr<detail::ValuesExecutor<typename P::Value>> executor;
+  const P program{{peeling.state()}};  // every shell's: the shell is the state's word
   for (;;) {
     auto start = Clock::now();
     const std::uint32_t shell = peeling.open_next();
@@ -166,7 +192,6 @@ KCoreResult OocEngine::peel(detail::Peeling& peeling, const detail::RunSetup& se
       result.stats.seconds += opening;  // the last step, which found every vertex peeled
       break;
     }
-    const P program{{peeling.state(), shell}};
     detail::RunSetup shell_setup = setup;
     start = Clock::now();
     if (executor == nullptr) {
@@ -194,9 +219,10 @@ KCoreResult OocEngine::peel(detail::Peeling& peeling, const detail::RunSetup& se
     }
     result.converged = result.converged && run.converged;
     ++result.shells;
-    result.degeneracy = shell;
     if (!run.converged) break;  // --max-iterations: the vertices left keep kUnpeeled
   }
+  result.shells += static_cast<std::uint32_t>(peeling.loop_shells());
+  if (result.shells > 0) result.degeneracy = peeling.last_shell();
   return result;
 }
 
@@ -208,8 +234,8 @@ KCoreResult OocEngine::kcore(const RunOptions& run) {
   const bool ranked = impl_->communicator != nullptr;
   detail::ProgramInfo info =
       ranked ? detail::info_of<KCoreRankedPeel>("kcore") : detail::info_of<KCorePeel>("kcore");
-  // The arrays, and on the GPU the lists of the vertices left and opened.
-  info.own_vertex_bytes = (ranked ? 16 : 8) + (impl_->device ? 2 * sizeof(vid_t) : 0);
+  // The arrays, and on the GPU the two lists of the vertices left and the list of those opened.
+  info.own_vertex_bytes = (ranked ? 16 : 8) + (impl_->device ? 3 * sizeof(vid_t) : 0);
   if (ranked) {
     const eid_t longest = longest_list(graph());
     if (longest >= kLongestRankedList) {

@@ -7,8 +7,10 @@
 // more of them to c, until none is left at c (Batagelj and Zaversnik's order, taken a whole
 // frontier at a time as in Kabir and Madduri's PKC, IPDPSW 2017).
 //
-// A run peels one shell c. Its frontier is the vertices peeled last: iteration 0 the ones the
-// driver opened the shell with (remaining degree at most c), then those the run brought to c.
+// A run peels shell c (KCoreState::shell), and on the GPU the frontier loop may open the shells
+// after it in the same run (kcore_loop.cuh). Its frontier is the vertices peeled last: iteration 0
+// the ones the driver opened the shell with (remaining degree at most c), then those the run
+// brought to c.
 // Along an edge of a peeled vertex, relax takes the edge away from a target not yet peeled, and
 // the one relax that brings the target from c + 1 to c peels it and makes it active. Taking an
 // edge away is counted, not idempotent, so each peeled vertex's edges must be relaxed once: a
@@ -32,18 +34,33 @@
 
 namespace ooc {
 
+// The GPU's step between shells (cuda/kcore_step.cuh), which the frontier loop takes too: the
+// vertices not yet peeled in left[words[kSide]], with words[kCount + side] of them, compacted into
+// the other list by each step; the least remaining degree a step finds; the vertices a step
+// between two runs opened; the shells the frontier loop opened. Device memory; null on the CPU
+// backend, whose driver keeps its own list.
+struct KCoreSteps {
+  enum Word { kSide, kCount, kLeast = kCount + 2, kOpened, kLoopShells, kWords };
+  vid_t* left[2] = {nullptr, nullptr};
+  unsigned long long* words = nullptr;
+};
+
 // The peeling's arrays (host memory on the CPU backend), per vertex.
 struct KCoreState {
   static constexpr std::uint32_t kUnpeeled = std::numeric_limits<std::uint32_t>::max();
   std::uint32_t* remaining = nullptr;  // its degree among the vertices not peeled
   std::uint32_t* core = nullptr;       // its core number once peeled, kUnpeeled before
+  // The shell being peeled: one word beside the arrays, which the step between shells sets (on
+  // the GPU the frontier loop too, mid-run), so that a run's program is the same for every shell.
+  std::uint32_t* shell = nullptr;
+  KCoreSteps steps;
   // Ranks only (null on one): whether relax took an edge away from v in this iteration (one slot
   // per vertex), and how many.
   std::uint32_t* marks = nullptr;
   float* taken = nullptr;
 };
 
-// What the two programs share: the run peels shell `shell`, from the vertices opened with it.
+// What the two programs share: the run peels the shell *s.shell, from the vertices opened with it.
 struct KCoreShell {
   using Value = std::uint32_t;  // unused: the answer is in the state's arrays
   static constexpr ProgramKind kind = ProgramKind::monotone;
@@ -51,18 +68,19 @@ struct KCoreShell {
   static constexpr bool needs_weights = false;
   static constexpr bool needs_symmetric = true;
   KCoreState s;
-  std::uint32_t shell;
 
   OOC_HD Value init(vid_t) const { return 0; }
-  OOC_HD bool active_at_start(vid_t v) const { return s.core[v] == shell; }
+  OOC_HD std::uint32_t shell() const { return atomic_load(s.shell); }
+  OOC_HD bool active_at_start(vid_t v) const { return s.core[v] == shell(); }
 };
 
 // One rank.
 struct KCorePeel : KCoreShell {
   OOC_HD bool relax(Value, std::uint32_t, Value*, vid_t, vid_t to) const {
     if (s.core[to] != KCoreState::kUnpeeled) return false;  // peeled: its degree is spent
-    if (atomic_add(s.remaining + to, ~std::uint32_t{0}) != shell + 1) return false;
-    s.core[to] = shell;  // this relax brought it to the shell, and no other does
+    const std::uint32_t c = shell();
+    if (atomic_add(s.remaining + to, ~std::uint32_t{0}) != c + 1) return false;
+    s.core[to] = c;  // this relax brought it to the shell, and no other does
     return true;
   }
 };
@@ -81,8 +99,9 @@ struct KCoreRankedPeel : KCoreShell {
       s.taken[v] = 0.0f;
       s.marks[v] = 0;
     }
-    if (s.core[v] != KCoreState::kUnpeeled || s.remaining[v] > shell) return false;
-    s.core[v] = shell;
+    const std::uint32_t c = shell();
+    if (s.core[v] != KCoreState::kUnpeeled || s.remaining[v] > c) return false;
+    s.core[v] = c;
     return true;
   }
   // The edges taken away from each vertex in the iteration.

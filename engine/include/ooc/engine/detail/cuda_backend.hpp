@@ -118,23 +118,17 @@ void restart_cuda_executor(ValuesExecutor<KCoreRankedPeel::Value>& executor,
                            std::uint64_t count);
 std::unique_ptr<ValuesExecutor<SccReach::Value>> make_cuda_executor(const SccReach& program,
                                                                     const CudaRun& run);
-// k-core's lists between its shells, in device memory: `left` the vertices not peeled when last
-// listed (n entries), `opened` those the last shell opened (n entries), `counts` two device
-// words, `temp` the scratch of kcore_temp_bytes(n); their lengths, read back.
+// k-core's step between two runs (kcore.cpp) on the GPU, over the device lists of `state.steps`
+// (cuda/kcore_step.cuh), n vertices: the first step lists every vertex; each finds the least
+// remaining degree c of the vertices not peeled, gives those at c core number c, lists them in
+// `opened` (n entries, device memory) and sets the shell word. Returns c, or KCoreState::kUnpeeled
+// when every vertex is peeled. One read back a step: the counts below.
 struct KCoreLists {
-  static constexpr std::uint64_t kNotListed = ~std::uint64_t{0};
-  vid_t* left = nullptr;
   vid_t* opened = nullptr;
-  unsigned long long* counts = nullptr;
-  void* temp = nullptr;
-  std::size_t temp_bytes = 0;
-  std::uint64_t left_count = kNotListed;  // before the first shell: every vertex
+  bool listed = false;
+  std::uint64_t left = 0;  // not peeled at the last step (the frontier loop's steps peel more)
   std::uint64_t opened_count = 0;
 };
-std::size_t kcore_temp_bytes(const DeviceGraph& device, vid_t n);
-// k-core's step between its shells (n vertices): the vertices peeled leave `left`, the least
-// remaining degree c of those left is found, and each at c gets core number c and is listed in
-// `opened`. Returns c, or KCoreState::kUnpeeled when every vertex is peeled.
 std::uint32_t kcore_open_next_shell(const DeviceGraph& device, const KCoreState& state, vid_t n,
                                     KCoreLists& lists);
 

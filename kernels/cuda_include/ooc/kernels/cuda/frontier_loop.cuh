@@ -342,6 +342,15 @@ __device__ void loop_split(const LoopMark<Value>& m, const vid_t* far, unsigned 
   }
 }
 
+// A program whose run goes on once the loop's queues run dry opens more vertices itself (k-core's
+// next shell: engine/cuda/kcore_step.cuh): reopen(program, m, grid, lead), by every thread, puts
+// them in the level's queue and bitmap (m.queue, m.near_bits) and returns whether it opened any.
+// Not for programs with piles.
+template <class P>
+struct LoopReopen {
+  static constexpr bool kReopens = false;
+};
+
 // One level. Tile t of Lists::kTile threads in warp w takes the queue's entries w + t * warps,
 // then every warps * (tiles a warp holds) on, so that a level of fewer vertices than warps gives
 // each warp one (`count` from `queue`, their bits in `bits`). The tile's first thread clears the
@@ -439,7 +448,15 @@ __global__ void __launch_bounds__(kLoopThreads, kLoopBlocksPerSm)
     std::uint64_t* bits = s.bits[level % 2];
     if (queued == 0) {
       const unsigned long long far_queued = seen.far;
-      if (far_queued == 0) break;  // converged
+      if (far_queued == 0) {
+        if constexpr (LoopReopen<P>::kReopens) {
+          m.near_bits = bits;
+          m.queue = s.near + slot * s.near_capacity;
+          m.slot = s.slots + slot;
+          if (LoopReopen<P>::reopen(program, m, grid, lead)) continue;
+        }
+        break;  // converged
+      }
       // The near pile is done: the threshold rises past the least far value.
       const vid_t* far = s.far + far_side * s.far_capacity;
       const unsigned long long members = far_queued < s.far_capacity ? far_queued : s.far_capacity;
