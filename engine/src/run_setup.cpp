@@ -99,15 +99,10 @@ RunStats OocEngine::begin_host_run(const std::string& algorithm, const RunOption
                       " reads every list from host memory, and this graph's exceed "
                       "it: give it more (--host-memory), or run on a larger machine");
   }
-  const bool cuda = impl_->backend == Backend::cuda;
-  if ((grouped() || impl_->communicator) && ranks == HostRanks::none) {
+  if ((grouped() || impl_->communicator) && ranks == HostRanks::refused) {
     throw Unsupported(algorithm + " runs on one rank for now: run it without --devices or mpirun");
   }
-  if ((grouped() || impl_->communicator) && cuda) {
-    throw Unsupported(algorithm +
-                      " runs across CPU ranks, not GPU ranks, for now: run it on one GPU, or "
-                      "with --backend cpu");
-  }
+  const bool cuda = impl_->backend == Backend::cuda;
   if (run.cancelled && run.cancelled()) throw Cancelled("the run was cancelled after 0 iterations");
   RunStats s;
   s.algorithm = algorithm;

@@ -8,7 +8,7 @@
 // a Kronecker graph's edges, is intersected against short ones only. The oriented lists are sorted
 // by id; two lists of similar length are merged, a short one against a list more than
 // kSearchRatio times longer is searched in it, a binary search per element.
-#include "triangles.hpp"
+#include "ooc/engine/detail/triangles.hpp"
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -121,25 +121,29 @@ detail::TriangleCounts count_on_cpu(const detail::Oriented& o) {
   return out;
 }
 
-// Across ranks (the CPU backend): `own` holds this rank's vertices' oriented lists. The ranks take
-// turns to hand theirs to the others (Communicator::broadcast: each listed vertex's oriented
-// degree, then the lists), and in the turn of rank t each rank counts its own edges u -> v whose
-// v rank t owns; so each edge is counted once, by u's owner, with v's list beside u's. The counts
-// are summed over the ranks at the end. A rank holds its own lists and one other rank's at a time.
-// An iteration per turn, its broadcast as the exchange.
+// Across ranks: `own` holds this rank's vertices' oriented lists. The ranks take turns to hand
+// theirs to the others (Communicator::broadcast: each listed vertex's oriented degree, then the
+// lists), and in the turn of rank t each rank counts its own edges u -> v whose v rank t owns,
+// with v's list beside u's: on the CPU (count_pairs), or on the GPU (`device`: count_on_gpu, own
+// lists against the turn's, each in GPU memory when both fit `asked`, else in blocks). So each
+// edge is counted once, by u's owner. The counts are summed over the ranks at the end. A rank
+// holds its own lists and one other rank's at a time. A turn is an iteration on the CPU, and on
+// the GPU as many as own's blocks; its broadcasts are its first iteration's exchange.
 detail::TriangleCounts count_on_ranks(detail::Oriented& own, Communicator& ranks,
                                       std::span<const Partition> partitions,
-                                      std::span<const std::uint32_t> owners, RunStats& s) {
+                                      std::span<const std::uint32_t> owners,
+                                      detail::DeviceGraph* device, std::uint64_t asked,
+                                      bool in_memory, HostMemory& memory, RunStats& s) {
   using Clock = std::chrono::steady_clock;
   const vid_t n = own.num_vertices();
-  Counts count(n);
+  Counts count(device == nullptr ? n : 0);
+  std::vector<std::uint64_t> counted(device == nullptr ? 0 : n);
   detail::Oriented theirs;
-  theirs.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1);
+  theirs.offsets = Buffer<eid_t>::allocate(std::size_t{n} + 1, memory);
   std::uint64_t total = 0;
   for (int turn = 0; turn < ranks.size(); ++turn) {
     const auto start = Clock::now();
     IterationStats it;
-    it.iteration = static_cast<std::uint32_t>(turn);
     const bool mine = turn == ranks.rank();
     const std::vector<std::pair<vid_t, vid_t>> ranges =
         owned_vertex_ranges(partitions, owners, static_cast<std::uint32_t>(turn));
@@ -162,23 +166,49 @@ detail::TriangleCounts count_on_ranks(detail::Oriented& own, Communicator& ranks
     detail::exclusive_scan(theirs.offsets.data(), std::size_t{n} + 1);
     const eid_t edges = theirs.offsets[n];
     // The turn's rank sends its lists in place: they are its own.targets, in vertex order.
-    if (!mine) theirs.targets = Buffer<vid_t>::allocate(edges);
+    if (!mine) theirs.targets = Buffer<vid_t>::allocate(edges, memory);
     ranks.broadcast(std::span<vid_t>(mine ? own.targets.data() : theirs.targets.data(), edges),
                     turn);
     it.exchange_bytes = (degrees.size() + edges) * sizeof(std::uint32_t);
     it.exchange_rounds = 2;  // the degrees, then the lists
     it.exchange_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    const Found found = count_pairs(own, mine ? own : theirs, &owned, count);
-    total += found.triangles;
-    it.active_vertices = it.frontier_vertices = static_cast<vid_t>(degrees.size());
-    it.active_edges = it.frontier_edges = edges;
-    it.edges_processed = found.edges;
-    it.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    it.compute_seconds = it.seconds - it.exchange_seconds;
-    s.iterations.push_back(it);
+    const detail::Oriented& lists = mine ? own : theirs;
+    if (device == nullptr) {
+      const Found found = count_pairs(own, lists, &owned, count);
+      total += found.triangles;
+      it.iteration = static_cast<std::uint32_t>(s.iterations.size());
+      it.active_vertices = it.frontier_vertices = static_cast<vid_t>(degrees.size());
+      it.active_edges = it.frontier_edges = edges;
+      it.edges_processed = found.edges;
+      it.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      it.compute_seconds = it.seconds - it.exchange_seconds;
+      s.iterations.push_back(it);
+      continue;
+    }
+    RunStats counting;
+    const detail::TriangleCounts c =
+        detail::count_on_gpu(*device, own, lists, asked, in_memory, counting);
+    total += c.total;
+    tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { counted[v] += c.per_vertex[v]; });
+    counting.iterations.front().exchange_bytes = it.exchange_bytes;
+    counting.iterations.front().exchange_rounds = it.exchange_rounds;
+    counting.iterations.front().exchange_seconds = it.exchange_seconds;
+    counting.iterations.front().seconds += it.exchange_seconds;
+    for (IterationStats& block : counting.iterations) {
+      block.iteration = static_cast<std::uint32_t>(s.iterations.size());
+      s.iterations.push_back(block);
+    }
+    s.setup_bytes += counting.setup_bytes;
+    s.load_balance = counting.load_balance;
+    s.in_memory = counting.in_memory;
+    s.budget = counting.budget;
+    s.vertex_bytes = counting.vertex_bytes;
+    s.staging_bytes = counting.staging_bytes;
+    s.edge_bytes = counting.edge_bytes;
+    s.host_pinned_bytes = counting.host_pinned_bytes;
   }
   detail::TriangleCounts out;
-  out.per_vertex = loaded(count);
+  out.per_vertex = device == nullptr ? loaded(count) : std::move(counted);
   const auto summing = Clock::now();
   ranks.all_reduce(std::span<std::uint64_t>(out.per_vertex), Reduction::sum);
   ranks.all_reduce(std::span<std::uint64_t>(&total, 1), Reduction::sum);
@@ -275,10 +305,10 @@ Oriented orient(const Graph& g, HostMemory& memory, const Bitmap* listed) {
 
 TriangleResult OocEngine::triangles(const RunOptions& run) {
   if (grouped()) {  // a request checked once, before the ranks run it (engine.cpp says why)
-    lead().begin_host_run("tc", run, HostRanks::cpu);
+    lead().begin_host_run("tc", run, HostRanks::allowed);
     return on_group([&](OocEngine& e) { return e.triangles(run); });
   }
-  RunStats s = begin_host_run("tc", run, HostRanks::cpu);
+  RunStats s = begin_host_run("tc", run, HostRanks::allowed);
   const Graph& g = graph();
   if (!g.symmetric) {
     throw InvalidInput(
@@ -290,21 +320,21 @@ TriangleResult OocEngine::triangles(const RunOptions& run) {
   if (ranks != nullptr) barrier(*ranks);  // the ranks' clocks start together
   const auto start = std::chrono::steady_clock::now();
   // The GPU copies the lists from pinned memory at the link's peak. A rank orients its own.
-  detail::Oriented o =
-      detail::orient(g, device ? pinned_memory(options().device) : default_host_memory(),
-                     ranks != nullptr ? &impl_->owned : nullptr);
+  HostMemory& memory = device ? pinned_memory(options().device) : default_host_memory();
+  detail::Oriented o = detail::orient(g, memory, ranks != nullptr ? &impl_->owned : nullptr);
   const double orienting =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   TriangleResult result;
   detail::TriangleCounts counts;
-  if (device != nullptr) {
-    counts = detail::count_on_gpu(*device, o, options().device_budget, options().in_memory, s);
-    s.setup_seconds += orienting;
-  } else if (ranks != nullptr) {
-    counts = count_on_ranks(o, *ranks, partitions(), impl_->owners, s);
+  if (ranks != nullptr) {
+    counts = count_on_ranks(o, *ranks, partitions(), impl_->owners, device, options().device_budget,
+                            options().in_memory, memory, s);
     s.setup_seconds = orienting;
     s.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - orienting;
+  } else if (device != nullptr) {
+    counts = detail::count_on_gpu(*device, o, o, options().device_budget, options().in_memory, s);
+    s.setup_seconds += orienting;
   } else {
     counts = count_on_cpu(o);
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

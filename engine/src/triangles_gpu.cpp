@@ -21,7 +21,7 @@
 
 #include "ooc/core/error.hpp"
 #include "ooc/core/units.hpp"
-#include "triangles.hpp"
+#include "ooc/engine/detail/triangles.hpp"
 
 namespace ooc::detail {
 namespace {
@@ -75,80 +75,89 @@ class BlockCopier {
     moved.seconds += seconds_since(start);
   }
 
-  // The blocks that hold a target of source block i's lists, in the order to bring them: i (in
-  // the source slot), the one the target slot holds, the others, and i + 1 (the next source) last.
-  std::vector<std::uint32_t> targets_of(std::uint32_t i, std::uint32_t held) const {
-    const std::uint32_t k = static_cast<std::uint32_t>(blocks_.count());
-    const std::vector<char> needed = needed_by(i);
-    std::vector<std::uint32_t> order;
-    const auto take = [&](std::uint32_t j) {
-      if (j < k && needed[j] && std::find(order.begin(), order.end(), j) == order.end())
-        order.push_back(j);
-    };
-    take(i);
-    if (held != i + 1) take(held);
-    for (std::uint32_t j = 0; j < k; ++j)
-      if (j != i + 1) take(j);
-    take(i + 1);
-    return order;
-  }
+  const Oriented& lists() const { return o_; }
+  const TriangleBlocks& blocks() const { return blocks_; }
 
  private:
-  // Which blocks hold a target of block i's lists (each list is sorted, so its targets' blocks
-  // ascend with them).
-  std::vector<char> needed_by(std::uint32_t i) const {
-    const std::size_t k = blocks_.count();
-    if (k == 1) return {1};
-    const std::vector<vid_t>& cuts = blocks_.cuts;
-    return tbb::parallel_reduce(
-        tbb::blocked_range<vid_t>(cuts[i], cuts[i + 1]), std::vector<char>(k, 0),
-        [&](const tbb::blocked_range<vid_t>& r, std::vector<char> needed) {
-          for (vid_t u = r.begin(); u != r.end(); ++u) {
-            std::size_t b = 0;
-            for (const vid_t v : o_.list(u)) {
-              if (v >= cuts[b + 1])
-                b = static_cast<std::size_t>(std::upper_bound(cuts.begin() + b + 1, cuts.end(), v) -
-                                             cuts.begin()) -
-                    1;
-              needed[b] = 1;
-            }
-          }
-          return needed;
-        },
-        [](std::vector<char> a, const std::vector<char>& b) {
-          for (std::size_t j = 0; j < a.size(); ++j)
-            a[j] = static_cast<char>(a[j] | b[j]);
-          return a;
-        });
-  }
-
   const DeviceGraph& device_;
   const Oriented& o_;
   const TriangleBlocks& blocks_;
 };
 
+// Which of `targets`' blocks hold a target of source block i's lists (each list is sorted, so its
+// targets' blocks ascend with them).
+std::vector<char> needed_by(const BlockCopier& sources, std::uint32_t i,
+                            const TriangleBlocks& targets) {
+  const std::size_t k = targets.count();
+  if (k == 1) return {1};
+  const std::vector<vid_t>& cuts = targets.cuts;
+  const Oriented& o = sources.lists();
+  return tbb::parallel_reduce(
+      tbb::blocked_range<vid_t>(sources.blocks().cuts[i], sources.blocks().cuts[i + 1]),
+      std::vector<char>(k, 0),
+      [&](const tbb::blocked_range<vid_t>& r, std::vector<char> needed) {
+        for (vid_t u = r.begin(); u != r.end(); ++u) {
+          std::size_t b = 0;
+          for (const vid_t v : o.list(u)) {
+            if (v >= cuts[b + 1])
+              b = static_cast<std::size_t>(std::upper_bound(cuts.begin() + b + 1, cuts.end(), v) -
+                                           cuts.begin()) -
+                  1;
+            needed[b] = 1;
+          }
+        }
+        return needed;
+      },
+      [](std::vector<char> a, const std::vector<char>& b) {
+        for (std::size_t j = 0; j < a.size(); ++j)
+          a[j] = static_cast<char>(a[j] | b[j]);
+        return a;
+      });
+}
+
+// The target blocks source block i needs, in the order to bring them: the one the target slot
+// holds first; over one graph, i (in the source slot) before it and i + 1 (the next source) last.
+std::vector<std::uint32_t> targets_of(const BlockCopier& sources, std::uint32_t i,
+                                      const BlockCopier& targets, std::uint32_t held) {
+  const bool same = &sources == &targets;
+  const auto k = static_cast<std::uint32_t>(targets.blocks().count());
+  const std::vector<char> needed = needed_by(sources, i, targets.blocks());
+  std::vector<std::uint32_t> order;
+  const auto take = [&](std::uint32_t j) {
+    if (j < k && needed[j] && std::find(order.begin(), order.end(), j) == order.end())
+      order.push_back(j);
+  };
+  if (same) take(i);
+  if (!same || held != i + 1) take(held);
+  for (std::uint32_t j = 0; j < k; ++j)
+    if (!same || j != i + 1) take(j);
+  if (same) take(i + 1);
+  return order;
+}
+
 // Counts the pairs of source block i into `counts` and `total` (device memory): returns its
-// iteration's stats.
-IterationStats count_block(const DeviceGraph& device, const BlockCopier& copier,
-                           std::array<Slot, 2>& slots, std::uint32_t i, unsigned long long* counts,
-                           unsigned long long* total) {
+// iteration's stats. `targets` is `sources` over one graph, whose blocks share the two slots.
+IterationStats count_block(const DeviceGraph& device, const BlockCopier& sources,
+                           const BlockCopier& targets, std::array<Slot, 2>& slots, std::uint32_t i,
+                           unsigned long long* counts, unsigned long long* total) {
   const auto start = std::chrono::steady_clock::now();
+  const bool same = &sources == &targets;
   Moved moved;
   IterationStats it;
   it.iteration = i;
-  if (slots[1].holds == i) std::swap(slots[0], slots[1]);
-  copier.load(slots[0], i, moved);
-  const TriangleBlock& sources = slots[0].block;
+  if (same && slots[1].holds == i) std::swap(slots[0], slots[1]);
+  sources.load(slots[0], i, moved);
+  const TriangleBlock& block = slots[0].block;
   double compute = 0;
-  for (const std::uint32_t j : copier.targets_of(i, slots[1].holds)) {
-    if (j != i) copier.load(slots[1], j, moved);
+  for (const std::uint32_t j : targets_of(sources, i, targets, slots[1].holds)) {
+    if (!same || j != i) targets.load(slots[1], j, moved);
     const auto kernel = std::chrono::steady_clock::now();
-    count_triangles(device, sources, j == i ? sources : slots[1].block, counts, total);
+    count_triangles(device, block, same && j == i ? block : slots[1].block, counts, total);
     compute += seconds_since(kernel);
     it.tasks += 1;
   }
-  it.active_vertices = it.frontier_vertices = sources.last - sources.first;
-  it.active_edges = it.frontier_edges = it.edges_processed = sources.edges;
+  it.active_vertices = it.frontier_vertices = block.last - block.first;
+  it.active_edges = it.frontier_edges = it.edges_processed = block.edges;
   it.partitions[static_cast<std::size_t>(TransferEngine::filter)] = moved.copies;
   it.bytes[static_cast<std::size_t>(TransferEngine::filter)] = moved.bytes;
   it.transfer_seconds = moved.seconds;
@@ -208,42 +217,59 @@ TriangleBlocks plan_triangle_blocks(std::span<const eid_t> offsets, std::uint64_
   return plan;
 }
 
-TriangleCounts count_on_gpu(DeviceGraph& device, const Oriented& o, std::uint64_t asked,
-                            bool in_memory, RunStats& stats) {
+TriangleCounts count_on_gpu(DeviceGraph& device, const Oriented& sources, const Oriented& targets,
+                            std::uint64_t asked, bool in_memory, RunStats& stats) {
   const auto start = std::chrono::steady_clock::now();
   release_held(device);
   const std::uint64_t budget = device_budget(device, asked);
-  const TriangleBlocks blocks = plan_triangle_blocks(o.offsets.span(), budget, in_memory);
-  const vid_t n = o.num_vertices();
+  const bool same = &sources == &targets;
+  const vid_t n = sources.num_vertices();
+  const std::uint64_t source_bytes = oriented_bytes(sources.offsets.span(), 0, n);
+  const std::uint64_t target_bytes = same ? 0 : oriented_bytes(targets.offsets.span(), 0, n);
+  // Two graphs are in GPU memory when both fit beside the counts; else each is cut into blocks
+  // of half of what the counts leave.
+  const bool both =
+      in_memory && (std::uint64_t{n} + 1) * kCountBytes + source_bytes + target_bytes <= budget;
+  const TriangleBlocks source_blocks = plan_triangle_blocks(
+      sources.offsets.span(), budget - (both ? target_bytes : 0), same ? in_memory : both);
+  const TriangleBlocks target_blocks =
+      same ? source_blocks
+           : plan_triangle_blocks(targets.offsets.span(), budget - (both ? source_bytes : 0), both);
+  const bool whole = source_blocks.in_memory;
   const std::uint64_t count_bytes = (std::uint64_t{n} + 1) * kCountBytes;
   std::shared_ptr<void> count_memory = device_allocate(device, count_bytes, "tc's counts");
   auto* counts = static_cast<unsigned long long*>(count_memory.get());
   device_fill(device, counts, 0, count_bytes);
-  // One block is its own target: the target slot is for a second.
-  const std::size_t slot_count = blocks.count() > 1 ? 2 : 1;
+  // One block is its own target: the target slot is for a second, or for the other graph's.
+  const std::size_t slot_count = same && source_blocks.count() == 1 ? 1 : 2;
+  const std::uint64_t slot_bytes = std::max(source_blocks.slot_bytes, target_blocks.slot_bytes);
   std::array<Slot, 2> slots;
   for (std::size_t s = 0; s < slot_count; ++s)
-    slots[s].memory = device_allocate(device, blocks.slot_bytes, "tc's oriented lists");
-  const BlockCopier copier(device, o, blocks);
-  const std::uint64_t whole = oriented_bytes(o.offsets.span(), 0, n);
+    slots[s].memory = device_allocate(device, slot_bytes, "tc's oriented lists");
+  const BlockCopier source_copier(device, sources, source_blocks);
+  const BlockCopier target_copier(device, targets, target_blocks);
+  const BlockCopier& target_lists = same ? source_copier : target_copier;
   stats.load_balance = "a warp per 32 edges";  // kernels/cuda/triangles.cuh
-  stats.in_memory = blocks.in_memory;
+  stats.in_memory = whole;
   stats.budget = budget;
   stats.vertex_bytes = count_bytes;
-  stats.staging_bytes = blocks.in_memory ? 0 : slot_count * blocks.slot_bytes;
-  stats.edge_bytes = whole;
+  stats.staging_bytes = whole ? 0 : slot_count * slot_bytes;
+  stats.edge_bytes = source_bytes + target_bytes;
   stats.host_pinned_bytes =
-      pinned_host_bytes(device) + o.offsets.size_bytes() + o.targets.size_bytes();
-  if (blocks.in_memory) {
+      pinned_host_bytes(device) + sources.offsets.size_bytes() + sources.targets.size_bytes() +
+      (same ? 0 : targets.offsets.size_bytes() + targets.targets.size_bytes());
+  if (whole) {
     Moved once;
-    copier.load(slots[0], 0, once);
+    source_copier.load(slots[0], 0, once);
+    if (!same) target_copier.load(slots[1], 0, once);
     stats.setup_bytes = once.bytes;
   }
   stats.setup_seconds = seconds_since(start);
   const auto counting = std::chrono::steady_clock::now();
-  for (std::uint32_t i = 0; i < blocks.count(); ++i) {
-    stats.iterations.push_back(count_block(device, copier, slots, i, counts, counts + n));
-    if (blocks.in_memory) {
+  for (std::uint32_t i = 0; i < source_blocks.count(); ++i) {
+    stats.iterations.push_back(
+        count_block(device, source_copier, target_lists, slots, i, counts, counts + n));
+    if (whole) {
       IterationStats& it = stats.iterations.back();
       it.partitions[static_cast<std::size_t>(TransferEngine::resident)] = 1;
     }
@@ -256,13 +282,14 @@ TriangleCounts count_on_gpu(DeviceGraph& device, const Oriented& o, std::uint64_
   out.total = out.per_vertex[n];
   out.per_vertex.pop_back();
   stats.readback_seconds = seconds_since(reading);
-  if (!blocks.in_memory) {
+  if (!whole) {
     char line[160];
-    std::snprintf(line, sizeof line,
-                  ", %zu block%s of oriented lists: %s moved, %.2f times their %s", blocks.count(),
-                  blocks.count() == 1 ? "" : "s", format_bytes(stats.total_bytes()).c_str(),
-                  static_cast<double>(stats.total_bytes()) / static_cast<double>(whole),
-                  format_bytes(whole).c_str());
+    std::snprintf(
+        line, sizeof line, ", %zu block%s of oriented lists: %s moved, %.2f times their %s",
+        source_blocks.count(), source_blocks.count() == 1 ? "" : "s",
+        format_bytes(stats.total_bytes()).c_str(),
+        static_cast<double>(stats.total_bytes()) / static_cast<double>(source_bytes + target_bytes),
+        format_bytes(source_bytes + target_bytes).c_str());
     out.blocks = line;
   }
   return out;

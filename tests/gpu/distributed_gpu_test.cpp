@@ -501,16 +501,32 @@ TEST(CudaRankRuns, TheUnifiedPolicyIsRefusedWithRanks) {
   }
 }
 
-// Triangles run across CPU ranks; a GPU rank refuses them in one line (docs/programs.md says why).
-TEST(CudaRankRuns, TrianglesAreRefusedOnGpuRanks) {
+// Triangles across GPU ranks (each rank's lists against the turn's on its GPU): one rank (NCCL of
+// one), and two where there are two GPUs, on every symmetric shape and a road-like graph.
+class CudaRankTriangles : public ::testing::TestWithParam<int> {};
+
+TEST_P(CudaRankTriangles, EveryRankMatchesTheReference) {
   OOC_REQUIRE_GPU();
-  auto communicators = thread_communicators(1);
-  OocEngine engine(test::make_symmetric_shape("kron"),
-                   test::options_for("hybrid", true, Backend::cuda), std::move(communicators[0]));
-  EXPECT_EQ(test::error_of([&] { engine.triangles(); }),
-            "tc runs across CPU ranks, not GPU ranks, for now: run it on one GPU, or with "
-            "--backend cpu");
+  const int ranks = GetParam();
+  if (list_devices().size() < static_cast<std::size_t>(ranks))
+    GTEST_SKIP() << "needs " << ranks << " GPUs: " << describe_devices();
+  for (const std::string& shape : test::triangle_shapes()) {
+    SCOPED_TRACE(shape);
+    const std::vector<std::uint64_t> expected =
+        reference::triangles(test::make_symmetric_shape(shape));
+    test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+      EngineOptions o = test::options_for("hybrid", true, Backend::cuda);
+      o.device = r;
+      OocEngine engine(test::make_symmetric_shape(shape), o, communicator);
+      EXPECT_EQ(engine.triangles().values, expected) << "rank " << r;
+    });
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(Ranks, CudaRankTriangles, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& param) {
+                           return std::to_string(param.param) + "_ranks";
+                         });
 
 }  // namespace
 }  // namespace ooc

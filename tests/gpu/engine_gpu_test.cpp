@@ -16,8 +16,13 @@
 #include "kcore_cases.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/engine/calibration.hpp"
+#include "ooc/engine/detail/cuda_backend.hpp"
+#include "ooc/engine/detail/triangles.hpp"
 #include "ooc/engine/memory_plan.hpp"
+#include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
+#include "ooc/partitioner/partition.hpp"
+#include "ooc/transfer/pinned_memory.hpp"
 #include "scc_cases.hpp"
 
 namespace ooc {
@@ -179,6 +184,59 @@ TEST(CudaTriangles, MatchTheReferenceInOneBlockAndInMany) {
         } else {
           EXPECT_EQ(r.stats.total_bytes(), r.stats.edge_bytes);
         }
+      }
+    }
+  }
+}
+
+// What GPU ranks count in their turns (triangles.cpp's count_on_ranks) on one GPU: the vertices
+// split among 2 and 3 ranks by assign_partitions, each rank's own oriented lists counted against
+// every rank's in turn (count_on_gpu over two graphs), in GPU memory and in blocks. The counts
+// summed over the ranks and turns are the serial reference's on kron, urand and a road-like graph.
+TEST(CudaTriangles, OwnListsAgainstEachRanksInTurnAddUpToTheReference) {
+  OOC_REQUIRE_GPU();
+  for (const std::string shape : {"kron", "urand", "road"}) {
+    Graph g = test::make_symmetric_shape(shape);
+    const std::vector<std::uint64_t> expected = reference::triangles(g);
+    const vid_t n = g.num_vertices();
+    const EngineOptions o = test::options_for("hybrid", false, Backend::cuda);
+    const std::vector<Partition> parts =
+        partition_by_edges(g, o.partition_bytes, g.bytes_per_edge());
+    const std::shared_ptr<detail::DeviceGraph> device = detail::make_device_graph(g, parts, o);
+    for (const std::uint32_t ranks : {2u, 3u}) {
+      const std::vector<std::uint32_t> owners = assign_partitions(parts, g.hub_count, ranks);
+      std::vector<detail::Oriented> own;
+      for (std::uint32_t r = 0; r < ranks; ++r) {
+        Bitmap owned(n);
+        for (const auto& [first, last] : owned_vertex_ranges(parts, owners, r))
+          for (vid_t v = first; v < last; ++v)
+            owned.set(v);
+        own.push_back(detail::orient(g, pinned_memory(0), &owned));
+      }
+      const std::uint64_t lists =
+          detail::oriented_bytes(own[0].offsets.span(), 0, n) + 4 * g.num_edges();
+      for (const bool in_memory : {true, false}) {
+        SCOPED_TRACE(shape + ", " + std::to_string(ranks) + " ranks" +
+                     (in_memory ? ", in GPU memory" : ", in blocks"));
+        const std::uint64_t budget = in_memory ? 0 : 8 * (std::uint64_t{n} + 1) + lists / 3;
+        std::vector<std::uint64_t> counted(n, 0);
+        std::uint64_t total = 0;
+        for (std::uint32_t r = 0; r < ranks; ++r) {
+          for (std::uint32_t t = 0; t < ranks; ++t) {
+            RunStats stats;
+            const detail::TriangleCounts c =
+                detail::count_on_gpu(*device, own[r], own[t], budget, in_memory, stats);
+            EXPECT_EQ(stats.in_memory, in_memory);
+            total += c.total;
+            for (vid_t v = 0; v < n; ++v)
+              counted[v] += c.per_vertex[v];
+          }
+        }
+        std::vector<std::uint64_t> by_user(n);
+        for (vid_t v = 0; v < n; ++v)
+          by_user[g.original_id(v)] = counted[v];
+        EXPECT_EQ(by_user, expected);
+        EXPECT_EQ(total * 3, std::accumulate(expected.begin(), expected.end(), std::uint64_t{0}));
       }
     }
   }

@@ -272,8 +272,8 @@ class OocEngine {
   // lower degree rank to the higher (ties by id) so that each triangle is found once, from its
   // lowest vertex, by intersecting two sorted oriented lists. Either backend: the GPU takes the
   // oriented lists whole when they fit its budget, else in blocks, a source block against each
-  // block its edges point into (triangles_gpu.cpp). Across CPU ranks each rank counts its own
-  // vertices' edges, the ranks handing their lists to each other in turn; GPU ranks refuse it.
+  // block its edges point into (triangles_gpu.cpp). Across ranks each rank counts its own
+  // vertices' edges, the ranks handing their lists to each other in turn.
   TriangleResult triangles(const RunOptions& run = {});
   // The k-core decomposition (kcore.cpp, kcore_program.hpp; docs/programs.md, "k-core"): each
   // vertex's core number, by peeling in the engine's iterations, a run per shell. Needs a symmetric
@@ -302,11 +302,11 @@ class OocEngine {
  private:
   detail::RunSetup begin_run(const detail::ProgramInfo& info, const RunOptions& run) const;
   // The algorithms driven from the host (triangles, scc): refuses, in one line naming `algorithm`,
-  // a graph beyond host memory, ranks (or, with HostRanks::cpu, GPU ranks) and a cancelled run;
-  // the run's stats with what is fixed filled in.
-  enum class HostRanks { none, cpu };
+  // a graph beyond host memory, ranks (unless HostRanks::allowed) and a cancelled run; the run's
+  // stats with what is fixed filled in.
+  enum class HostRanks { refused, allowed };
   RunStats begin_host_run(const std::string& algorithm, const RunOptions& run,
-                          HostRanks ranks = HostRanks::none) const;
+                          HostRanks ranks = HostRanks::refused) const;
   detail::RankView rank_view() const;  // empty without a communicator
   // A file whose lists exceed the host memory they may hold (EngineOptions::host_memory), loaded
   // with a host tier (beyond_memory.cpp); nullopt when they fit.

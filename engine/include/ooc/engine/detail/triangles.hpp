@@ -62,10 +62,13 @@ struct TriangleCounts {
   std::string blocks;
 };
 
-// Counts on the GPU (triangles_gpu.cpp): frees what earlier runs held there, plans the blocks for
-// the budget (`asked`: the user's, 0 for most of the free memory), and fills the run's stats:
-// an iteration per source block, the block copies as the filter engine's bytes.
-TriangleCounts count_on_gpu(DeviceGraph& device, const Oriented& o, std::uint64_t asked,
-                            bool in_memory, RunStats& stats);
+// Counts on the GPU (triangles_gpu.cpp) the edges u -> v of `sources` against v's list in
+// `targets` (the same graph, or another rank's lists: a vertex with no list there closes
+// nothing): frees what earlier runs held there, plans the blocks for the budget (`asked`: the
+// user's, 0 for most of the free memory), and fills the run's stats: an iteration per source
+// block, the block copies as the filter engine's bytes. Two graphs are in GPU memory when both fit
+// beside the counts, else each in blocks of half of what the counts leave.
+TriangleCounts count_on_gpu(DeviceGraph& device, const Oriented& sources, const Oriented& targets,
+                            std::uint64_t asked, bool in_memory, RunStats& stats);
 
 }  // namespace ooc::detail
