@@ -92,6 +92,10 @@ RIVALS = [
     (["--priority", "on"], ["pagerank"], ["host"]),
 ]
 PLACE_OPTIONS = {"default": [], "host": ["--in-memory", "off"]}  # of each of NEW_USER_PLACES
+# Where a run's --json says what a rival's option chose: the key, and the value each word gives
+# (None: the word itself).
+RIVAL_KEYS = {"--priority": ("priority", {"on": True, "off": False}), "--direction": ("direction", None),
+              "--cc": ("method", None)}
 NEW_USER_PLAN = "new-user runs (%s)" % ",".join(ALGORITHMS)  # what a skipped graph is listed as
 SETS = ["main", "directed", "high-diameter", "new-user"]  # --sets
 
@@ -241,6 +245,19 @@ def rival_setting(options):
     return "rival " + " ".join(options)
 
 
+def repeats_default(options, default):
+    """Whether the default's run (its --json entry; None: none ran) already chose what a rival's
+    options ask for, so that the rival would measure the default again: PageRank's --priority off
+    where the default place is out of core (the CPU backend, or a graph beyond GPU memory)."""
+    if default is None:
+        return False
+    for flag, word in zip(options[::2], options[1::2]):
+        key, values = RIVAL_KEYS[flag]
+        if default.get(key) != (values[word] if values else word):
+            return False
+    return True
+
+
 def new_user_plans():
     """(setting, place, algorithms, options) of the new-user set: every algorithm with no options in
     one ooc-run, then BEST_SETTINGS' options, the algorithms that share them in one ooc-run, then each
@@ -273,8 +290,13 @@ def bench_new_user(args, clock, name, spec):
     work, result["generate_seconds"] = generate(args, name, spec, as_a_user=True)
     result["file"] = file_info(args, work)
     reference, with_reference = pagerank_reference(args, clock, name, ["--graph", work])
+    defaults = {}  # (place, algorithm): the default's run
     for i, (setting, place, algorithms, options) in enumerate(new_user_plans()):
         label = "%s%s (%s)" % (setting, "" if place == "default" else ", --in-memory off", algorithms)
+        if setting.startswith("rival") and \
+                all(repeats_default(options, defaults.get((place, a))) for a in algorithms.split(",")):
+            result["skipped"].append({"runs": label, "why": "the default ran with %s" % " ".join(options)})
+            continue
         path = os.path.join(args.out, "%s-new-user-%d.json" % (name, i))
         doc, why = ooc_run(args, clock, label, path, algorithms, "--graph", work, *with_reference,
                            *PLACE_OPTIONS[place], *options, tolerance=False)
@@ -283,6 +305,8 @@ def bench_new_user(args, clock, name, spec):
             continue
         for r in doc["runs"]:
             r.update(setting=setting, place=place, options=options)
+            if setting == "default":
+                defaults.setdefault((place, r["algorithm"]), r)
         result["runs"] += doc["runs"]
         result["vertices"], result["edges"] = doc["vertices"], doc["edges"]
     os.remove(work)

@@ -75,9 +75,10 @@ def test_the_lists_column_reads_partition_tool_info():
         "raw + compressed (1.86 B/edge)"
 
 
-def fake_tools(calls):
+def fake_tools(calls, chosen=None):
     """suite_tools.run in place of partition-tool and ooc-run: records each command and writes what
-    the tool would (the graph, info's JSON, the reference ranks, a --json of one run per algorithm)."""
+    the tool would (the graph, info's JSON, the reference ranks, a --json of one run per algorithm,
+    with `chosen`'s fields for its algorithm when no option was given)."""
     def run(cmd, **kw):
         calls.append(cmd)
         if cmd[1] == "generate":
@@ -89,6 +90,9 @@ def fake_tools(calls):
             open(cmd[cmd.index("--output") + 1], "w").close()
         else:
             runs = [{"algorithm": a, "seconds": 1.0} for a in cmd[1].split(",")]
+            if chosen and cmd[1] == ",".join(suite_sets.ALGORITHMS):
+                for r in runs:
+                    r.update(chosen.get(r["algorithm"], {}))
             with open(cmd[cmd.index("--json") + 1], "w") as f:
                 json.dump({"vertices": 4, "edges": 8, "runs": runs}, f)
     return run
@@ -138,6 +142,33 @@ def test_the_set_runs_each_algorithm_with_no_options_and_with_the_best(monkeypat
         ("sssp", "rival --priority off", "default", ["--priority", "off"])]
     assert len(result["runs"]) == 16
     assert result["skipped"] == [] and os.listdir(work) == []  # the graph and the reference deleted
+
+
+def test_a_rival_the_default_chose_already_is_not_run(monkeypatch, tmp_path):
+    calls = []
+    # As on the CPU backend: the default place is out of core, where PageRank turns priority off,
+    # and both places' bfs pushes (a graph without a pull side).
+    monkeypatch.setattr(suite_tools, "run", fake_tools(calls, {"pagerank": {"priority": False},
+                                                               "bfs": {"direction": "push"}}))
+    work, out = str(tmp_path / "work"), str(tmp_path / "out")
+    os.makedirs(work)
+    os.makedirs(out)
+    args = argparse.Namespace(bin="B", work=work, out=out, repeat=1, tolerance=1e-3, reorder="hub",
+                              compressed=False)
+    name, spec = suite_sets.NEW_USER_FULL[0]
+    result = suite_sets.bench_new_user(args, suite_tools.Clock(None), name, spec)
+    rivals = [c[1:2] + c[c.index("--pagerank-reference") + 2:] for c in calls
+              if "--pagerank-reference" in c][1:]
+    assert rivals == [["sssp", "--priority", "off"], ["cc", "--cc", "labels"],
+                      ["bfs,sssp,cc,pagerank", "--in-memory", "off"],
+                      ["sssp", "--in-memory", "off", "--priority", "off"],
+                      ["cc", "--in-memory", "off", "--cc", "labels"],
+                      ["pagerank", "--in-memory", "off", "--priority", "on"]]
+    assert result["skipped"] == [
+        {"runs": "rival --direction push (bfs)", "why": "the default ran with --direction push"},
+        {"runs": "rival --priority off (pagerank)", "why": "the default ran with --priority off"},
+        {"runs": "rival --direction push, --in-memory off (bfs)",
+         "why": "the default ran with --direction push"}]
 
 
 def test_a_graph_without_time_is_listed_and_not_generated(monkeypatch):
