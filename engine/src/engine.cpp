@@ -352,14 +352,15 @@ Result<double> OocEngine::sssp(vid_t source, const RunOptions& run) {
   return result;
 }
 
-namespace {
-
-// PushRule::automatic's test: whether the lists of at least 4 times the mean out-degree (of the
-// vertices that have edges) hold a third of the edges or more. Per-edge pushing pays where hubs
-// hold many edges (Kronecker graphs: about two thirds), and on graphs of even degrees (uniform
-// random graphs, grids: none) it only keeps more vertices active, unprocessed, for the surveys
-// to walk (docs/programs.md, "PageRank"). Degrees are every rank's, so all ranks agree.
-bool hubs_hold_many_edges(const Graph& g) {
+// PushRule::automatic's test (and Priority::automatic's in GPU memory): whether the lists of at
+// least 4 times the mean out-degree (of the vertices that have edges) hold a third of the edges or
+// more. Per-edge pushing pays where hubs hold many edges (Kronecker graphs: about two thirds), and
+// on graphs of even degrees (uniform random graphs, grids: none) it only keeps more vertices
+// active, unprocessed, for the surveys to walk (docs/programs.md, "PageRank"). Degrees are every
+// rank's, so all ranks agree.
+bool OocEngine::Impl::hubs_hold_many_edges() {
+  if (hub_heavy) return *hub_heavy;
+  const Graph& g = graph;
   using Sums = std::array<std::uint64_t, 2>;  // vertices with edges, their edges
   const auto add = [](Sums a, Sums b) { return Sums{a[0] + b[0], a[1] + b[1]}; };
   const auto sum_over = [&](auto pick) {
@@ -374,12 +375,14 @@ bool hubs_hold_many_edges(const Graph& g) {
         add);
   };
   const Sums all = sum_over([](eid_t d) { return d > 0; });
-  if (all[0] == 0) return false;
-  const Sums hubs = sum_over([&](eid_t d) { return d * all[0] >= 4 * all[1]; });
-  return 3 * hubs[1] >= all[1];
+  if (all[0] == 0) {
+    hub_heavy = false;
+  } else {
+    const Sums hubs = sum_over([&](eid_t d) { return d * all[0] >= 4 * all[1]; });
+    hub_heavy = 3 * hubs[1] >= all[1];
+  }
+  return *hub_heavy;
 }
-
-}  // namespace
 
 Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
   if (!(pr.damping > 0.0f && pr.damping < 1.0f)) {
@@ -388,10 +391,9 @@ Result<float> OocEngine::pagerank(const PageRankOptions& pr) {
   }
   if (pr.l1 == 0 && !(pr.tolerance > 0.0f)) throw InvalidInput("tolerance must be positive");
   if (grouped()) return on_group([&](OocEngine& e) { return e.pagerank(pr); });
-  if (pr.push == PushRule::automatic && !impl_->automatic_push)
-    impl_->automatic_push =
-        hubs_hold_many_edges(graph()) ? PushRule::per_edge : PushRule::per_vertex;
-  const PushRule rule = pr.push == PushRule::automatic ? *impl_->automatic_push : pr.push;
+  const PushRule rule = pr.push != PushRule::automatic  ? pr.push
+                        : impl_->hubs_hold_many_edges() ? PushRule::per_edge
+                                                        : PushRule::per_vertex;
   const std::span<const Partition> parts = impl_->partitions;
   const double v = graph().num_vertices();
   const double e =

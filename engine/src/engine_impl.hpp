@@ -27,8 +27,11 @@ struct OocEngine::Impl {
   // first cc run and kept pinned for the later ones; empty until then.
   Buffer<vid_t> list_heads;
   std::uint64_t list_head_count = 0;  // of them, those that are targets (not kNoVertex)
-  // PageRank's automatic push rule for this graph (PushRule::automatic), once a run chose it.
-  std::optional<PushRule> automatic_push;
+  // Whether the lists of at least 4 times the mean out-degree (of the vertices with edges) hold a
+  // third of the edges or more (engine.cpp), which PageRank's automatic push rule and automatic
+  // priority in GPU memory follow; taken once, from every rank's degrees, so ranks agree.
+  bool hubs_hold_many_edges();
+  std::optional<bool> hub_heavy;
   // Distributed runs: the ranks' link, the owner of each partition, this rank's vertices, and
   // every rank's laid out rank by rank (an accumulative program's exchange).
   std::shared_ptr<Communicator> communicator;

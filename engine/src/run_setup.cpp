@@ -154,12 +154,15 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
     }
   }
   // Priority auto: off for an accumulative program (PageRank) out of core, where it reached the
-  // same L1 faster without it on kron-26, urand-26 and a grid (options.hpp, Priority); on
-  // otherwise, and in GPU memory, where PageRank's resident slices need it and it was the faster
-  // on kron-26.
+  // same L1 faster without it on kron-26, urand-26 and a grid, and in GPU memory on a graph of
+  // even degrees (urand, grids); on otherwise: for the other programs, and for PageRank in GPU
+  // memory where hubs hold many edges (kron-26), where its resident slices need it and it was the
+  // faster (options.hpp, Priority).
   if (o.priority == Priority::automatic) {
-    o.priority = info.kind == ProgramKind::accumulative && !setup.memory.in_memory ? Priority::off
-                                                                                   : Priority::on;
+    const bool accumulative = info.kind == ProgramKind::accumulative;
+    o.priority = accumulative && (!setup.memory.in_memory || !impl_->hubs_hold_many_edges())
+                     ? Priority::off
+                     : Priority::on;
   }
   setup.drive = impl_->drive_options(info, o, setup.memory, run);
   if (automatic_delta && setup.drive.loop.delta > 0) setup.drive.loop.delta = impl_->loop_delta();

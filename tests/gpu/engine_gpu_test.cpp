@@ -89,6 +89,23 @@ OocEngine direction_engine(Graph g, const DirectionGpuCase& c) {
   return OocEngine(std::move(g), o);
 }
 
+// Priority auto for PageRank: in GPU memory on where hubs hold many edges (kron, the big star,
+// per-edge pushing too), off on graphs of even degrees (urand, the grid); off out of core.
+TEST(CudaPageRank, PriorityAutoInGpuMemoryFollowsTheHubs) {
+  OOC_REQUIRE_GPU();
+  for (const auto& [shape, on] : {std::pair{"kron", true}, std::pair{"big_star", true},
+                                  std::pair{"urand", false}, std::pair{"grid", false}}) {
+    EngineOptions o = test::options_for("resident", true, Backend::cuda);
+    o.priority = Priority::automatic;
+    OocEngine engine(test::make_shape(shape), o);
+    const auto in_memory = engine.pagerank();
+    ASSERT_TRUE(in_memory.stats.in_memory) << shape;
+    EXPECT_EQ(in_memory.stats.priority, on) << shape;
+    o.in_memory = false;
+    EXPECT_FALSE(OocEngine(test::make_shape(shape), o).pagerank().stats.priority) << shape;
+  }
+}
+
 TEST(CudaPageRank, AnAccuracyAskedForIsKeptAndItsBoundReported) {
   OOC_REQUIRE_GPU();
   test::expect_l1_runs_keep_their_bound(Backend::cuda);

@@ -64,7 +64,10 @@ enum class Direction { push, pull, automatic };
 //         L1 error faster without it on kron-26, urand-26 and an 8192x8192 grid with their
 //         edges in host memory and no edge cache (H200, docs/performance-log.md, 2026-11-28,
 //         "PageRank pushing per edge", calls 4 and 5), and on kron-26 with the edge cache (H100,
-//         2026-12-06, ninth session); on in GPU memory, the faster there on kron-26. The default.
+//         2026-12-06, ninth session); in GPU memory on where hubs hold many edges (as PageRank's
+//         automatic push rule judges: kron-26, where on was the faster), off on graphs of even
+//         degrees (urand-24 1.22x and a 4096x4096 grid 1.17x the faster with it off, a road-like
+//         graph level; one H100, 2026-12-07). The default.
 enum class Priority { on, off, automatic };
 
 // How OocEngine::cc finds the components (docs/programs.md, "Connected components").
