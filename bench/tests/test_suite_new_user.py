@@ -98,17 +98,23 @@ def fake_tools(calls, chosen=None):
     return run
 
 
-def test_the_set_runs_each_algorithm_with_no_options_and_with_the_best(monkeypatch, tmp_path):
+def new_user_on_kron26(monkeypatch, tmp_path, chosen=None):
+    """The set on kron26 with fake_tools(calls, chosen) and the suite's own order and lists, which
+    are not a new user's (--reorder sage, --compressed): the commands, the result, work and out."""
     calls = []
-    monkeypatch.setattr(suite_tools, "run", fake_tools(calls))
+    monkeypatch.setattr(suite_tools, "run", fake_tools(calls, chosen))
     work, out = str(tmp_path / "work"), str(tmp_path / "out")
     os.makedirs(work)
     os.makedirs(out)
-    # The suite's own order and lists (--reorder, --compressed) are not a new user's: left out.
     args = argparse.Namespace(bin="B", work=work, out=out, repeat=1, tolerance=1e-3, reorder="sage",
                               compressed=True)
     name, spec = suite_sets.NEW_USER_FULL[0]
-    result = suite_sets.bench_new_user(args, suite_tools.Clock(None), name, spec)
+    return calls, suite_sets.bench_new_user(args, suite_tools.Clock(None), name, spec), work, out
+
+
+def test_the_set_runs_each_algorithm_with_no_options_and_with_the_best(monkeypatch, tmp_path):
+    # The suite's own order and lists are left out of the generate command.
+    calls, result, work, out = new_user_on_kron26(monkeypatch, tmp_path)
     g, ref = work + "/kron26.oocg", work + "/kron26-pagerank-1e-7.tsv"
     tool, ooc = "B/tools/partition-tool/partition-tool", "B/tools/ooc-run/ooc-run"
 
@@ -145,18 +151,10 @@ def test_the_set_runs_each_algorithm_with_no_options_and_with_the_best(monkeypat
 
 
 def test_a_rival_the_default_chose_already_is_not_run(monkeypatch, tmp_path):
-    calls = []
     # As on the CPU backend: the default place is out of core, where PageRank turns priority off,
     # and both places' bfs pushes (a graph without a pull side).
-    monkeypatch.setattr(suite_tools, "run", fake_tools(calls, {"pagerank": {"priority": False},
-                                                               "bfs": {"direction": "push"}}))
-    work, out = str(tmp_path / "work"), str(tmp_path / "out")
-    os.makedirs(work)
-    os.makedirs(out)
-    args = argparse.Namespace(bin="B", work=work, out=out, repeat=1, tolerance=1e-3, reorder="hub",
-                              compressed=False)
-    name, spec = suite_sets.NEW_USER_FULL[0]
-    result = suite_sets.bench_new_user(args, suite_tools.Clock(None), name, spec)
+    calls, result, _, _ = new_user_on_kron26(monkeypatch, tmp_path, {"pagerank": {"priority": False},
+                                                                    "bfs": {"direction": "push"}})
     rivals = [c[1:2] + c[c.index("--pagerank-reference") + 2:] for c in calls
               if "--pagerank-reference" in c][1:]
     assert rivals == [["sssp", "--priority", "off"], ["cc", "--cc", "labels"],
