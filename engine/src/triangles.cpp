@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine_impl.hpp"
@@ -185,27 +185,21 @@ detail::TriangleCounts count_on_ranks(detail::Oriented& own, Communicator& ranks
       s.iterations.push_back(it);
       continue;
     }
-    RunStats counting;
-    const detail::TriangleCounts c =
-        detail::count_on_gpu(*device, own, lists, asked, in_memory, counting);
+    // count_on_gpu appends the turn's iterations to the run's and sets its plan (the last turn's
+    // stays); each turn's copy of whole lists adds to the setup's bytes.
+    const std::size_t first = s.iterations.size();
+    const std::uint64_t setup_bytes = std::exchange(s.setup_bytes, 0);
+    const detail::TriangleCounts c = detail::count_on_gpu(*device, own, lists, asked, in_memory, s);
+    s.setup_bytes += setup_bytes;
     total += c.total;
     tbb::parallel_for(vid_t{0}, n, [&](vid_t v) { counted[v] += c.per_vertex[v]; });
-    counting.iterations.front().exchange_bytes = it.exchange_bytes;
-    counting.iterations.front().exchange_rounds = it.exchange_rounds;
-    counting.iterations.front().exchange_seconds = it.exchange_seconds;
-    counting.iterations.front().seconds += it.exchange_seconds;
-    for (IterationStats& block : counting.iterations) {
-      block.iteration = static_cast<std::uint32_t>(s.iterations.size());
-      s.iterations.push_back(block);
-    }
-    s.setup_bytes += counting.setup_bytes;
-    s.load_balance = counting.load_balance;
-    s.in_memory = counting.in_memory;
-    s.budget = counting.budget;
-    s.vertex_bytes = counting.vertex_bytes;
-    s.staging_bytes = counting.staging_bytes;
-    s.edge_bytes = counting.edge_bytes;
-    s.host_pinned_bytes = counting.host_pinned_bytes;
+    for (std::size_t i = first; i < s.iterations.size(); ++i)
+      s.iterations[i].iteration = static_cast<std::uint32_t>(i);
+    IterationStats& opening = s.iterations[first];
+    opening.exchange_bytes = it.exchange_bytes;
+    opening.exchange_rounds = it.exchange_rounds;
+    opening.exchange_seconds = it.exchange_seconds;
+    opening.seconds += it.exchange_seconds;
   }
   detail::TriangleCounts out;
   out.per_vertex = device == nullptr ? loaded(count) : std::move(counted);
