@@ -84,8 +84,9 @@ bool read_whole_in_part(int s) {
 
 std::vector<Extent> part_extents(int s, const Graph& g, const Sections& sections,
                                  std::uint32_t weight_width, const VertexRanges& ranges,
-                                 const std::filesystem::path& path) {
+                                 const std::filesystem::path& path, PartBytes part) {
   const std::uint64_t bytes = sections[s].bytes;
+  const bool own = part == PartBytes::own;
   const std::uint64_t edges = g.num_edges();  // the offsets' end, checked against the header's E
   if (bytes == 0) return {};
   std::vector<Extent> extents;
@@ -104,13 +105,19 @@ std::vector<Extent> part_extents(int s, const Graph& g, const Sections& sections
     case kCompressedLists:
       for (const auto& [first, last] :
            index_spans(g.compressed.offsets, kCompressedOffsets, ranges, bytes, path))
-        extents.push_back(widened(first, last, bytes));
+        extents.push_back(own ? Extent{first, last - first} : widened(first, last, bytes));
       break;
     case kPackedWeights:  // edge e's weight is bits [e * width, (e + 1) * width)
       for (const auto& [first, last] : index_spans(g.offsets, kOffsets, ranges, edges, path)) {
         if (first == last) continue;  // no bytes, though its bit may be inside one
-        extents.push_back(
-            widened(first * weight_width / 8, codec::packed_bytes(last, weight_width), bytes));
+        if (own) {  // the bytes wholly inside its bits: those at its ends may hold others' bits
+          const std::uint64_t at = codec::packed_bytes(first, weight_width);
+          const std::uint64_t end = last * weight_width / 8;
+          if (end > at) extents.push_back({at, end - at});
+        } else {
+          extents.push_back(
+              widened(first * weight_width / 8, codec::packed_bytes(last, weight_width), bytes));
+        }
       }
       break;
     default:  // the sections that index the others, and the ids: all of them

@@ -30,12 +30,17 @@ bool read_whole_in_part(int s);
 // `g` (read whole): their edges of the targets and weights (by the offsets), their in-edges of
 // the in-sources and in-weights (by the in-offsets), their bytes of the compressed lists (by the
 // compressed offsets) and of the packed weights (by the offsets, at `weight_width` bits an edge).
-// The two byte streams' extents are widened to whole 8-byte words and codec::kPadding bytes more
-// (within the section), so that every word a decoder reads of a list holds the file's bytes.
-// Extents that overlap or touch are merged, empty ones left out. An index that runs backwards or
-// past its section at a range (a corrupted file whose checksum was not checked) is a FormatError.
+// To read (PartBytes::read), the two byte streams' extents are widened to whole 8-byte words and
+// codec::kPadding bytes more (within the section), so that every word a decoder reads of a list
+// holds the file's bytes: bytes of the lists around them too. Their own bytes (PartBytes::own)
+// are those no other list has a bit of, which a reader may give back without touching another's
+// (OocgLists::release). Extents that overlap or touch are merged, empty ones left out. An index
+// that runs backwards or past its section at a range (a corrupted file whose checksum was not
+// checked) is a FormatError.
+enum class PartBytes { read, own };
 std::vector<Extent> part_extents(int s, const Graph& g, const Sections& sections,
                                  std::uint32_t weight_width, const VertexRanges& ranges,
-                                 const std::filesystem::path& path);
+                                 const std::filesystem::path& path,
+                                 PartBytes bytes = PartBytes::read);
 
 }  // namespace ooc::oocg

@@ -343,11 +343,13 @@ ReadPlan plan_whole(const Sections& sections, const std::array<bool, kSections>&
 // A part's second step: of each other wanted section, the extents its vertices' lists take.
 ReadPlan plan_part(const Header& h, const Sections& sections,
                    const std::array<bool, kSections>& wanted, const Graph& g,
-                   const OocgReadOptions& options, const std::filesystem::path& path) {
+                   const OocgReadOptions& options, const std::filesystem::path& path,
+                   PartBytes bytes = PartBytes::read) {
   ReadPlan plan;
   for (int s = 0; s < kSections; ++s) {
     if (wanted[s] && !read_whole_in_part(s)) {
-      plan.add(s, false, part_extents(s, g, sections, h.weight_width, options.vertex_ranges, path));
+      plan.add(s, false,
+               part_extents(s, g, sections, h.weight_width, options.vertex_ranges, path, bytes));
     }
   }
   return plan;
@@ -538,13 +540,15 @@ std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_
     wanted[kTargets] = false;
     if (wanted[kPackedWeights]) wanted[kWeights] = false;
   }
-  const auto plan_of = [&](const std::vector<std::pair<vid_t, vid_t>>& of) {
+  const auto plan_of = [&](const std::vector<std::pair<vid_t, vid_t>>& of, PartBytes bytes) {
     OocgReadOptions part = options_;
     part.vertex_ranges = of;
-    return plan_part(open_->opened.header, open_->opened.sections, wanted, g, part, path_);
+    return plan_part(open_->opened.header, open_->opened.sections, wanted, g, part, path_, bytes);
   };
-  const ReadPlan plan = plan_of(ranges);
-  const ReadPlan given_back = held == nullptr ? ReadPlan{} : plan_of(*held);
+  const ReadPlan plan = plan_of(ranges, PartBytes::read);
+  // A read takes the words around the lists and the padding after them, which may hold the lists
+  // of partitions that host memory keeps: release gives back their own bytes' pages alone.
+  const ReadPlan given_back = plan_of(held == nullptr ? ranges : *held, PartBytes::own);
   const int fd = open_->lists.fd();
   std::uint64_t read = 0;
   for (int s = 0; s < kSections; ++s) {
@@ -555,7 +559,7 @@ std::uint64_t OocgLists::fetch(Graph& g, const std::vector<std::pair<vid_t, vid_
     } else {
       read_section(fd, open_->opened.sections, s, array_of(g, s), r.parts, false, path_, nullptr);
     }
-    open_->fetched.emplace_back(s, held == nullptr ? r.parts : given_back.sections[s].parts);
+    open_->fetched.emplace_back(s, given_back.sections[s].parts);
   }
   return open_->lists.direct() ? read : plan.total;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -39,6 +40,20 @@ class FilledMemory final : public HostMemory {
   }
   std::string_view name() const override { return "filled"; }
   static constexpr std::uint8_t kFill = 0xab;
+};
+
+// Host memory whose arrays start on a page, so that a test knows where the pages between two
+// ranges' lists fall.
+class PageAlignedMemory final : public HostMemory {
+ public:
+  void* allocate(std::size_t bytes) override {
+    void* p = std::aligned_alloc(
+        kDirectAlignment, (bytes + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  void deallocate(void* p, std::size_t /*bytes*/) noexcept override { std::free(p); }
+  std::string_view name() const override { return "page-aligned"; }
 };
 
 // Directed, weighted 1-64 (packed at 6 bits, so edges start inside bytes), hub sorted,
@@ -317,6 +332,59 @@ TEST_F(OocgPart, ListsFetchedIntoAPartAreTheFilesAndReleasedGiveTheirPagesBack) 
   lists.release(part);
   EXPECT_TRUE(zero());
   expect_same_lists(part, whole, n / 2, n);
+}
+
+// OocgLists::release gives back no page that holds a byte of the lists the part keeps. A read of
+// a byte stream's lists takes the 8-byte words around them and the padding after them: at a split
+// v where those run past a page boundary that v's own bytes start before, the page ending there
+// lies wholly inside what the read of [0, v) took, and used to go back, zeroing the first lists
+// of [v, n) (compressed targets, or packed weights: a run's shortest paths then came out shorter).
+TEST_F(OocgPart, ReleasingTheListsBeforeAPartsRangeKeepsThatRangesLists) {
+  const Graph g = with_every_section(generate_kronecker(12, 8, 2));
+  write_oocg(g, file_);
+  const Graph whole = read_oocg(file_);
+  const vid_t n = whole.num_vertices();
+  const std::uint32_t width = whole.compressed.weight_width;
+  const std::uint64_t lists_bytes = whole.compressed.offsets[n];
+  const std::uint64_t weight_bytes = codec::packed_bytes(whole.num_edges(), width);
+  // Whether the read of a range whose own bytes end at `end` (where the next range's start, or
+  // from `first` on when it shares a byte) reaches past a page boundary after `first`.
+  const auto crosses = [](std::uint64_t first, std::uint64_t end, std::uint64_t section) {
+    const std::uint64_t read_end = std::min(section, (end + 7) / 8 * 8 + codec::kPadding);
+    return read_end / kDirectAlignment > first / kDirectAlignment;
+  };
+  // A few such splits of each byte stream.
+  std::vector<vid_t> splits;
+  int in_lists = 0, in_weights = 0;
+  for (vid_t v = 1; v < n; ++v) {
+    const std::uint64_t at = whole.compressed.offsets[v];
+    const std::uint64_t bit = std::uint64_t{whole.offsets[v]} * width;
+    const bool lists = in_lists < 3 && at < lists_bytes && crosses(at, at, lists_bytes);
+    const bool weights = in_weights < 3 && whole.offsets[v] < whole.num_edges() &&
+                         crosses(bit / 8, (bit + 7) / 8, weight_bytes);
+    in_lists += lists ? 1 : 0;
+    in_weights += weights ? 1 : 0;
+    if (lists || weights) splits.push_back(v);
+  }
+  ASSERT_GT(in_lists, 0);
+  ASSERT_GT(in_weights, 0);
+  PageAlignedMemory memory;
+  for (const vid_t v : splits) {
+    SCOPED_TRACE("split at vertex " + std::to_string(v));
+    Graph part = read_part({{v, n}}, &memory);
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(part.compressed.bytes.data()) % kDirectAlignment,
+              0u);
+    OocgLists lists(file_, OocgReadOptions{});
+    const VertexRanges before{{0, v}};
+    lists.fetch(part, before);
+    lists.release(part);
+    expect_same_lists(part, whole, v, n);
+    // A run of the range read, the range held: its pages go back the same way.
+    const VertexRanges run{{v - 1, v}};
+    lists.fetch(part, run, false, &before);
+    lists.release(part);
+    expect_same_lists(part, whole, v, n);
+  }
 }
 
 }  // namespace

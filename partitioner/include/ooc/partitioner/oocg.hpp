@@ -90,10 +90,11 @@ OocgInfo read_oocg_info(const std::filesystem::path& path);
 // packed), without checksums, and returns the bytes read from the file: past the page cache
 // (O_DIRECT) where the file system allows, the aligned 4 KiB pages that hold them (direct()), else
 // the lists' own bytes, through the page cache; release() gives back the pages of what the fetches
-// since the last release read, those wholly inside each extent (a page shared with a neighbouring
-// list stays), or, where a fetch was given `held`, of those ranges' lists: wider ranges whose other
-// lists no one needs either, so that the pages at the ends of the lists read go back too. The file
-// stays open.
+// since the last release read, those wholly inside the ranges' own bytes (a page shared with a
+// neighbouring list stays, as do the words and padding around the byte streams' lists that a read
+// takes too: they may hold the lists `g` keeps), or, where a fetch was given `held`, of those
+// ranges' lists: wider ranges whose other lists no one needs either, so that the pages at the ends
+// of the lists read go back too. The file stays open.
 class OocgLists {
  public:
   OocgLists(const std::filesystem::path& path, const OocgReadOptions& options);
