@@ -8,9 +8,9 @@
 // frontier at a time as in Kabir and Madduri's PKC, IPDPSW 2017).
 //
 // A run peels shell c (KCoreState::shell), and on the GPU the frontier loop may open the shells
-// after it in the same run (kcore_loop.cuh). Its frontier is the vertices peeled last: iteration 0
-// the ones the driver opened the shell with (remaining degree at most c), then those the run
-// brought to c.
+// after it in the same run (cuda/kcore_step.cuh). Its frontier is the vertices peeled last:
+// iteration 0 the ones the driver opened the shell with (remaining degree at most c), then those
+// the run brought to c.
 // Along an edge of a peeled vertex, relax takes the edge away from a target not yet peeled, and
 // the one relax that brings the target from c + 1 to c peels it and makes it active. Taking an
 // edge away is counted, not idempotent, so each peeled vertex's edges must be relaxed once: a
