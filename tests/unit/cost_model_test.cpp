@@ -204,9 +204,30 @@ TEST(CostModel, APartitionInTheFileIsReadWholeOrByItsActiveListsNeverByZeroCopy)
   const TransferCosts scattered = transfer_costs(a, 4, c);
   EXPECT_NEAR(scattered.compaction - one_run.compaction, 999 * 100e-6 * per_second, 1e-6);
   EXPECT_EQ(choose_engine(scattered, c), TransferEngine::filter);
-  // Storage not measured (the CUDA backend, which has no tier): priced as in host memory.
+  // Storage not measured: priced as in host memory.
   c.storage_bandwidth = 0;
   EXPECT_EQ(choose_engine(transfer_costs(a, 4, c), c), TransferEngine::zerocopy);
+}
+
+// A partition in the file: the bytes a filter task reads (its compressed lists and packed
+// weights, or its raw edges), those of its active lists (a compaction task's, less the index),
+// and the reads as counted, or where the survey does not count them (the GPU's) at most one per
+// active list and one per kStorageGapBytes of the partition and one more.
+TEST(CostModel, APartitionInTheFileIsPricedByItsBytesAndAtMostItsReads) {
+  PartitionActivity raw{1u << 20, 300, 9000, 400};
+  price_in_file(raw, 8, kCompactionIndexBytes, 7);
+  EXPECT_EQ(raw.storage_bytes, std::uint64_t{8} << 20);
+  EXPECT_EQ(raw.storage_active_bytes, 9000u * 8);
+  EXPECT_EQ(raw.storage_reads, 7u);
+  price_in_file(raw, 8, kCompactionIndexBytes, kUncountedReads);
+  EXPECT_EQ(raw.storage_reads, 129u);  // 8 MiB / 64 KiB + 1, fewer than the 300 lists
+  PartitionActivity compressed{1u << 20, 40, 9000, 400};
+  compressed.filter_bytes = 3u << 20;
+  compressed.compacted_bytes = 20000 + 40 * kCompressedIndexBytes;
+  price_in_file(compressed, 4, kCompressedIndexBytes, kUncountedReads);
+  EXPECT_EQ(compressed.storage_bytes, std::uint64_t{3} << 20);
+  EXPECT_EQ(compressed.storage_active_bytes, 20000u);
+  EXPECT_EQ(compressed.storage_reads, 40u);  // one per active list
 }
 
 // docs/cost-model.md's H200 figures: pcie-bench's 8- and 32-element lists at 17.5 and 51.1 GB/s

@@ -90,6 +90,31 @@ OOC_HD inline double storage_seconds(double bytes, double reads, const CostConst
   return reads * c.storage_latency + bytes / c.storage_bandwidth;
 }
 
+// The most bytes between two active lists of a partition in the graph's file that one read takes
+// through rather than reading the lists apart (HostTier::fetch_lists): a read's latency costs
+// about that much at a disk's bandwidth.
+inline constexpr std::uint64_t kStorageGapBytes = 64 << 10;
+// PartitionActivity::storage_reads where the survey does not count them (the GPU's): at most one
+// read per active list, and one per kStorageGapBytes of the partition's bytes in the file and one
+// more (the reads' runs lie more than kStorageGapBytes apart).
+inline constexpr std::uint64_t kUncountedReads = ~std::uint64_t{0};
+
+// Places a surveyed partition in the graph's file (the host tier): the bytes of its lists there,
+// those of its active lists (what a compaction task moves, less its index of index_bytes per
+// active vertex: kCompactionIndexBytes, or kCompressedIndexBytes over compressed lists), and
+// `reads`, the reads of those, or for kUncountedReads their bound.
+OOC_HD inline void price_in_file(PartitionActivity& a, std::uint32_t bytes_per_edge,
+                                 std::uint32_t index_bytes, std::uint64_t reads) {
+  a.storage_bytes = static_cast<std::uint64_t>(filter_bytes(a, bytes_per_edge));
+  a.storage_active_bytes = static_cast<std::uint64_t>(compacted_bytes(a, bytes_per_edge)) -
+                           a.active_vertices * index_bytes;
+  if (reads == kUncountedReads) {
+    const std::uint64_t runs = a.storage_bytes / kStorageGapBytes + 1;
+    reads = a.active_vertices < runs ? a.active_vertices : runs;
+  }
+  a.storage_reads = reads;
+}
+
 OOC_HD inline double ceil_div(double a, double b) {
   const double q = a / b;
   const auto whole = static_cast<double>(static_cast<std::uint64_t>(q));

@@ -69,13 +69,8 @@ PartitionSurvey CpuExecutor<P>::survey_partition(const ListSet& l, std::size_t p
                                     edge_bytes_, g.compressed.weight_bits());
   }
   if (in_file) {
-    s.activity.storage_reads = reads.reads;
-    // What a filter task and a compaction task move, less the compaction's index: the lists'
-    // bytes in the file.
-    s.activity.storage_bytes = static_cast<std::uint64_t>(filter_bytes(s.activity, edge_bytes_));
-    s.activity.storage_active_bytes =
-        static_cast<std::uint64_t>(compacted_bytes(s.activity, edge_bytes_)) -
-        s.activity.active_vertices * (l.compressed ? kCompressedIndexBytes : kCompactionIndexBytes);
+    price_in_file(s.activity, edge_bytes_,
+                  l.compressed ? kCompressedIndexBytes : kCompactionIndexBytes, reads.reads);
   }
   if (s.activity.active_vertices > 0) {
     s.engine =

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/stats.hpp"
 #include "ooc/partitioner/oocg.hpp"
 #include "ooc/partitioner/partition.hpp"
@@ -48,7 +49,7 @@ class HostTier {
   // Whether the reads bypass the page cache (O_DIRECT; OocgLists::direct).
   bool direct() const { return lists_.direct(); }
   // The most bytes between two lists that fetch_lists reads through rather than read apart.
-  static constexpr std::uint64_t kGapBytes = 64 << 10;
+  static constexpr std::uint64_t kGapBytes = kStorageGapBytes;
 
  private:
   // Reads fetched_, to give back held_ (fetched_ when empty) on release.
