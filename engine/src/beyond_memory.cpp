@@ -58,6 +58,8 @@ std::optional<std::uint64_t> host_budget(const EngineOptions& options) {
 
 // The offsets (and the compressed lists' offsets, as `read` reads them), to place the partitions
 // and price them; no in-edges, which the host tier does not serve (it pushes over the out-lists).
+// In pageable memory: a skeleton's list arrays span the file's, and pinned memory would take
+// them whole.
 struct Layout {
   Graph skeleton;
   std::vector<Partition> parts;
@@ -66,21 +68,11 @@ Layout layout_of(const std::filesystem::path& path, const EngineOptions& options
                  OocgReadOptions read) {
   read.vertex_ranges = {{0, 0}};
   read.read_in_edges = false;
+  read.memory = nullptr;
   Layout layout{read_oocg(path, read), {}};
   layout.parts = partition_by_edges(layout.skeleton, options.partition_bytes,
                                     layout.skeleton.bytes_per_edge());
   return layout;
-}
-
-// The CUDA backend has no host tier yet: `whose` lists (the graph's, or a rank's) beyond the
-// host memory they may hold are refused.
-[[noreturn]] void refuse_on_cuda(const std::string& whose, std::uint64_t bytes,
-                                 std::uint64_t budget) {
-  throw Unsupported(whose + " lists take " + format_bytes(bytes) + ", more than the " +
-                    format_bytes(budget) +
-                    " of host memory they may hold: the CUDA backend keeps every list in host "
-                    "memory for now (its host tier is to come); run on the CPU backend "
-                    "(--backend cpu), or give them more (--host-memory)");
 }
 
 }  // namespace
@@ -93,9 +85,8 @@ std::optional<OocEngine> OocEngine::load_beyond_memory(const std::filesystem::pa
   const Layout layout = layout_of(path, options, read);
   HostMemoryPlan plan = plan_host_memory(layout.skeleton, layout.parts, *budget);
   if (plan.list_bytes <= *budget) return std::nullopt;
-  if (backend == Backend::cuda) refuse_on_cuda("the graph's", plan.list_bytes, *budget);
   return load_tiered(path, options, std::move(read), std::move(plan), layout.parts.size(), *budget,
-                     nullptr);
+                     backend, nullptr);
 }
 
 // Each rank of this process takes an equal share of the budget (under MPI a process is a rank,
@@ -131,30 +122,37 @@ std::optional<OocEngine> OocEngine::load_rank_beyond_memory(
   std::array<std::uint64_t, 1> most{layout && plan.list_bytes > share ? plan.list_bytes : 0};
   communicator->all_reduce(most, Reduction::max);
   if (most[0] == 0) return std::nullopt;
-  if (backend == Backend::cuda) refuse_on_cuda("a rank's", most[0], share);
   if (!layout) make_plan();
   return load_tiered(path, options, std::move(read), std::move(plan), layout->parts.size(), share,
-                     communicator);
+                     backend, communicator);
 }
 
 OocEngine OocEngine::load_tiered(const std::filesystem::path& path, const EngineOptions& options,
                                  OocgReadOptions read, HostMemoryPlan plan, std::size_t partitions,
-                                 std::uint64_t budget, std::shared_ptr<Communicator> communicator) {
+                                 std::uint64_t budget, Backend backend,
+                                 std::shared_ptr<Communicator> communicator) {
+  if (backend == Backend::cuda) detail::check_tier_transfer(options);
   read.vertex_ranges = plan.kept_ranges;
   if (read.vertex_ranges.empty()) read.vertex_ranges = {{0, 0}};
   read.read_in_edges = false;  // the tier serves pushes over the out-lists only
-  OocEngine engine(read_oocg(path, read), options, std::move(communicator));
+  // Sparse, pageable memory (pinned memory would take every array whole): on the GPU the device
+  // graph pins the kept lists in place, once the tier says which they are.
+  read.memory = nullptr;
+  EngineOptions on_cpu = options;
+  on_cpu.backend = Backend::cpu;
+  OocEngine engine(read_oocg(path, read), on_cpu, std::move(communicator));
   Impl& impl = *engine.impl_;
   if (impl.partitions.size() != partitions) {
     throw Error("the host tier's partitions (" + std::to_string(partitions) +
                 ") are not the engine's (" + std::to_string(impl.partitions.size()) + ")");
   }
+  impl.options.backend = options.backend;
   read.vertex_ranges.clear();
-  impl.tier = std::make_unique<detail::HostTier>(path, read, impl.graph, impl.partitions,
-                                                 std::move(plan.kept));
-  impl.host_memory = budget;
   impl.host_resident_bytes = plan.kept_bytes;
   impl.host_resident_partitions = plan.kept_partitions;
+  impl.tier =
+      std::make_unique<detail::HostTier>(path, read, impl.graph, impl.partitions, std::move(plan));
+  impl.host_memory = budget;
   // What the hybrid policy prices a partition in the file by (cost_model.hpp), unless given: the
   // file's storage measured as pcie-bench --storage does, briefly (a 4 MiB read in 1 MiB blocks,
   // and 32 random 4 KiB reads: a few milliseconds on an NVMe drive).
@@ -164,6 +162,10 @@ OocEngine OocEngine::load_tiered(const std::filesystem::path& path, const Engine
         path, {.block_bytes = 1 << 20, .in_flight = 4, .max_bytes = 4 << 20, .latency_reads = 32});
     if (cost.storage_bandwidth <= 0) cost.storage_bandwidth = measured.bytes_per_second();
     if (cost.storage_latency <= 0) cost.storage_latency = measured.latency_seconds;
+  }
+  if (backend == Backend::cuda) {
+    impl.backend = Backend::cuda;
+    impl.make_device_graph();
   }
   return engine;
 }

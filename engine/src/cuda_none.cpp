@@ -18,7 +18,8 @@ void pin_edges(Graph&, int, PinLists) {
   no_cuda();
 }
 std::shared_ptr<DeviceGraph> make_device_graph(Graph&, std::span<const Partition>,
-                                               const EngineOptions&, const RankSetup*) {
+                                               const EngineOptions&, const RankSetup*,
+                                               const TierSetup*) {
   no_cuda();
 }
 void add_in_lists(DeviceGraph&, Graph&, std::span<const Partition>, const RankSetup*) {

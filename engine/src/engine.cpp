@@ -68,6 +68,14 @@ void detail::check_rank_transfer(const EngineOptions& options) {
   }
 }
 
+void detail::check_tier_transfer(const EngineOptions& options) {
+  if (options.transfer == TransferPolicy::unified) {
+    throw Unsupported(
+        "the unified policy copies every list into managed memory, and host memory holds only "
+        "part of this graph's (--host-memory): use another --transfer policy");
+  }
+}
+
 OocEngine::OocEngine(Graph graph, EngineOptions options)
     : OocEngine(std::move(graph), std::move(options), nullptr) {}
 
@@ -131,28 +139,30 @@ void OocEngine::Impl::join_ranks(std::shared_ptr<Communicator> link) {
 }
 
 void OocEngine::Impl::make_device_graph() {
+  // A graph beyond host memory (load_tiered): only the lists host memory holds are pinned.
+  const std::optional<detail::TierSetup> kept =
+      tier ? std::optional<detail::TierSetup>({tier->held_ranges(), tier->held()}) : std::nullopt;
+  const detail::TierSetup* held = kept ? &*kept : nullptr;
   if (!communicator) {
-    device = detail::make_device_graph(graph, partitions, options);
+    device = detail::make_device_graph(graph, partitions, options, nullptr, held);
     if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions);
     return;
   }
   const auto ranges =
       owned_vertex_ranges(partitions, owners, static_cast<std::uint32_t>(communicator->rank()));
   const detail::RankSetup rank{*communicator, owned, ranges, owners, layout};
-  device = detail::make_device_graph(graph, partitions, options, &rank);
+  device = detail::make_device_graph(graph, partitions, options, &rank, held);
   if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions, &rank);
 }
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,
                           std::shared_ptr<Communicator> communicator) {
   detail::check_rank_transfer(options);
-  // The CPU backend, or a budget asked for, may keep part of a rank's lists in the file.
+  // Part of a rank's lists may stay in the file (host_memory, or what this machine can spare).
   const Backend backend = resolve_backend(options.backend, options.device);
-  if (backend == Backend::cpu || options.host_memory > 0) {
-    if (std::optional<OocEngine> tiered =
-            load_rank_beyond_memory(path, options, backend, communicator))
-      return std::move(*tiered);
-  }
+  if (std::optional<OocEngine> tiered =
+          load_rank_beyond_memory(path, options, backend, communicator))
+    return std::move(*tiered);
   // The offsets first (and the in-offsets, which cut the partitions too), to place the
   // partitions; then this rank's lists alone: out-edges, compressed lists as a single GPU reads
   // them, in-edges.
@@ -194,11 +204,9 @@ OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions optio
   read.read_compressed = options.compressed;
   const Backend backend = resolve_backend(options.backend, options.device);
   if (backend == Backend::cuda) read.memory = &pinned_memory(options.device);
-  // The CPU backend, or a budget asked for, may keep part of the lists in the file.
-  if (backend == Backend::cpu || options.host_memory > 0) {
-    if (std::optional<OocEngine> tiered = load_beyond_memory(path, options, read, backend))
-      return std::move(*tiered);
-  }
+  // Part of the lists may stay in the file (host_memory, or what this machine can spare).
+  if (std::optional<OocEngine> tiered = load_beyond_memory(path, options, read, backend))
+    return std::move(*tiered);
   return OocEngine(read_oocg(path, read), options);
 }
 
@@ -306,7 +314,8 @@ detail::CudaRun OocEngine::cuda_run(const MemoryPlan& plan) const {
             plan,
             *impl_->device,
             pull_lists().partitions,
-            impl_->communicator.get()};
+            impl_->communicator.get(),
+            impl_->tier.get()};
   throw Unsupported("a CUDA executor on an engine whose backend is " +
                     std::string(to_string(backend())));
 }

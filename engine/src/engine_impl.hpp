@@ -80,6 +80,9 @@ namespace detail {
 // A rank on the GPU holds only its own edges (its ranges pinned in place): the unified baseline,
 // which would copy the whole graph, is refused (engine.cpp).
 void check_rank_transfer(const EngineOptions& options);
+// A graph beyond host memory on the GPU holds only part of its lists: the unified baseline, which
+// copies them all into managed memory, is refused.
+void check_tier_transfer(const EngineOptions& options);
 }  // namespace detail
 
 // Runs a built-in program on the engine's backend; values stay in internal ids.

@@ -9,8 +9,12 @@
 namespace ooc::detail {
 
 HostTier::HostTier(const std::filesystem::path& file, const OocgReadOptions& read, Graph& graph,
-                   std::span<const Partition> parts, std::vector<bool> resident)
-    : lists_(file, read), graph_(graph), parts_(parts), resident_(std::move(resident)) {}
+                   std::span<const Partition> parts, HostMemoryPlan plan)
+    : lists_(file, read),
+      graph_(graph),
+      parts_(parts),
+      resident_(std::move(plan.kept)),
+      resident_ranges_(std::move(plan.kept_ranges)) {}
 
 void HostTier::fetch(std::span<const std::uint32_t> partitions, bool compressed,
                      IterationStats& stats) {

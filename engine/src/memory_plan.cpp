@@ -116,14 +116,15 @@ void check_budget(const MemoryPlan& plan, std::uint64_t budget) {
 // pulling when they fit), or the edge cache in what the budget leaves.
 void place_edges(MemoryPlan& plan, const EngineOptions& o, const Graph& g,
                  std::uint32_t value_bytes, std::uint32_t gpu_ranks, bool in_lists,
-                 std::uint64_t l2_bytes) {
+                 std::uint64_t l2_bytes, bool tiered) {
   const std::uint64_t budget = plan.budget;
   const std::uint64_t n = g.num_vertices();
   // A GPU rank holds only its own partitions' edges: its in-memory mode is the edge cache below,
   // which holds all of them when they fit. A run that may pull over in-lists keeps those too.
   // In-memory mode copies the raw lists: a compressed-only graph's go to the edge cache instead,
-  // compressed, as a rank's do.
-  plan.in_memory = o.in_memory && gpu_ranks == 0 && g.has_raw_lists() &&
+  // compressed, as a rank's do, and so do those host memory holds of a graph beyond it (the others
+  // are in its file).
+  plan.in_memory = o.in_memory && gpu_ranks == 0 && g.has_raw_lists() && !tiered &&
                    plan.needed() + plan.edge_bytes + plan.in_edge_bytes <= budget;
   if (plan.in_memory && plan.pull && !in_lists && l2_bytes > 0) {
     const std::uint32_t blocks = pull_blocks_for(n, value_bytes, o.pull_blocks, l2_bytes);
@@ -143,7 +144,8 @@ void place_edges(MemoryPlan& plan, const EngineOptions& o, const Graph& g,
 MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::uint32_t value_bytes,
                        bool accumulative, const EngineOptions& o, std::uint64_t budget,
                        std::uint32_t gpu_ranks, std::uint64_t l2_bytes,
-                       const ExchangeCalibration& exchange, std::uint64_t change_slots) {
+                       const ExchangeCalibration& exchange, std::uint64_t change_slots,
+                       bool tiered) {
   MemoryPlan plan;
   plan.budget = budget;
   const std::uint64_t n = g.num_vertices();
@@ -183,7 +185,7 @@ MemoryPlan plan_memory(const Graph& g, std::span<const Partition> parts, std::ui
   }
   if (budget == 0) return plan;
   check_budget(plan, budget);
-  place_edges(plan, o, g, value_bytes, gpu_ranks, in_lists, l2_bytes);
+  place_edges(plan, o, g, value_bytes, gpu_ranks, in_lists, l2_bytes, tiered);
   return plan;
 }
 

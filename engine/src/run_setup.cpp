@@ -129,6 +129,7 @@ detail::RunSetup OocEngine::begin_run(const detail::ProgramInfo& info,
   // configure() may have changed the transfer policy since the engine was made.
   check_compressed_only(graph(), options());
   if (impl_->communicator) detail::check_rank_transfer(options());
+  if (impl_->tier && impl_->backend == Backend::cuda) detail::check_tier_transfer(options());
   EngineOptions o = impl_->run_options(info);
   const bool automatic_delta = o.priority_delta < 0;
   if (automatic_delta) o.priority_delta = info.weighted_distances ? impl_->distance_delta() : 0;
@@ -259,7 +260,8 @@ MemoryPlan OocEngine::Impl::plan(const detail::ProgramInfo& info, const EngineOp
   return plan_memory(
       graph, partitions, info.value_bytes, info.kind == ProgramKind::accumulative, o, budget, ranks,
       l2_bytes, gpu_rank && device ? detail::exchange_calibration(*device) : ExchangeCalibration{},
-      gpu_rank && layout.scatters(ranks, graph.num_vertices()) ? layout.slots(ranks) : 0);
+      gpu_rank && layout.scatters(ranks, graph.num_vertices()) ? layout.slots(ranks) : 0,
+      tier != nullptr);
 }
 
 detail::DriveOptions OocEngine::Impl::drive_options(const detail::ProgramInfo& info,
@@ -375,7 +377,10 @@ std::vector<std::string> OocEngine::Impl::choices(const detail::ProgramInfo& inf
   }
   const bool gpu_rank = communicator && backend == Backend::cuda;
   if (backend == Backend::cuda && options.in_memory && !memory.in_memory) {
-    if (gpu_rank) {
+    if (tier) {
+      out.emplace_back(
+          "out of core: host memory holds only part of the lists, which the edge cache keeps");
+    } else if (gpu_rank) {
       out.emplace_back("out of core: a GPU rank keeps its own partitions in the edge cache");
     } else if (!graph.has_raw_lists()) {
       out.emplace_back(

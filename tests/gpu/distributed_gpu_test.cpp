@@ -188,7 +188,9 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaRankDirections,
 
 // A rank that reads its share from a file holds it in otherwise unbacked address space and pins
 // it in place, range by range (arrays of 64 MiB and more; smaller ones are copied into pinned
-// memory): kron-20's 33 M edges (134 MB of targets) take that path.
+// memory): kron-20's 33 M edges (134 MB of targets) take that path. With host memory for about a
+// third of the lists (the ranks' share of it), each rank keeps and pins part of its share and
+// reads the rest from the file (the host tier), with the same values.
 TEST(CudaRankRuns, ARankPinsItsShareOfALargeFileInPlace) {
   OOC_REQUIRE_GPU();
   const int ranks = list_devices().size() >= 2 ? 2 : 1;
@@ -200,23 +202,28 @@ TEST(CudaRankRuns, ARankPinsItsShareOfALargeFileInPlace) {
   const vid_t source = g.original_id(0);
   const auto expected_levels = reference::bfs(g, source);
   const auto expected_labels = reference::cc(g);
-  test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
-    EngineOptions o;
-    o.backend = Backend::cuda;
-    o.device = r;
-    o.partition_bytes = std::uint64_t{4} << 20;
-    OocEngine engine = OocEngine::load(path, o, communicator);
-    for (const char* policy : {"hybrid", "filter", "zerocopy"}) {
-      SCOPED_TRACE(std::string("rank ") + std::to_string(r) + ", " + policy);
-      RunSettings s = engine.settings();
-      s.transfer = parse_transfer_policy(policy);
-      engine.configure(s);
-      const auto bfs = reference::compare_exact(engine.bfs(source).values, expected_levels);
-      EXPECT_TRUE(bfs.equal) << bfs.message;
-      const auto cc = reference::compare_exact(engine.cc().values, expected_labels);
-      EXPECT_TRUE(cc.equal) << cc.message;
-    }
-  });
+  for (const std::uint64_t host_memory : {std::uint64_t{0}, g.targets.size_bytes() * 2 / 3}) {
+    test::on_ranks(ranks, [&](int r, const std::shared_ptr<Communicator>& communicator) {
+      EngineOptions o;
+      o.backend = Backend::cuda;
+      o.device = r;
+      o.partition_bytes = std::uint64_t{4} << 20;
+      o.host_memory = host_memory;
+      OocEngine engine = OocEngine::load(path, o, communicator);
+      EXPECT_EQ(engine.lists_in_memory(), host_memory == 0);
+      for (const char* policy : {"hybrid", "filter", "zerocopy"}) {
+        SCOPED_TRACE(std::string("rank ") + std::to_string(r) + ", host memory " +
+                     std::to_string(host_memory) + ", " + policy);
+        RunSettings s = engine.settings();
+        s.transfer = parse_transfer_policy(policy);
+        engine.configure(s);
+        const auto bfs = reference::compare_exact(engine.bfs(source).values, expected_levels);
+        EXPECT_TRUE(bfs.equal) << bfs.message;
+        const auto cc = reference::compare_exact(engine.cc().values, expected_labels);
+        EXPECT_TRUE(cc.equal) << cc.message;
+      }
+    });
+  }
   std::filesystem::remove(path);
 }
 

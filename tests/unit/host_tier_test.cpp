@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine_cases.hpp"
+#include "host_tier_cases.hpp"
 #include "ooc/engine/engine.hpp"
 #include "ooc/partitioner/compress.hpp"
 #include "ooc/partitioner/oocg.hpp"
@@ -40,46 +41,12 @@ class HostTierTest : public test::TempDirTest {
   void expect_every_case_matches(const std::vector<std::string>& programs) const;
 };
 
-EngineOptions tiered(const std::string& policy, std::uint64_t host_memory) {
-  EngineOptions o = test::options_for(policy, true, Backend::cpu);
-  o.host_memory = host_memory;
-  return o;
-}
+using test::tiered;
 
-// Every shape (but the edgeless one), raw and compressed lists, every host policy, host memory for
-// no partition and for about half: the full product, or pairwise in the sanitizer build; the
-// programs in three tests, which gtest's shards (OOC_TEST_SHARDS) then run side by side.
+// Every shape, list kind, host policy and share (host_tier_cases.hpp); the programs in three
+// tests, which gtest's shards (OOC_TEST_SHARDS) then run side by side.
 void HostTierTest::expect_every_case_matches(const std::vector<std::string>& programs) const {
-  std::vector<std::string> shapes;
-  for (const std::string& shape : test::shape_names()) {
-    if (shape != "single") shapes.push_back(shape);  // no edges, no file of them
-  }
-  for (const auto& [shape, lists, policy, share] :
-       test::cases(shapes, std::vector<std::string>{"raw", "compressed"},
-                   std::vector<std::string>{"hybrid", "filter", "compaction", "zerocopy"},
-                   std::vector<std::string>{"none", "half"})) {
-    Graph g = test::make_shape(shape);
-    if (lists == "compressed") compress(g);
-    const fs::path file = write(g, shape + "-" + lists);
-    const std::uint64_t budget =
-        share == "half" ? g.num_edges() * g.bytes_per_edge() / 2 : std::uint64_t{1};
-    SCOPED_TRACE(shape + ", " + lists + ", " + policy + ", host memory " + std::to_string(budget));
-    EngineOptions o = tiered(policy, budget);
-    // About eight partitions, whatever the shape's size: each read of one costs a read's latency
-    // (O_DIRECT), and kron's and urand's 60-120 partitions of 512 bytes made the PageRanks' runs
-    // most of the sanitizer stage's tail.
-    o.partition_bytes = std::max(test::kPartitionBytes, g.num_edges() * g.bytes_per_edge() / 8);
-    OocEngine engine = OocEngine::load(file, o);
-    EXPECT_FALSE(engine.lists_in_memory());
-    for (const std::string& program : programs) {
-      SCOPED_TRACE(program);
-      const RunStats stats = test::expect_matches_reference(program, engine, &g);
-      if (stats.algorithm.empty()) continue;  // cc refused a directed graph
-      EXPECT_EQ(stats.host_memory, budget);
-      EXPECT_GT(stats.storage_bytes(), 0u);  // every shape's source has edges in the file
-      EXPECT_NE(stats.summary().find("; host memory "), std::string::npos);
-    }
-  }
+  test::expect_tiered_runs_match(dir_, programs, Backend::cpu);
 }
 
 TEST_F(HostTierTest, EveryMonotoneProgramMatchesTheReferenceOnEveryShapeAndPolicy) {

@@ -82,8 +82,7 @@ void add_engine_options(CLI::App& app, Args& a) {
       ->capture_default_str();
   app.add_option("--host-memory", a.host_memory,
                  "Host memory the graph's lists may hold: the partitions that do not fit are read "
-                 "from the file as iterations need them (CPU backend; 0: 80% of the memory "
-                 "available)")
+                 "from the file as iterations need them (0: 80% of the memory available)")
       ->check(size_validator())
       ->capture_default_str();
   add_switch(app, "--in-memory", a.in_memory,

@@ -411,7 +411,7 @@ CLI::App* add_info(CLI::App& app, InfoArgs& a) {
       ->check(nonzero_size_validator())
       ->capture_default_str();
   cmd->add_option("--host-memory", a.host_memory,
-                  "Also show which partitions a run on the CPU backend keeps in this much host "
+                  "Also show which partitions a run keeps in this much host "
                   "memory, and how many it reads from the file (ooc-run --host-memory)")
       ->check(nonzero_size_validator());
   cmd->add_flag("--json", a.as_json, "Print JSON instead of text");

@@ -63,24 +63,26 @@ const T* mapped(const Buffer<T>& buffer) {
   return static_cast<const T*>(device_pointer);
 }
 
-// A rank pins only its own lists, where they are (a partly read graph is mostly unbacked address
-// space). Each range is widened to whole pages; ranges that then touch, in any of the arrays
-// pinned together, are pinned as one. Only arrays of kPinInPlace bytes or more are pinned in
-// place: glibc maps those on their own pages, where a smaller array may share a page with other
-// memory (smaller ones are copied whole into pinned memory).
+// A rank pins only its own lists, and a graph beyond host memory only those host memory holds,
+// where they are (a partly read graph is mostly unbacked address space). Each range is widened to
+// whole pages; ranges that then touch, in any of the arrays pinned together, are pinned as one.
+// Only arrays of kPinInPlace bytes or more are pinned in place: glibc maps those on their own
+// pages, where a smaller array may share a page with other memory (smaller ones are copied whole
+// into pinned memory, where the host tier's reads land too).
 inline constexpr std::size_t kPinInPlace = std::size_t{64} << 20;
 
 using PageRanges = std::vector<std::pair<std::uintptr_t, std::uintptr_t>>;
 using ElementRanges = std::vector<std::pair<eid_t, eid_t>>;
 using VertexRanges = std::span<const std::pair<vid_t, vid_t>>;
 
+// `ranges`: the vertex ranges of a partly read graph whose lists are pinned (null: all).
 template <class T>
-bool pins_in_place(const Buffer<T>& buffer, const RankSetup* rank) {
-  return rank != nullptr && !is_pinned(buffer.data()) && buffer.size_bytes() >= kPinInPlace;
+bool pins_in_place(const Buffer<T>& buffer, const VertexRanges* ranges) {
+  return ranges != nullptr && !is_pinned(buffer.data()) && buffer.size_bytes() >= kPinInPlace;
 }
 
-// The elements [index[first], index[last]) of an array that `index` points into, for each of a
-// rank's vertex ranges, and `tail` more (the padding a decoder may read after a list).
+// The elements [index[first], index[last]) of an array that `index` points into, for each of the
+// vertex ranges, and `tail` more (the padding a decoder may read after a list).
 ElementRanges list_ranges(const Buffer<eid_t>& index, VertexRanges vertices, eid_t tail = 0) {
   ElementRanges ranges;
   for (const auto& [first, last] : vertices) {
@@ -171,13 +173,12 @@ void upload_lists(DeviceGraph& d, const Graph& g, std::span<const Partition> par
   upload(d.partition_edges, edges.data(), edges.size(), "uploading the partitions");
 }
 
-// Where the device reads `g`'s edges: a rank's own ranges pinned in place, or the whole
-// arrays moved into pinned memory, both mapped.
-void map_edges(DeviceGraph& d, Graph& g, int device, const RankSetup* rank) {
-  const bool in_place = pins_in_place(g.targets, rank);
+// Where the device reads `g`'s edges: the lists of `ranges` pinned in place (a rank's own, or
+// those host memory holds), or the whole arrays moved into pinned memory, both mapped.
+void map_edges(DeviceGraph& d, Graph& g, int device, const VertexRanges* ranges) {
+  const bool in_place = pins_in_place(g.targets, ranges);
   if (in_place) check_host_pointer(d, device);
-  const ElementRanges edges =
-      in_place ? list_ranges(g.offsets, rank->vertex_ranges) : ElementRanges{};
+  const ElementRanges edges = in_place ? list_ranges(g.offsets, *ranges) : ElementRanges{};
   PageRanges pages;
   d.mapped_targets = map_array(d, g.targets, in_place, edges, pages);
   d.mapped_weights = map_array(d, g.weights, in_place, edges, pages);
@@ -204,23 +205,21 @@ void join_ranks(DeviceGraph& d, const RankSetup& rank, int device) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The compressed lists and packed weights pinned and mapped (a rank's own, in place, as
-// map_edges pins its edges); their offsets and each partition's compressed bytes uploaded.
+// The compressed lists and packed weights pinned and mapped (those of `ranges` in place, as
+// map_edges pins the edges); their offsets and each partition's compressed bytes uploaded.
 void map_compressed(DeviceGraph& d, Graph& g, std::span<const Partition> parts, int device,
-                    const RankSetup* rank) {
+                    const VertexRanges* ranges) {
   CompressedTargets& c = g.compressed;
-  const bool lists_in_place = pins_in_place(c.bytes, rank);
-  const bool weights_in_place = pins_in_place(c.packed_weights, rank);
+  const bool lists_in_place = pins_in_place(c.bytes, ranges);
+  const bool weights_in_place = pins_in_place(c.packed_weights, ranges);
   if (lists_in_place || weights_in_place) check_host_pointer(d, device);
   PageRanges pages;
-  d.mapped_compressed =
-      map_array(d, c.bytes, lists_in_place,
-                lists_in_place ? list_ranges(c.offsets, rank->vertex_ranges, codec::kPadding)
-                               : ElementRanges{},
-                pages);
+  d.mapped_compressed = map_array(
+      d, c.bytes, lists_in_place,
+      lists_in_place ? list_ranges(c.offsets, *ranges, codec::kPadding) : ElementRanges{}, pages);
   d.mapped_packed_weights =
       map_array(d, c.packed_weights, weights_in_place,
-                weights_in_place ? packed_ranges(g, rank->vertex_ranges) : ElementRanges{}, pages);
+                weights_in_place ? packed_ranges(g, *ranges) : ElementRanges{}, pages);
   register_pages(std::move(pages), d);
   upload(d.compressed_offsets, c.offsets.data(), c.offsets.size(),
          "uploading the compressed offsets");
@@ -342,8 +341,8 @@ DeviceGraph::~DeviceGraph() {
 }
 
 std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partition> parts,
-                                               const EngineOptions& options,
-                                               const RankSetup* rank) {
+                                               const EngineOptions& options, const RankSetup* rank,
+                                               const TierSetup* tier) {
   auto d = std::make_shared<DeviceGraph>();
   d->device = options.device;
   OOC_CUDA(cudaSetDevice(options.device), "selecting the GPU");
@@ -352,11 +351,21 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
   d->name = prop.name;
   d->l2_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
   d->graph = &g;
-  map_edges(*d, g, options.device, rank);
+  // The lists pinned in place: those host memory holds of a graph beyond it, a rank's own.
+  const VertexRanges* in_place = tier != nullptr   ? &tier->kept_ranges
+                                 : rank != nullptr ? &rank->vertex_ranges
+                                                   : nullptr;
+  map_edges(*d, g, options.device, in_place);
   if (rank != nullptr) join_ranks(*d, *rank, options.device);
+  if (tier != nullptr) {
+    // The partitions in the file never enter the edge cache, which is filled from host memory.
+    if (d->cacheable.empty()) d->cacheable.assign(parts.size(), 1);
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      if (!tier->kept[p]) d->cacheable[p] = 0;
+  }
   upload_lists(*d, g, parts);
   if (options.compressed && !g.compressed.empty())
-    map_compressed(*d, g, parts, options.device, rank);
+    map_compressed(*d, g, parts, options.device, in_place);
   return d;
 }
 
@@ -368,7 +377,7 @@ void add_in_lists(DeviceGraph& d, Graph& in, std::span<const Partition> parts,
   lists->l2_bytes = d.l2_bytes;
   lists->graph = &in;
   if (rank != nullptr) {
-    map_edges(*lists, in, d.device, rank);  // the rank's in-lists, by its vertex ranges
+    map_edges(*lists, in, d.device, &rank->vertex_ranges);  // the rank's in-lists
   } else {
     lists->mapped_targets = mapped(in.targets);
     lists->mapped_weights = mapped(in.weights);

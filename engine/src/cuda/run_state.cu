@@ -13,9 +13,13 @@ CudaRunState::CudaRunState(const CudaRun& run, bool needs_weights, std::size_t h
       plan_(run.plan),
       device_(run.device),
       link_(run.link),
+      tier_(run.tier),
       pull_device_(run.device.in_lists ? *run.device.in_lists : run.device),
       pull_parts_(run.pull_partitions),
-      ws_(run.device.workspace(run.plan, uses_compaction(run.options.transfer), heavy_item_bytes)),
+      // A task that reads the file compacts whatever the policy (choose_in_file).
+      ws_(run.device.workspace(run.plan,
+                               uses_compaction(run.options.transfer) || run.tier != nullptr,
+                               heavy_item_bytes)),
       words_((std::uint64_t{run.graph.num_vertices()} + 63) / 64),
       cost_(options_.cost) {}
 
@@ -190,6 +194,16 @@ std::optional<cuda::CompressedEdges> CudaRunState::compressed_edges(TransferEngi
         weights};
   }
   return std::nullopt;
+}
+
+void CudaRunState::choose_in_file(PartitionSurvey& survey, std::uint32_t p) const {
+  if (!in_file(p) || survey.activity.active_vertices == 0) return;
+  price_in_file(survey.activity, edge_bytes_,
+                compressed(false) ? kCompressedIndexBytes : kCompactionIndexBytes, kUncountedReads);
+  TransferEngine engine = engine_for(options_.transfer, false, survey.activity, edge_bytes_, cost_);
+  if (engine == TransferEngine::zerocopy || engine == TransferEngine::unified)
+    engine = TransferEngine::compaction;
+  survey.engine = engine;
 }
 
 }  // namespace ooc::detail

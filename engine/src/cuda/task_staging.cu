@@ -1,6 +1,8 @@
 // A CUDA run's task staging (CudaRunState, run_state.cuh), compiled once for every program: what
 // a filter task copies into its staging buffer and decodes there, what a direct task counts, and
 // a compaction batch gathered by the CPU into pinned staging, then copied up in one go per array.
+#include <cstring>
+
 #include "ooc/core/codec.hpp"
 #include "ooc/engine/cuda/run_state.cuh"
 #include "ooc/kernels/cuda/decode.cuh"
@@ -30,15 +32,87 @@ CudaRunState::Staged CudaRunState::stage_filter(const Task& task, IterationStats
   const Partition& last = parts_of(pulling_)[task.partitions.back()];
   const eid_t base = first.first_edge;
   const eid_t edges = last.last_edge - base;
+  const bool file = !pulling_ && reads_file(task);
+  const FilterSource source =
+      file ? from_file(task, i, first, last, stats, doing) : in_place(first, last);
   if (options_.adapt_costs) costs_.time_from(s, doing);
-  stage_filter_weights(i, base, edges, doing);
-  const std::uint64_t bytes = stage_filter_lists(i, first, last, doing);
+  stage_filter_weights(i, base, edges, source, doing);
+  const std::uint64_t bytes = stage_filter_lists(i, first, last, source, doing);
+  if (file) st.host_free.record(s, doing);
   if (options_.adapt_costs)
     costs_.time_to(s, {TransferEngine::filter, static_cast<double>(bytes), 0.0}, doing);
   stats.bytes[static_cast<std::size_t>(TransferEngine::filter)] += bytes;
   return {i,
           {lists(pulling_).offsets.data(), st.targets.data(),
            weighted_ ? st.weights.data() : nullptr, base}};
+}
+
+namespace {
+
+// The bytes of a filter task's host arrays that its copies read (ending in the padding a decoder
+// may read past the last list): compressed lists from `lists_from`, packed weights from
+// `packed_from`.
+struct FilterBytes {
+  std::uint64_t lists_from = 0, lists = 0, packed_from = 0, packed = 0;
+};
+
+FilterBytes task_bytes(const Graph& g, const Partition& first, const Partition& last) {
+  const CompressedTargets& c = g.compressed;
+  FilterBytes b;
+  if (!c.empty()) {
+    b.lists_from = c.offsets[first.first_vertex];
+    b.lists = c.range_bytes(first.first_vertex, last.last_vertex) + codec::kPadding;
+  }
+  if (c.packs_weights()) {
+    b.packed_from = first.first_edge * c.weight_width / 8;
+    b.packed =
+        codec::packed_bytes(last.last_edge, c.weight_width) - b.packed_from + codec::kPadding;
+  }
+  return b;
+}
+
+}  // namespace
+
+CudaRunState::FilterSource CudaRunState::in_place(const Partition& first,
+                                                  const Partition& last) const {
+  const Graph& g = *lists(pulling_).graph;
+  const FilterBytes b = task_bytes(g, first, last);
+  const eid_t base = first.first_edge;
+  if (last.last_edge == base) return {};  // an empty graph's arrays may be null
+  return {compressed() ? g.compressed.bytes.data() + b.lists_from : nullptr,
+          weighted_ && packed() ? g.compressed.packed_weights.data() + b.packed_from : nullptr,
+          compressed() ? nullptr : g.targets.data() + base,
+          weighted_ && !packed() ? g.weights.data() + base : nullptr};
+}
+
+CudaRunState::FilterSource CudaRunState::from_file(const Task& task, unsigned i,
+                                                   const Partition& first, const Partition& last,
+                                                   IterationStats& stats, const char* doing) {
+  Workspace::Staging& st = ws_.staging[i];
+  st.host_free.synchronize(doing);  // its last copies out of the pinned buffers are done
+  tier_->fetch(task.partitions, compressed(), stats);
+  const FilterSource graph = in_place(first, last);
+  const FilterBytes b = task_bytes(g_, first, last);
+  const eid_t edges = last.last_edge - first.first_edge;
+  FilterSource pinned;
+  if (graph.lists != nullptr) {
+    std::memcpy(st.host_lists.data(), graph.lists, b.lists);
+    pinned.lists = st.host_lists.data();
+  }
+  if (graph.packed != nullptr) {
+    std::memcpy(st.host_packed.data(), graph.packed, b.packed);
+    pinned.packed = st.host_packed.data();
+  }
+  if (graph.targets != nullptr) {
+    std::memcpy(st.host_targets.data(), graph.targets, edges * sizeof(vid_t));
+    pinned.targets = st.host_targets.data();
+  }
+  if (graph.weights != nullptr) {
+    std::memcpy(st.host_weights.data(), graph.weights, edges * sizeof(std::uint32_t));
+    pinned.weights = st.host_weights.data();
+  }
+  tier_->release();
+  return pinned;
 }
 
 void CudaRunState::stage_ahead(std::span<const Task> next, IterationStats& stats) {
@@ -58,30 +132,31 @@ CudaRunState::Staged CudaRunState::staged(const Task& task, IterationStats& stat
   return stage_filter(task, stats);
 }
 
-void CudaRunState::stage_filter_weights(unsigned i, eid_t base, eid_t edges, const char* doing) {
+void CudaRunState::stage_filter_weights(unsigned i, eid_t base, eid_t edges,
+                                        const FilterSource& source, const char* doing) {
   Workspace::Staging& st = ws_.staging[i];
   const cudaStream_t s = stream(i);
   if (edges > 0 && weighted_ && packed()) {
     // The task's packed weights (and the padding after the array), unpacked into staging.
     const CompressedTargets& c = g_.compressed;
     const std::uint64_t first_bit = base * c.weight_width;
-    const std::uint64_t from = first_bit / 8;
-    const std::uint64_t length = codec::packed_bytes(base + edges, c.weight_width) - from;
-    OOC_CUDA(cudaMemcpyAsync(st.packed.data(), c.packed_weights.data() + from,
-                             length + codec::kPadding, cudaMemcpyHostToDevice, s),
+    const std::uint64_t length =
+        codec::packed_bytes(base + edges, c.weight_width) - first_bit / 8 + codec::kPadding;
+    OOC_CUDA(cudaMemcpyAsync(st.packed.data(), source.packed, length, cudaMemcpyHostToDevice, s),
              doing);
     OOC_LAUNCH(cuda::unpack_weights_kernel, grid_for(edges), kBlockThreads, s, doing,
                st.packed.data(), first_bit % 8, edges, c.weight_width, c.weight_base,
                st.weights.data());
   } else if (edges > 0 && weighted_) {  // an empty graph's arrays may be null
-    OOC_CUDA(cudaMemcpyAsync(st.weights.data(), lists(pulling_).graph->weights.data() + base,
-                             edges * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s),
+    OOC_CUDA(cudaMemcpyAsync(st.weights.data(), source.weights, edges * sizeof(std::uint32_t),
+                             cudaMemcpyHostToDevice, s),
              doing);
   }
 }
 
 std::uint64_t CudaRunState::stage_filter_lists(unsigned i, const Partition& first,
-                                               const Partition& last, const char* doing) {
+                                               const Partition& last, const FilterSource& source,
+                                               const char* doing) {
   Workspace::Staging& st = ws_.staging[i];
   const cudaStream_t s = stream(i);
   const eid_t base = first.first_edge;
@@ -89,10 +164,9 @@ std::uint64_t CudaRunState::stage_filter_lists(unsigned i, const Partition& firs
   if (edges > 0 && compressed()) {
     // The task's compressed lists and the padding after them (codec::kPadding), decoded into
     // the staged targets.
-    const eid_t from = g_.compressed.offsets[first.first_vertex];
     const eid_t length = g_.compressed.range_bytes(first.first_vertex, last.last_vertex);
-    OOC_CUDA(cudaMemcpyAsync(st.compressed.data(), g_.compressed.bytes.data() + from,
-                             length + codec::kPadding, cudaMemcpyHostToDevice, s),
+    OOC_CUDA(cudaMemcpyAsync(st.compressed.data(), source.lists, length + codec::kPadding,
+                             cudaMemcpyHostToDevice, s),
              doing);
     OOC_LAUNCH(cuda::decode_kernel,
                warp_grid_for((edges + cuda::kDecodeEdges - 1) / cuda::kDecodeEdges), kBlockThreads,
@@ -101,8 +175,8 @@ std::uint64_t CudaRunState::stage_filter_lists(unsigned i, const Partition& firs
     return compressed_filter_bytes(length, edges, edge_bytes_, weight_bits());
   }
   if (edges > 0) {
-    OOC_CUDA(cudaMemcpyAsync(st.targets.data(), lists(pulling_).graph->targets.data() + base,
-                             edges * sizeof(vid_t), cudaMemcpyHostToDevice, s),
+    OOC_CUDA(cudaMemcpyAsync(st.targets.data(), source.targets, edges * sizeof(vid_t),
+                             cudaMemcpyHostToDevice, s),
              doing);
   }
   return edges * edge_bytes_;
@@ -138,7 +212,8 @@ void CudaRunState::close_direct(const DirectTask& task, const char* doing) {
                  {TransferEngine::zerocopy, static_cast<double>(task.requests), task.share}, doing);
 }
 
-std::vector<vid_t> CudaRunState::compaction_vertices(const Task& task, const char* doing) {
+std::vector<vid_t> CudaRunState::compaction_vertices(const Task& task, IterationStats& stats,
+                                                     const char* doing) {
   ws_.work_ready.synchronize(doing);  // the work bitmap is on the host now
   std::vector<vid_t> first, last, active;
   for (const std::uint32_t p : task.partitions) {
@@ -146,7 +221,14 @@ std::vector<vid_t> CudaRunState::compaction_vertices(const Task& task, const cha
     last.push_back(parts_[p].last_vertex);
   }
   collect_vertices(ws_.host_work.data(), first, last, active);
+  if (!pulling_ && reads_file(task))
+    tier_->fetch_lists(task.partitions, active, compressed(), stats);
   return active;
+}
+
+void CudaRunState::end_compaction(const Task& task) {
+  // The CPU gathered every batch into pinned staging: the lists read go back to the file.
+  if (!pulling_ && reads_file(task)) tier_->release();
 }
 
 unsigned CudaRunState::next_compaction_buffer(const char* doing) {

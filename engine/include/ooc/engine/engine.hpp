@@ -318,11 +318,12 @@ class OocEngine {
   static std::optional<OocEngine> load_rank_beyond_memory(
       const std::filesystem::path& path, const EngineOptions& options, Backend backend,
       const std::shared_ptr<Communicator>& communicator);
-  // Either's engine: the lists of the partitions `plan` keeps read with `read`, a host tier for
-  // the others.
+  // Either's engine on `backend`: the lists of the partitions `plan` keeps read with `read` into
+  // address space that holds only them (on the GPU pinned there), a host tier for the others.
   static OocEngine load_tiered(const std::filesystem::path& path, const EngineOptions& options,
                                OocgReadOptions read, HostMemoryPlan plan, std::size_t partitions,
-                               std::uint64_t budget, std::shared_ptr<Communicator> communicator);
+                               std::uint64_t budget, Backend backend,
+                               std::shared_ptr<Communicator> communicator);
   // A graph beyond host memory's host tier (host_tier.hpp); null when every list is in memory.
   detail::HostTier* host_tier() const;
   // The batched traversals (batch.cpp): the batch's width for what their arrays hold, the same

@@ -75,12 +75,13 @@ std::uint32_t pull_blocks_for(std::uint64_t vertices, std::uint32_t value_bytes,
 // the room Exchange::automatic needs, and `change_slots`, the slots an accumulative program's
 // changes take (the ranks' layout when it scatters, OwnedLayout::slots; 0: one per vertex).
 // l2_bytes: the GPU's L2 (0: the CPU backend), for the pull blocks, which an in-memory run takes
-// only when the budget also holds their offsets. Throws OutOfMemory when vertex data, staging and
-// the exchange exceed a non-zero budget.
+// only when the budget also holds their offsets. `tiered`: a graph beyond host memory (HostTier),
+// which has no in-memory mode (it copies every list), only the edge cache. Throws OutOfMemory when
+// vertex data, staging and the exchange exceed a non-zero budget.
 MemoryPlan plan_memory(const Graph& graph, std::span<const Partition> partitions,
                        std::uint32_t value_bytes, bool accumulative, const EngineOptions& options,
                        std::uint64_t budget, std::uint32_t gpu_ranks = 0,
                        std::uint64_t l2_bytes = 0, const ExchangeCalibration& exchange = {},
-                       std::uint64_t change_slots = 0);
+                       std::uint64_t change_slots = 0, bool tiered = false);
 
 }  // namespace ooc

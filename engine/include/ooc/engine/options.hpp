@@ -196,7 +196,7 @@ struct EngineOptions {
   // Host memory the edges of a graph loaded from a file may hold (OocEngine::load; the host
   // tier, docs/architecture.md#graphs-beyond-host-memory). A graph whose lists do not fit keeps
   // the partitions that do in memory and reads the others from the file when an iteration needs
-  // them, on the CPU backend. Ranks split it: each of this process's ranks (threads: devices, or
+  // them, on either backend. Ranks split it: each of this process's ranks (threads: devices, or
   // OocEngine::load with a communicator) takes an equal share for its own partitions; an MPI
   // rank, a process of its own, takes it whole. 0: 80% of the memory available when the graph
   // is loaded (MemAvailable).

@@ -424,6 +424,7 @@ void CudaExecutor<P>::read_surveys(const cuda::PartitionCounters* counters,
                        filter_bytes_of(parts[i], pull),
                        compacted_bytes_of(c, pull)};
     survey.engine = static_cast<TransferEngine>(c.engine);
+    if (!pull) choose_in_file(survey, static_cast<std::uint32_t>(i));
     survey.priority = pull || c.active_vertices == 0 ? 0.0
                       : kAccumulative                ? c.delta
                                                      : -cuda::from_order_key(c.most_urgent);

@@ -140,13 +140,14 @@ template <class P>
 void CudaExecutor<P>::run_compaction(const Task& task, IterationStats& stats) {
   const char* doing = "a compaction task";
   const auto start = Clock::now();
-  const std::vector<vid_t> active = compaction_vertices(task, doing);
+  const std::vector<vid_t> active = compaction_vertices(task, stats, doing);
   for (std::size_t done = 0; done < active.size();) {
     const unsigned i = next_compaction_buffer(doing);
     const Batch batch = stage_compaction(i, std::span<const vid_t>(active).subspan(done), stats);
     advance_compacted(i, batch.edges, batch.vertices, batch.doing);
     done += batch.vertices;
   }
+  end_compaction(task);
   stats.transfer_seconds += std::chrono::duration<double>(Clock::now() - start).count();
 }
 

@@ -16,6 +16,7 @@
 #include "ooc/engine/cost_model.hpp"
 #include "ooc/engine/cuda/cost_adapter.hpp"
 #include "ooc/engine/cuda/device_graph.hpp"
+#include "ooc/engine/detail/host_tier.hpp"
 #include "ooc/engine/options.hpp"
 #include "ooc/kernels/cuda/advance.cuh"
 #include "ooc/kernels/cuda/advance_raval.cuh"
@@ -117,6 +118,17 @@ class CudaRunState {
     return compressed_compaction_bytes(c.list_bytes, c.active_edges, c.active_vertices, edge_bytes_,
                                        weight_bits(pull));
   }
+  // A graph beyond host memory: whether partition p's lists are in its file (the host tier serves
+  // pushes over the out-lists), and whether `task` reads any that are.
+  bool in_file(std::uint32_t p) const { return tier_ != nullptr && !tier_->holds(p); }
+  bool reads_file(const Task& task) const {
+    return std::any_of(task.partitions.begin(), task.partitions.end(),
+                       [&](std::uint32_t p) { return in_file(p); });
+  }
+  // A surveyed partition p in the file, priced with its reads from it (at most one per list: the
+  // survey does not count them), and its engine chosen again: a filter or compaction task, since
+  // nothing reads it in place (a zero-copy or unified task compacts it instead).
+  void choose_in_file(PartitionSurvey& survey, std::uint32_t p) const;
   // PartitionActivity::filter_bytes of partition p (0: edges * bytes per edge).
   std::uint64_t filter_bytes_of(const Partition& p, bool pull) const {
     if (!compressed(pull)) return 0;
@@ -169,8 +181,12 @@ class CudaRunState {
   };
   DirectTask open_direct(const Task& task, IterationStats& stats, const char* doing);
   void close_direct(const DirectTask& task, const char* doing);
-  // A compaction task's active vertices (the work bitmap is on the host once work_ready is).
-  std::vector<vid_t> compaction_vertices(const Task& task, const char* doing);
+  // A compaction task's active vertices (the work bitmap is on the host once work_ready is), their
+  // lists read from the file into host memory where they are there (the bytes and time in
+  // `stats`), until end_compaction, once the task's batches are gathered.
+  std::vector<vid_t> compaction_vertices(const Task& task, IterationStats& stats,
+                                         const char* doing);
+  void end_compaction(const Task& task);
   // The next staging buffer for a compaction batch, free once its last copy is done.
   unsigned next_compaction_buffer(const char* doing);
   // One batch of a compaction task, from the front of `active`, through staging buffer i: the
@@ -192,6 +208,7 @@ class CudaRunState {
   MemoryPlan plan_;
   DeviceGraph& device_;
   Communicator* link_;        // a rank's host link (CudaRun::link); null: one GPU
+  HostTier* tier_;            // a graph beyond host memory's (CudaRun::tier); null: none
   DeviceGraph& pull_device_;  // device_, or device_.in_lists
   std::span<const Partition> pull_parts_;
   Workspace& ws_;
@@ -211,10 +228,24 @@ class CudaRunState {
  private:
   std::uint32_t host_ranges(std::span<const Task> tasks);
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
-  void stage_filter_weights(unsigned i, eid_t base, eid_t edges, const char* doing);
+  // Where a filter task's copies read its host bytes: the graph's arrays (pinned), or for a task
+  // over partitions in the graph's file, its staging buffer's pinned host memory (from_file).
+  struct FilterSource {
+    const std::uint8_t* lists = nullptr;     // compressed lists, from the task's first
+    const std::uint8_t* packed = nullptr;    // packed weights, from the byte of its first edge's
+    const vid_t* targets = nullptr;          // raw targets, from its first edge
+    const std::uint32_t* weights = nullptr;  // raw weights, likewise
+  };
+  FilterSource in_place(const Partition& first, const Partition& last) const;
+  // The task's partitions in the file read into their places in host memory (pageable), the
+  // task's bytes copied from there into staging buffer i's pinned host memory, and given back.
+  FilterSource from_file(const Task& task, unsigned i, const Partition& first,
+                         const Partition& last, IterationStats& stats, const char* doing);
+  void stage_filter_weights(unsigned i, eid_t base, eid_t edges, const FilterSource& source,
+                            const char* doing);
   // Returns the bytes the task moves.
   std::uint64_t stage_filter_lists(unsigned i, const Partition& first, const Partition& last,
-                                   const char* doing);
+                                   const FilterSource& source, const char* doing);
   Batch stage_raw_batch(unsigned i, std::span<const vid_t> active, IterationStats& stats);
   Batch stage_compressed_batch(unsigned i, std::span<const vid_t> active, IterationStats& stats);
   void decode_batch(unsigned i, const CompressedBatch& batch, bool packed_weights,

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ooc/engine/batch_programs.hpp"
 #include "ooc/engine/communicator.hpp"
@@ -27,6 +28,7 @@ namespace ooc::detail {
 // What stays on the GPU between runs: offsets, partition bounds, and the edges themselves when
 // a run keeps them resident (in-memory mode) or in managed memory (unified policy).
 struct DeviceGraph;
+class HostTier;  // host_tier.hpp
 
 // Which of a graph's lists pin_edges pins besides the out-edges (those it has): the in-edges,
 // the compressed lists and their packed weights.
@@ -48,13 +50,24 @@ struct RankSetup {
   const OwnedLayout& layout;                               // every rank's vertices, rank by rank
 };
 
+// A graph beyond host memory (HostTier), as its DeviceGraph needs it: the vertex ranges of the
+// partitions whose lists host memory holds, and which partitions those are. Only they are pinned,
+// in place, and only they may enter the edge cache; the others' lists are read from the file for
+// each task that needs them.
+struct TierSetup {
+  std::span<const std::pair<vid_t, vid_t>> kept_ranges;
+  const std::vector<bool>& kept;
+};
+
 // Moves the graph's edges (and its compressed lists, when the options read them) to pinned memory
 // if they are not there yet, and uploads the offsets. A rank (`rank` not null) of a graph read in
 // part pins only its own vertices' lists, in place, uploads which vertices it owns and joins the
-// other ranks over NCCL (collective).
+// other ranks over NCCL (collective). A graph beyond host memory (`tier` not null) pins only the
+// lists host memory holds, in place (a rank's share of them).
 std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Partition> partitions,
                                                const EngineOptions& options,
-                                               const RankSetup* rank = nullptr);
+                                               const RankSetup* rank = nullptr,
+                                               const TierSetup* tier = nullptr);
 // Adds the device state of a directed graph's in-lists (in_edge_view of the graph), which the
 // pull direction reads, with their partitions (the graph's vertex ranges): pinned, or for a rank
 // of a graph read in part, its own vertices' in-lists pinned in place.
@@ -84,6 +97,8 @@ struct CudaRun {
   // A rank of a distributed run: the ranks' host link (device.nccl carries the vertex arrays);
   // null: one GPU.
   Communicator* link = nullptr;
+  // A graph beyond host memory: the tier that reads the lists host memory does not hold.
+  HostTier* tier = nullptr;
 };
 
 std::unique_ptr<ValuesExecutor<Bfs::Value>> make_cuda_executor(const Bfs& program,

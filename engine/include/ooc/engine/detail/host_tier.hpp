@@ -22,9 +22,10 @@ namespace ooc::detail {
 
 class HostTier {
  public:
-  // `graph` was read from `file` with `read` and the resident partitions' vertex ranges.
+  // `graph` was read from `file` with `read` and the vertex ranges of the partitions that host
+  // memory holds (`plan`'s).
   HostTier(const std::filesystem::path& file, const OocgReadOptions& read, Graph& graph,
-           std::span<const Partition> parts, std::vector<bool> resident);
+           std::span<const Partition> parts, HostMemoryPlan plan);
 
   // Reads the lists of those of `partitions` that host memory does not hold, adding the bytes
   // and the time to `stats`: their compressed lists alone when the run reads those. Where
@@ -46,6 +47,9 @@ class HostTier {
   void release();
   // Whether host memory holds partition p's lists.
   bool holds(std::uint32_t p) const { return resident_[p]; }
+  // The same for every partition, and their vertex ranges, merged.
+  const std::vector<bool>& held() const { return resident_; }
+  const std::vector<std::pair<vid_t, vid_t>>& held_ranges() const { return resident_ranges_; }
   // Whether the reads bypass the page cache (O_DIRECT; OocgLists::direct).
   bool direct() const { return lists_.direct(); }
   // The most bytes between two lists that fetch_lists reads through rather than read apart.
@@ -63,6 +67,7 @@ class HostTier {
   Graph& graph_;
   std::span<const Partition> parts_;
   std::vector<bool> resident_;
+  std::vector<std::pair<vid_t, vid_t>> resident_ranges_;
   std::vector<std::pair<vid_t, vid_t>> fetched_;  // the ranges read
   std::vector<std::pair<vid_t, vid_t>> held_;     // their partitions', whose pages go back
   std::future<IterationStats> ahead_;             // fetch_ahead's read
