@@ -25,6 +25,9 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph&, std::span<const Partition
 void add_in_lists(DeviceGraph&, Graph&, std::span<const Partition>, const RankSetup*) {
   no_cuda();
 }
+std::vector<const void*> lists_pinned_whole(const DeviceGraph&) {
+  no_cuda();
+}
 std::uint64_t pinned_host_bytes(const DeviceGraph&) {
   no_cuda();
 }

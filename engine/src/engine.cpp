@@ -146,13 +146,15 @@ void OocEngine::Impl::make_device_graph() {
   if (!communicator) {
     device = detail::make_device_graph(graph, partitions, options, nullptr, held);
     if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions);
-    return;
+  } else {
+    const auto ranges =
+        owned_vertex_ranges(partitions, owners, static_cast<std::uint32_t>(communicator->rank()));
+    const detail::RankSetup rank{*communicator, owned, ranges, owners, layout};
+    device = detail::make_device_graph(graph, partitions, options, &rank, held);
+    if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions, &rank);
   }
-  const auto ranges =
-      owned_vertex_ranges(partitions, owners, static_cast<std::uint32_t>(communicator->rank()));
-  const detail::RankSetup rank{*communicator, owned, ranges, owners, layout};
-  device = detail::make_device_graph(graph, partitions, options, &rank, held);
-  if (graph.has_in_edges()) detail::add_in_lists(*device, in_lists, in_partitions, &rank);
+  // Reads into an array moved whole into pinned memory land there: its pages stay.
+  if (tier) tier->keep_pages_of(detail::lists_pinned_whole(*device));
 }
 
 OocEngine OocEngine::load(const std::filesystem::path& path, EngineOptions options,

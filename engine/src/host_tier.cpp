@@ -120,7 +120,7 @@ void HostTier::read(bool compressed, IterationStats& stats) {
 
 void HostTier::release() {
   settle();
-  if (!fetched_.empty()) lists_.release(graph_);
+  if (!fetched_.empty()) lists_.release(graph_, pinned_);
   fetched_.clear();
 }
 

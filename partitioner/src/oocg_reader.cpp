@@ -568,10 +568,12 @@ bool OocgLists::direct() const {
   return open_->lists.direct();
 }
 
-void OocgLists::release(Graph& g) {
+void OocgLists::release(Graph& g, std::span<const void* const> kept) {
   const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   for (const auto& [s, extents] : open_->fetched) {
-    const auto base = reinterpret_cast<std::uintptr_t>(array_of(g, s));
+    const char* array = array_of(g, s);
+    if (std::find(kept.begin(), kept.end(), array) != kept.end()) continue;
+    const auto base = reinterpret_cast<std::uintptr_t>(array);
     for (const Extent& e : extents) {
       // The pages wholly inside the extent: those at its ends may hold lists of other ranges.
       const std::uintptr_t first = (base + e.at + page - 1) / page * page;

@@ -386,6 +386,22 @@ void add_in_lists(DeviceGraph& d, Graph& in, std::span<const Partition> parts,
   d.in_lists = std::move(lists);
 }
 
+std::vector<const void*> lists_pinned_whole(const DeviceGraph& d) {
+  std::vector<const void*> out;
+  const auto add = [&](const auto& buffer) {
+    const void* p = buffer.data();
+    if (!buffer.empty() && is_pinned(p) &&
+        std::find(d.pinned_in_place.begin(), d.pinned_in_place.end(), p) == d.pinned_in_place.end())
+      out.push_back(p);
+  };
+  const Graph& g = *d.graph;
+  add(g.targets);
+  add(g.weights);
+  add(g.compressed.bytes);
+  add(g.compressed.packed_weights);
+  return out;
+}
+
 std::uint64_t pinned_host_bytes(const DeviceGraph& d) {
   const auto in_place = [&](const void* p) {
     const auto in = [p](const DeviceGraph& of) {

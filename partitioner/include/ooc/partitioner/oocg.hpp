@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -105,7 +106,9 @@ class OocgLists {
   std::uint64_t fetch(Graph& g, const std::vector<std::pair<vid_t, vid_t>>& ranges,
                       bool compressed_only = false,
                       const std::vector<std::pair<vid_t, vid_t>>* held = nullptr);
-  void release(Graph& g);
+  // `kept`: arrays of `g` whose pages stay whatever was read into them (memory pinned by a
+  // driver, whose pages must not be given back under it).
+  void release(Graph& g, std::span<const void* const> kept = {});
   bool direct() const;
 
  private:

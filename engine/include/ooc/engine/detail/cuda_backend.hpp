@@ -73,6 +73,9 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& graph, std::span<const Par
 // of a graph read in part, its own vertices' in-lists pinned in place.
 void add_in_lists(DeviceGraph& device, Graph& in_lists, std::span<const Partition> partitions,
                   const RankSetup* rank = nullptr);
+// The graph's list arrays (targets, weights, compressed lists, packed weights) that the device
+// graph moved whole into pinned memory, rather than pinning ranges of them in place.
+std::vector<const void*> lists_pinned_whole(const DeviceGraph& device);
 // The host memory pinned for the graph's arrays that the device reads or that were read into
 // pinned memory: whole arrays, and the pages a rank pinned in place for its share. Ranks of one
 // process share one pinned graph, which each counts.

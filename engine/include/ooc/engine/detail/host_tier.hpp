@@ -43,8 +43,11 @@ class HostTier {
   void fetch_lists(std::span<const std::uint32_t> partitions, std::span<const vid_t> vertices,
                    bool compressed, IterationStats& stats);
   // Gives back the pages of what the last read took in (once a read ahead, were one started, is
-  // done).
+  // done), but those of the arrays keep_pages_of names.
   void release();
+  // Arrays of the graph that the CUDA backend moved whole into pinned memory (device_graph.cu):
+  // reads land there, and their pages stay, which the driver holds.
+  void keep_pages_of(std::vector<const void*> arrays) { pinned_ = std::move(arrays); }
   // Whether host memory holds partition p's lists.
   bool holds(std::uint32_t p) const { return resident_[p]; }
   // The same for every partition, and their vertex ranges, merged.
@@ -68,6 +71,7 @@ class HostTier {
   std::span<const Partition> parts_;
   std::vector<bool> resident_;
   std::vector<std::pair<vid_t, vid_t>> resident_ranges_;
+  std::vector<const void*> pinned_;               // keep_pages_of's
   std::vector<std::pair<vid_t, vid_t>> fetched_;  // the ranges read
   std::vector<std::pair<vid_t, vid_t>> held_;     // their partitions', whose pages go back
   std::future<IterationStats> ahead_;             // fetch_ahead's read
