@@ -2,7 +2,8 @@
 // beyond host memory"): when the lists a load would read exceed the host memory they may hold, the
 // partitions that fit (plan_host_memory) stay in memory, read from the file once; the others stay
 // in the file, and the host tier (host_tier.hpp) reads them when a task needs them. Ranks do the
-// same with their own partitions and a share of the host memory each.
+// same with their own partitions and a share of the host memory each. On the GPU the device graph
+// then pins the kept lists alone, in place (device_graph.cu, TierSetup).
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -13,7 +14,6 @@
 #include "engine_impl.hpp"
 #include "ooc/core/error.hpp"
 #include "ooc/core/storage_reads.hpp"
-#include "ooc/core/units.hpp"
 #include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
 
