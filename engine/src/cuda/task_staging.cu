@@ -47,42 +47,28 @@ CudaRunState::Staged CudaRunState::stage_filter(const Task& task, IterationStats
            weighted_ ? st.weights.data() : nullptr, base}};
 }
 
-namespace {
-
-// The bytes of a filter task's host arrays that its copies read (ending in the padding a decoder
-// may read past the last list): compressed lists from `lists_from`, packed weights from
-// `packed_from`.
-struct FilterBytes {
-  std::uint64_t lists_from = 0, lists = 0, packed_from = 0, packed = 0;
-};
-
-FilterBytes task_bytes(const Graph& g, const Partition& first, const Partition& last) {
-  const CompressedTargets& c = g.compressed;
-  FilterBytes b;
-  if (!c.empty()) {
-    b.lists_from = c.offsets[first.first_vertex];
-    b.lists = c.range_bytes(first.first_vertex, last.last_vertex) + codec::kPadding;
-  }
-  if (c.packs_weights()) {
-    b.packed_from = first.first_edge * c.weight_width / 8;
-    b.packed =
-        codec::packed_bytes(last.last_edge, c.weight_width) - b.packed_from + codec::kPadding;
-  }
-  return b;
-}
-
-}  // namespace
-
 CudaRunState::FilterSource CudaRunState::in_place(const Partition& first,
                                                   const Partition& last) const {
   const Graph& g = *lists(pulling_).graph;
-  const FilterBytes b = task_bytes(g, first, last);
+  const CompressedTargets& c = g.compressed;
   const eid_t base = first.first_edge;
-  if (last.last_edge == base) return {};  // an empty graph's arrays may be null
-  return {compressed() ? g.compressed.bytes.data() + b.lists_from : nullptr,
-          weighted_ && packed() ? g.compressed.packed_weights.data() + b.packed_from : nullptr,
-          compressed() ? nullptr : g.targets.data() + base,
-          weighted_ && !packed() ? g.weights.data() + base : nullptr};
+  FilterSource source;
+  if (last.last_edge == base) return source;  // an empty graph's arrays may be null
+  if (compressed()) {
+    source.lists = c.bytes.data() + c.offsets[first.first_vertex];
+    source.list_bytes = c.range_bytes(first.first_vertex, last.last_vertex) + codec::kPadding;
+  } else {
+    source.targets = g.targets.data() + base;
+  }
+  if (weighted_ && packed()) {
+    const std::uint64_t from = base * c.weight_width / 8;
+    source.packed = c.packed_weights.data() + from;
+    source.packed_bytes =
+        codec::packed_bytes(last.last_edge, c.weight_width) - from + codec::kPadding;
+  } else if (weighted_) {
+    source.weights = g.weights.data() + base;
+  }
+  return source;
 }
 
 CudaRunState::FilterSource CudaRunState::from_file(const Task& task, unsigned i,
@@ -91,26 +77,18 @@ CudaRunState::FilterSource CudaRunState::from_file(const Task& task, unsigned i,
   Workspace::Staging& st = ws_.staging[i];
   st.host_free.synchronize(doing);  // its last copies out of the pinned buffers are done
   tier_->fetch(task.partitions, compressed(), stats);
-  const FilterSource graph = in_place(first, last);
-  const FilterBytes b = task_bytes(g_, first, last);
+  FilterSource pinned = in_place(first, last);
   const eid_t edges = last.last_edge - first.first_edge;
-  FilterSource pinned;
-  if (graph.lists != nullptr) {
-    std::memcpy(st.host_lists.data(), graph.lists, b.lists);
-    pinned.lists = st.host_lists.data();
-  }
-  if (graph.packed != nullptr) {
-    std::memcpy(st.host_packed.data(), graph.packed, b.packed);
-    pinned.packed = st.host_packed.data();
-  }
-  if (graph.targets != nullptr) {
-    std::memcpy(st.host_targets.data(), graph.targets, edges * sizeof(vid_t));
-    pinned.targets = st.host_targets.data();
-  }
-  if (graph.weights != nullptr) {
-    std::memcpy(st.host_weights.data(), graph.weights, edges * sizeof(std::uint32_t));
-    pinned.weights = st.host_weights.data();
-  }
+  // Each array the task's copies read, moved into the staging buffer's pinned twin.
+  const auto move = [](auto*& from, auto* to, std::uint64_t bytes) {
+    if (from == nullptr) return;
+    std::memcpy(to, from, bytes);
+    from = to;
+  };
+  move(pinned.lists, st.host_lists.data(), pinned.list_bytes);
+  move(pinned.packed, st.host_packed.data(), pinned.packed_bytes);
+  move(pinned.targets, st.host_targets.data(), edges * sizeof(vid_t));
+  move(pinned.weights, st.host_weights.data(), edges * sizeof(std::uint32_t));
   tier_->release();
   return pinned;
 }
@@ -140,9 +118,8 @@ void CudaRunState::stage_filter_weights(unsigned i, eid_t base, eid_t edges,
     // The task's packed weights (and the padding after the array), unpacked into staging.
     const CompressedTargets& c = g_.compressed;
     const std::uint64_t first_bit = base * c.weight_width;
-    const std::uint64_t length =
-        codec::packed_bytes(base + edges, c.weight_width) - first_bit / 8 + codec::kPadding;
-    OOC_CUDA(cudaMemcpyAsync(st.packed.data(), source.packed, length, cudaMemcpyHostToDevice, s),
+    OOC_CUDA(cudaMemcpyAsync(st.packed.data(), source.packed, source.packed_bytes,
+                             cudaMemcpyHostToDevice, s),
              doing);
     OOC_LAUNCH(cuda::unpack_weights_kernel, grid_for(edges), kBlockThreads, s, doing,
                st.packed.data(), first_bit % 8, edges, c.weight_width, c.weight_base,
@@ -164,15 +141,15 @@ std::uint64_t CudaRunState::stage_filter_lists(unsigned i, const Partition& firs
   if (edges > 0 && compressed()) {
     // The task's compressed lists and the padding after them (codec::kPadding), decoded into
     // the staged targets.
-    const eid_t length = g_.compressed.range_bytes(first.first_vertex, last.last_vertex);
-    OOC_CUDA(cudaMemcpyAsync(st.compressed.data(), source.lists, length + codec::kPadding,
+    OOC_CUDA(cudaMemcpyAsync(st.compressed.data(), source.lists, source.list_bytes,
                              cudaMemcpyHostToDevice, s),
              doing);
     OOC_LAUNCH(cuda::decode_kernel,
                warp_grid_for((edges + cuda::kDecodeEdges - 1) / cuda::kDecodeEdges), kBlockThreads,
                s, doing, st.compressed.data(), device_.compressed_offsets.data(),
                device_.offsets.data(), first.first_vertex, last.last_vertex, st.targets.data());
-    return compressed_filter_bytes(length, edges, edge_bytes_, weight_bits());
+    return compressed_filter_bytes(source.list_bytes - codec::kPadding, edges, edge_bytes_,
+                                   weight_bits());
   }
   if (edges > 0) {
     OOC_CUDA(cudaMemcpyAsync(st.targets.data(), source.targets, edges * sizeof(vid_t),

@@ -230,9 +230,12 @@ class CudaRunState {
   cuda::RangeSet upload_ranges(std::span<const Task> tasks);
   // Where a filter task's copies read its host bytes: the graph's arrays (pinned), or for a task
   // over partitions in the graph's file, its staging buffer's pinned host memory (from_file).
+  // The byte streams' counts take the padding a decoder may read past their ends.
   struct FilterSource {
-    const std::uint8_t* lists = nullptr;     // compressed lists, from the task's first
-    const std::uint8_t* packed = nullptr;    // packed weights, from the byte of its first edge's
+    const std::uint8_t* lists = nullptr;  // compressed lists, from the task's first
+    std::uint64_t list_bytes = 0;
+    const std::uint8_t* packed = nullptr;  // packed weights, from the byte of its first edge's
+    std::uint64_t packed_bytes = 0;
     const vid_t* targets = nullptr;          // raw targets, from its first edge
     const std::uint32_t* weights = nullptr;  // raw weights, likewise
   };
