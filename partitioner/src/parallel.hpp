@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ooc/core/buffer.hpp"
+#include "ooc/core/parallel_copy.hpp"
 #include "ooc/core/parallel_scan.hpp"
 #include "ooc/core/types.hpp"
 
@@ -39,15 +40,6 @@ std::uint64_t first_bad(std::uint64_t count, Bad&& bad) {
         return found;
       },
       [](std::uint64_t a, std::uint64_t b) { return a < b ? a : b; });
-}
-
-inline void parallel_copy_bytes(void* dst, const void* src, std::size_t bytes) {
-  constexpr std::size_t kChunk = std::size_t{4} << 20;
-  tbb::parallel_for(std::size_t{0}, (bytes + kChunk - 1) / kChunk, [&](std::size_t c) {
-    const std::size_t begin = c * kChunk;
-    const std::size_t len = begin + kChunk < bytes ? kChunk : bytes - begin;
-    std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin, len);
-  });
 }
 
 // Counting and scattering edges give each worker a range of source vertices: every worker streams

@@ -1,7 +1,6 @@
 // The engine's per-graph device state, and the move of the edges into pinned host memory (the
 // workspace of its runs is workspace.cu's).
 #include <cuda_runtime.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 
 #include "ooc/core/codec.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/parallel_copy.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/engine/cuda/device_graph.hpp"
 #include "ooc/engine/cuda/rank_exchange.hpp"
@@ -32,25 +32,11 @@ bool is_pinned(const void* p) {
   return attributes.type == cudaMemoryTypeHost;
 }
 
-// Copies with every core. One thread copies at one core's bandwidth and takes each first-touch
-// page fault of the destination in turn: the unified policy's managed copy of a Kronecker-26
-// graph's edges took several times as long that way (docs/performance-log.md, "Figures moved
-// from code comments"). Chunks of 1 Mi elements (4 or 8 MiB) keep oneTBB's scheduling cost
-// negligible.
-template <class T>
-void parallel_copy(const T* src, std::size_t n, T* dst) {
-  constexpr std::size_t kChunk = std::size_t{1} << 20;
-  tbb::parallel_for(std::size_t{0}, (n + kChunk - 1) / kChunk, [&](std::size_t c) {
-    const std::size_t begin = c * kChunk, end = std::min(n, begin + kChunk);
-    std::copy(src + begin, src + end, dst + begin);
-  });
-}
-
 template <class T>
 void pin(Buffer<T>& buffer, int device) {
   if (buffer.empty() || is_pinned(buffer.data())) return;
   auto pinned = Buffer<T>::allocate(buffer.size(), pinned_memory(device));
-  parallel_copy(buffer.data(), buffer.size(), pinned.data());
+  parallel_copy_bytes(pinned.data(), buffer.data(), buffer.size_bytes());
   buffer = std::move(pinned);
 }
 
@@ -560,7 +546,7 @@ void DeviceGraph::make_managed() {
     OOC_CUDA(cudaMallocManaged(&out, buffer.size_bytes()), doing);
     // The host's writes are every page's first touch, so the pages start in host memory, as
     // the unified policy means: the GPU's first reads fault them across (read-mostly below).
-    parallel_copy(buffer.data(), buffer.size(), out);
+    parallel_copy_bytes(out, buffer.data(), buffer.size_bytes());
     int gpu = 0;
     OOC_CUDA(cudaGetDevice(&gpu), doing);
     cudaMemLocation location{};

@@ -1,9 +1,9 @@
 // A CUDA run's task staging (CudaRunState, run_state.cuh), compiled once for every program: what
 // a filter task copies into its staging buffer and decodes there, what a direct task counts, and
 // a compaction batch gathered by the CPU into pinned staging, then copied up in one go per array.
-#include <cstring>
 
 #include "ooc/core/codec.hpp"
+#include "ooc/core/parallel_copy.hpp"
 #include "ooc/engine/cuda/run_state.cuh"
 #include "ooc/kernels/cuda/decode.cuh"
 #include "ooc/kernels/cuda/launch.cuh"
@@ -82,7 +82,7 @@ CudaRunState::FilterSource CudaRunState::from_file(const Task& task, unsigned i,
   // Each array the task's copies read, moved into the staging buffer's pinned twin.
   const auto move = [](auto*& from, auto* to, std::uint64_t bytes) {
     if (from == nullptr) return;
-    std::memcpy(to, from, bytes);
+    parallel_copy_bytes(to, from, bytes);
     from = to;
   };
   move(pinned.lists, st.host_lists.data(), pinned.list_bytes);
@@ -90,7 +90,23 @@ CudaRunState::FilterSource CudaRunState::from_file(const Task& task, unsigned i,
   move(pinned.targets, st.host_targets.data(), edges * sizeof(vid_t));
   move(pinned.weights, st.host_weights.data(), edges * sizeof(std::uint32_t));
   tier_->release();
+  if (read_next_ != nullptr) tier_->fetch_ahead(read_next_->partitions, compressed());
+  read_next_ = nullptr;
   return pinned;
+}
+
+void CudaRunState::read_ahead_after(std::span<const Task> tasks, std::size_t t) {
+  read_next_ = nullptr;
+  if (tier_ == nullptr || pulling_) return;
+  for (std::size_t u = t + 1; u < tasks.size(); ++u) {
+    const Task& task = tasks[u];
+    const bool staged =
+        std::ranges::any_of(ahead_, [&](const auto& a) { return a.first == &task; });
+    if (task.engine == TransferEngine::filter && !staged && reads_file(task)) {
+      read_next_ = &task;
+      return;
+    }
+  }
 }
 
 void CudaRunState::stage_ahead(std::span<const Task> next, IterationStats& stats) {
@@ -98,8 +114,9 @@ void CudaRunState::stage_ahead(std::span<const Task> next, IterationStats& stats
   if (options_.adapt_costs) return;
   for (const Task& task : next) {
     if (ahead_.size() == kStagingBuffers) break;
-    if (task.engine == TransferEngine::filter)
-      ahead_.emplace_back(&task, stage_filter(task, stats));
+    if (task.engine != TransferEngine::filter) continue;
+    read_ahead_after(next, static_cast<std::size_t>(&task - next.data()));
+    ahead_.emplace_back(&task, stage_filter(task, stats));
   }
 }
 

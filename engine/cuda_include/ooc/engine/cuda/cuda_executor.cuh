@@ -492,6 +492,7 @@ void CudaExecutor<P>::execute(std::span<const Task> tasks, IterationStats& stats
     const cuda::RangeSet ranges = ranges_of(all, t);
     switch (tasks[t].engine) {
       case TransferEngine::filter:
+        read_ahead_after(tasks, t);
         run_filter(tasks[t], ranges, stats);
         break;
       case TransferEngine::compaction:

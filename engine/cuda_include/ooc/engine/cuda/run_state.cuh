@@ -171,6 +171,10 @@ class CudaRunState {
   void stage_ahead(std::span<const Task> next, IterationStats& stats);
   // `task` as stage_ahead staged it, or staged now.
   Staged staged(const Task& task, IterationStats& stats);
+  // Before staging tasks[t]: the next filter task of `tasks` that reads the file and is not
+  // staged yet, whose partitions from_file reads ahead once tasks[t]'s are staged (none: no read
+  // ahead). Each round's filter tasks run before its compaction tasks read the file.
+  void read_ahead_after(std::span<const Task> tasks, std::size_t t);
   // A direct task's bytes counted, and its zero-copy span opened when timed; close_direct ends
   // the span.
   struct DirectTask {
@@ -218,6 +222,7 @@ class CudaRunState {
   std::uint64_t task_words_ = 0;  // words over all tasks' ranges this iteration
   unsigned next_staging_ = 0;
   std::vector<std::pair<const Task*, Staged>> ahead_;  // stage_ahead's, until taken
+  const Task* read_next_ = nullptr;                    // read_ahead_after's
   bool pulling_ = false;                               // this iteration pulls
   std::vector<PartitionSurvey> surveys_;
   // The constants the survey chooses with: options_.cost, moved by each iteration's timings when
@@ -241,7 +246,8 @@ class CudaRunState {
   };
   FilterSource in_place(const Partition& first, const Partition& last) const;
   // The task's partitions in the file read into their places in host memory (pageable), the
-  // task's bytes copied from there into staging buffer i's pinned host memory, and given back.
+  // task's bytes copied from there into staging buffer i's pinned host memory, and given back;
+  // then read_next_'s read started, to overlap the copies and kernels that follow.
   FilterSource from_file(const Task& task, unsigned i, const Partition& first,
                          const Partition& last, IterationStats& stats, const char* doing);
   void stage_filter_weights(unsigned i, eid_t base, eid_t edges, const FilterSource& source,
