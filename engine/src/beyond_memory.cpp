@@ -6,32 +6,19 @@
 // then pins the kept lists alone, in place (device_graph.cu, TierSetup).
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine_impl.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/host_memory.hpp"
 #include "ooc/core/storage_reads.hpp"
 #include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
 
 namespace ooc {
 namespace {
-
-// The memory the kernel says this machine can give without swapping (MemAvailable), or 0.
-std::uint64_t available_memory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib) {
-    std::getline(meminfo, unit);
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
-}
 
 // The bytes of the list sections a whole read with `read` takes (the in-edges aside).
 std::uint64_t whole_list_bytes(const OocgInfo& info, const OocgReadOptions& read) {
@@ -51,9 +38,9 @@ std::uint64_t whole_list_bytes(const OocgInfo& info, const OocgReadOptions& read
 // machine can spare; nullopt when that is unknown (no /proc/meminfo).
 std::optional<std::uint64_t> host_budget(const EngineOptions& options) {
   if (options.host_memory > 0) return options.host_memory;
-  const std::uint64_t available = available_memory();
-  if (available == 0) return std::nullopt;
-  return available / 10 * 8;
+  const std::uint64_t spare = spare_memory();
+  if (spare == 0) return std::nullopt;
+  return spare;
 }
 
 // The offsets (and the compressed lists' offsets, as `read` reads them), to place the partitions

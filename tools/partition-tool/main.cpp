@@ -12,6 +12,7 @@
 #include "info.hpp"
 #include "ooc/core/atomic_file.hpp"
 #include "ooc/core/error.hpp"
+#include "ooc/core/host_memory.hpp"
 #include "ooc/core/progress.hpp"
 #include "ooc/core/units.hpp"
 #include "ooc/partitioner/bounded_build.hpp"
@@ -49,7 +50,7 @@ struct BuildArgs {
   bool compress_only = false;
   bool raw_only = false;
   bool in_edges = false;
-  std::string memory{};  // empty: half of the machine's
+  std::string memory{};  // empty: what the machine can spare (spare_memory)
   std::string tmp_dir{};
 };
 
@@ -120,7 +121,8 @@ void add_build(CLI::App& cmd, BuildArgs& b) {
                "Also store the in-edges (each vertex's in-neighbours; file version 4), which the "
                "pull direction needs on a directed graph (ooc-run --direction pull|auto)");
   cmd.add_option("--memory", b.memory,
-                 "Memory the build may take (default: half of this machine's); a graph whose "
+                 "Memory the build may take (default: 80% of the memory this machine has "
+                 "available); a graph whose "
                  "in-memory build needs more is built in bounded memory, its edges spilled to "
                  "temporary files")
       ->check(nonzero_size_validator());
@@ -189,9 +191,18 @@ struct Input {
   std::unique_ptr<EdgeSource> parts;
 };
 
-// The memory a build may take: --memory, or half of the machine's, which is printed.
+// The memory a build may take: --memory, or what this machine can spare (80% of the memory it
+// has available, as the engine's --host-memory), printed; half of its memory where /proc/meminfo
+// does not say.
 std::uint64_t build_memory(const BuildArgs& b, const Common& c) {
   if (!b.memory.empty()) return parse_size(b.memory);
+  if (const std::uint64_t spare = spare_memory(); spare > 0) {
+    if (!c.quiet) {
+      std::printf("memory: %s, 80%% of the %s this machine has available (--memory to change)\n",
+                  format_bytes(spare).c_str(), format_bytes(available_memory()).c_str());
+    }
+    return spare;
+  }
   const auto machine = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
                        static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
   if (!c.quiet) {
