@@ -76,18 +76,19 @@ std::optional<OocEngine> OocEngine::load_beyond_memory(const std::filesystem::pa
                      backend, nullptr);
 }
 
-// Each rank of this process takes an equal share of the budget (under MPI a process is a rank,
-// and takes it whole) and prices its own partitions against it. The ranks decide together, so
-// that they agree on the partitions (a tiered load reads no in-edges, which cut them too) and
-// run alike (pushing, without the frontier loop: run_options): when one rank's lists exceed its
-// share, every rank loads with a host tier, a rank whose lists fit keeping them all.
+// Each rank on this host takes an equal share of the budget (the threads of one process; under
+// MPI the ranks that MPI_COMM_TYPE_SHARED groups, a rank alone on its host taking it whole) and
+// prices its own partitions against it. The ranks decide together, so that they agree on the
+// partitions (a tiered load reads no in-edges, which cut them too) and run alike (pushing,
+// without the frontier loop: run_options): when one rank's lists exceed its share, every rank
+// loads with a host tier, a rank whose lists fit keeping them all.
 std::optional<OocEngine> OocEngine::load_rank_beyond_memory(
     const std::filesystem::path& path, const EngineOptions& options, Backend backend,
     const std::shared_ptr<Communicator>& communicator) {
   // At least a byte: the stats tell a tier by a budget above 0.
   const std::optional<std::uint64_t> budget = host_budget(options);
   const std::uint64_t share = std::max<std::uint64_t>(
-      1, budget.value_or(0) / static_cast<std::uint64_t>(communicator->ranks_in_process()));
+      1, budget.value_or(0) / static_cast<std::uint64_t>(communicator->ranks_on_host()));
   const auto rank = static_cast<std::uint32_t>(communicator->rank());
   OocgReadOptions read;
   read.read_compressed = options.compressed;

@@ -46,6 +46,12 @@ class MpiCommunicator final : public Communicator {
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm host = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
+          "to group the ranks by host");
+    MPI_Comm_rank(host, &host_rank_);
+    MPI_Comm_size(host, &host_size_);
+    MPI_Comm_free(&host);
   }
   ~MpiCommunicator() override {
     if (owns_mpi_) MPI_Finalize();
@@ -55,7 +61,9 @@ class MpiCommunicator final : public Communicator {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  int ranks_in_process() const override { return 1; }
+  int ranks_on_host() const override { return host_size_; }
+  // This rank's number among those on its host.
+  int host_rank() const { return host_rank_; }
   void all_reduce(std::span<std::uint32_t> data, Reduction op) override {
     reduce(data.data(), data.size(), MPI_UINT32_T, mpi_op(op));
   }
@@ -125,8 +133,14 @@ class MpiCommunicator final : public Communicator {
   }
 
   int rank_ = 0, size_ = 1;
+  int host_rank_ = 0, host_size_ = 1;
   bool owns_mpi_ = false;
 };
+
+const std::shared_ptr<MpiCommunicator>& world() {
+  static const std::shared_ptr<MpiCommunicator> world = std::make_shared<MpiCommunicator>();
+  return world;
+}
 
 }  // namespace
 
@@ -135,19 +149,11 @@ bool built_with_mpi() {
 }
 
 std::shared_ptr<Communicator> mpi_world() {
-  static const std::shared_ptr<Communicator> world = std::make_shared<MpiCommunicator>();
-  return world;
+  return world();
 }
 
 int mpi_local_rank() {
-  mpi_world();  // MPI is started
-  MPI_Comm host = MPI_COMM_NULL;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
-        "to group the ranks by host");
-  int local = 0;
-  MPI_Comm_rank(host, &local);
-  MPI_Comm_free(&host);
-  return local;
+  return world()->host_rank();
 }
 
 }  // namespace ooc

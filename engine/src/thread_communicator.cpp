@@ -78,7 +78,7 @@ class ThreadCommunicator final : public Communicator {
       : shared_(std::move(shared)), rank_(rank) {}
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(shared_->buffers.size()); }
-  int ranks_in_process() const override { return size(); }
+  int ranks_on_host() const override { return size(); }
   void all_reduce(std::span<std::uint32_t> data, Reduction op) override {
     reduce(data, combining<std::uint32_t>(op));
   }

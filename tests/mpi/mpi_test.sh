@@ -13,6 +13,9 @@
 #                 serial references, and bfs's columns equal to one rank's
 #   kcore         2 ranks peel kron-11's cores and count its triangles on raw and compressed lists:
 #                 verified against the serial references, and equal to one rank's
+#   host-tier     2 ranks on this host split --host-memory: each tiers its own partitions against
+#                 half of it (--json's ranks give the shares), reads the rest from the file, and
+#                 gives one rank's values with every list in memory, verified
 #   missing-graph a rank whose graph is missing on its host stops every rank within seconds, with
 #                 one line naming the rank and the cause
 #   killed-rank   a rank killed mid-run (SIGKILL) stops the job within seconds, never a hang
@@ -161,6 +164,34 @@ PY
         fail "tc, compressed $compressed: not verified: $(cat "$tmp/two-tc.log")"
       cmp -s "$tmp/one-tc.tsv" "$tmp/two-tc.tsv" || fail "compressed $compressed: triangles differ"
     done
+    ;;
+  host-tier)
+    "$partition_tool" generate kron --scale 12 --edge-factor 8 --undirected --weights random:1-64 \
+      -o "$tmp/g.oocg" -q
+    common=(bfs,sssp,cc,pagerank --backend cpu --threads 1 --partition-bytes 8KiB --tolerance 1e-6
+            --verify -q --graph "$tmp/g.oocg")
+    "$ooc_run" "${common[@]}" --json "$tmp/one.json" >"$tmp/one.log"
+    "${mpirun[@]}" "$ooc_run" "${common[@]}" --host-memory 128KiB --json "$tmp/two.json" \
+      >"$tmp/two.log" || fail "2 ranks: $(cat "$tmp/two.log")"
+    [ "$(grep -c 'ok, matches the serial reference' "$tmp/two.log")" -eq 4 ] ||
+      fail "not every run verified: $(cat "$tmp/two.log")"
+    python3 - "$tmp/one.json" "$tmp/two.json" <<'PY'
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:])
+assert two["ranks"] == 2, two["ranks"]
+for a, b in zip(one["runs"], two["runs"]):
+    name = a["algorithm"]
+    if name != "pagerank":
+        assert a["values_digest"] == b["values_digest"], name
+    assert a["host_tier"]["host_memory"] == 0, name  # one rank: every list in memory
+    for r in b["ranks"]:
+        # Both ranks run on this host, so each has half of the 128 KiB, keeps what fits in it and
+        # reads the rest of its partitions from the file.
+        assert r["host_memory"] == 65536, (name, r)
+        assert r["host_resident_bytes"] <= 65536, (name, r)
+        assert r["storage_bytes"] > 0, (name, r)
+print("2 ranks on one host split --host-memory:", len(two["runs"]), "runs")
+PY
     ;;
   missing-graph)
     "$partition_tool" generate grid --rows 64 --cols 64 -o "$tmp/g0.oocg" -q

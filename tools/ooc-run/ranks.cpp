@@ -114,7 +114,7 @@ int run_on_devices(const Args& a, const std::vector<int>& devices) {
 }
 
 nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
-  constexpr std::size_t kFields = 10;
+  constexpr std::size_t kFields = 11;
   std::vector<double> all(kFields * static_cast<std::size_t>(ranks.size()), 0.0);
   double exchanged = 0, exchange_seconds = 0, nccl_seconds = 0, wait_seconds = 0;
   for (const IterationStats& it : stats.iterations) {
@@ -132,7 +132,8 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                                          wait_seconds,
                                          static_cast<double>(stats.host_pinned_bytes),
                                          static_cast<double>(stats.host_resident_bytes),
-                                         static_cast<double>(stats.storage_bytes())};
+                                         static_cast<double>(stats.storage_bytes()),
+                                         static_cast<double>(stats.host_memory)};
   std::copy(mine.begin(), mine.end(), all.begin() + kFields * ranks.rank());
   ranks.all_reduce(all, Reduction::sum);  // each slot has one non-zero contributor
   nlohmann::json out = nlohmann::json::array();
@@ -148,7 +149,8 @@ nlohmann::json per_rank(Communicator& ranks, const RunStats& stats) {
                    {"wait_seconds", f[6]},
                    {"host_pinned_bytes", static_cast<std::uint64_t>(f[7])},
                    {"host_resident_bytes", static_cast<std::uint64_t>(f[8])},
-                   {"storage_bytes", static_cast<std::uint64_t>(f[9])}});
+                   {"storage_bytes", static_cast<std::uint64_t>(f[9])},
+                   {"host_memory", static_cast<std::uint64_t>(f[10])}});
   }
   return out;
 }

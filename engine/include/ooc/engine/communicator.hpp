@@ -21,9 +21,10 @@ class Communicator {
   virtual ~Communicator() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // How many of the ranks run in this process and so share its host memory: all of them for
-  // threads of one process, one under MPI (EngineOptions::host_memory is split among them).
-  virtual int ranks_in_process() const = 0;
+  // How many of the ranks run on this host and so share its memory (EngineOptions::host_memory
+  // is split among them): all of them for threads of one process; under MPI, those that
+  // MPI_COMM_TYPE_SHARED groups with this one.
+  virtual int ranks_on_host() const = 0;
   // Element-wise over all ranks, in place, in host memory; every rank calls with the same length
   // and operation, in the same order. A failed or vanished rank makes it throw (or, under MPI,
   // ends the job) rather than wait forever.

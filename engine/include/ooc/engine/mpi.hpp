@@ -20,7 +20,7 @@ bool launched_by_mpi();
 std::shared_ptr<Communicator> mpi_world();
 
 // This rank's number among the ranks on its host (MPI_COMM_TYPE_SHARED), to pick its GPU.
-// Collective: every rank calls it at the same point.
+// Starts MPI as mpi_world() does, which groups the ranks by host once.
 int mpi_local_rank();
 
 }  // namespace ooc

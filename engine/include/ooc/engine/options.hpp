@@ -196,10 +196,10 @@ struct EngineOptions {
   // Host memory the edges of a graph loaded from a file may hold (OocEngine::load; the host
   // tier, docs/architecture.md#graphs-beyond-host-memory). A graph whose lists do not fit keeps
   // the partitions that do in memory and reads the others from the file when an iteration needs
-  // them, on either backend. Ranks split it: each of this process's ranks (threads: devices, or
-  // OocEngine::load with a communicator) takes an equal share for its own partitions; an MPI
-  // rank, a process of its own, takes it whole. 0: 80% of the memory available when the graph
-  // is loaded (MemAvailable).
+  // them, on either backend. Ranks split it: each of the ranks on one host (threads: devices, or
+  // OocEngine::load with a communicator; MPI ranks that share a host) takes an equal share for
+  // its own partitions. 0: 80% of the memory available when the graph is loaded (MemAvailable,
+  // spare_memory).
   std::uint64_t host_memory = 0;
   // Keep all edges on the device when they fit the budget (in-memory mode). Off: edges stay in
   // host memory whatever the budget, cache included, as when comparing transfer policies on a
