@@ -44,15 +44,17 @@ std::vector<std::uint32_t> choose_cached_partitions(std::span<const Partition> p
                                                     std::span<const std::uint64_t> moved,
                                                     std::span<const std::uint8_t> eligible,
                                                     std::span<const std::uint64_t> sizes,
-                                                    std::uint64_t capacity) {
+                                                    std::uint64_t capacity,
+                                                    std::span<const double> byte_cost) {
   const auto measured = [&](std::uint32_t p) { return p < moved.size() && moved[p] > 0; };
-  // Bytes moved per byte cached; then edges per vertex.
+  const auto cost = [&](std::uint32_t p) { return byte_cost.empty() ? 1.0 : byte_cost[p]; };
+  // Bytes moved per byte cached; then edges per vertex; each as dear as its bytes are to bring.
   const auto reuse = [&](std::uint32_t p) {
-    return static_cast<double>(moved[p]) / static_cast<double>(sizes[p]);
+    return static_cast<double>(moved[p]) / static_cast<double>(sizes[p]) * cost(p);
   };
   const auto density = [&](std::uint32_t p) {
     return static_cast<double>(parts[p].num_edges()) /
-           static_cast<double>(std::max<vid_t>(parts[p].num_vertices(), 1));
+           static_cast<double>(std::max<vid_t>(parts[p].num_vertices(), 1)) * cost(p);
   };
   std::vector<std::uint32_t> order;
   for (std::uint32_t p = 0; p < parts.size(); ++p) {

@@ -474,6 +474,8 @@ SccResult OocEngine::scc(const RunOptions& run) {
       described.setup_seconds = stats.setup_seconds;
       described.readback_seconds = stats.readback_seconds;
       described.setup_bytes = stats.setup_bytes;
+      described.setup_storage_bytes = stats.setup_storage_bytes;
+      described.setup_storage_seconds = stats.setup_storage_seconds;
       stats = std::move(described);
     }
     stats.add(raw.stats);

@@ -58,12 +58,16 @@ void RunStats::add(const RunStats& run) {
   setup_seconds += run.setup_seconds;
   readback_seconds += run.readback_seconds;
   setup_bytes += run.setup_bytes;
+  setup_storage_bytes += run.setup_storage_bytes;
+  setup_storage_seconds += run.setup_storage_seconds;
 }
 
 void RunStats::add_rank_tier(const RunStats& rank) {
   host_memory += rank.host_memory;
   host_resident_bytes += rank.host_resident_bytes;
   host_resident_partitions += rank.host_resident_partitions;
+  setup_storage_bytes += rank.setup_storage_bytes;
+  setup_storage_seconds = std::max(setup_storage_seconds, rank.setup_storage_seconds);
   if (iterations.empty()) return;
   // The ranks iterate in lockstep, each counting its own: any iteration past this rank's last
   // is added to that one.
@@ -199,6 +203,11 @@ std::string schedule_notes(const RunStats& s) {
             format_bytes(s.host_resident_bytes) + " of lists in " +
             std::to_string(s.host_resident_partitions) + " of " + std::to_string(s.partitions) +
             " partitions, " + format_bytes(s.storage_bytes()) + read;
+    if (s.setup_storage_bytes > 0) {
+      std::snprintf(read, sizeof read, " in %.3f s", s.setup_storage_seconds);
+      text += ", and " + format_bytes(s.setup_storage_bytes) +
+              " into the edge cache before the first iteration" + read;
+    }
   }
   return text;
 }

@@ -102,6 +102,30 @@ TEST(EdgeCache, OnlyEligibleNonEmptyPartitionsAreCached) {
             (std::vector<std::uint32_t>{2, 4}));
 }
 
+// A graph beyond host memory: a partition in the file costs its bytes at the storage's bandwidth,
+// so it outranks a denser partition that host memory holds, and a measured one that moved more.
+TEST(EdgeCache, PartitionsDearerToBringRankFirst) {
+  // Edges per vertex: 100, 1, 50, 2, 10; partitions 1, 3 and 4 in the file, 30 times dearer.
+  const auto parts = partitions({1, 100, 2, 10, 10}, {100, 100, 100, 20, 100});
+  const std::vector<double> cost{1, 30, 1, 30, 30};
+  // Unmeasured, room for 250 edges: 4 (10 x 30), 0 (100), 3 (2 x 30), where costs equal would
+  // take 0, 2 (50) and 3.
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, sized(parts, 4), 250 * 4, cost),
+            (std::vector<std::uint32_t>{0, 3, 4}));
+  EXPECT_EQ(choose_cached_partitions(parts, {}, {}, sized(parts, 4), 250 * 4,
+                                     std::vector<double>(5, 30.0)),
+            (std::vector<std::uint32_t>{0, 2, 3}));
+  // Measured, 3 and 4 alone in the file, room for 120 edges: 3 and 4 (2.5 and 1.25 bytes moved
+  // per byte, 30 times dearer) before 1 from host memory (7.5), which costs equal would take
+  // with 3.
+  const std::vector<std::uint64_t> moved{100, 3000, 0, 200, 500};
+  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, sized(parts, 4), 120 * 4,
+                                     std::vector<double>{1, 1, 1, 30, 30}),
+            (std::vector<std::uint32_t>{3, 4}));
+  EXPECT_EQ(choose_cached_partitions(parts, moved, {}, sized(parts, 4), 120 * 4),
+            (std::vector<std::uint32_t>{1, 3}));
+}
+
 // Compressed lists (and packed weights) take fewer bytes in the cache, so the same room holds
 // more partitions.
 TEST(EdgeCache, CompressedListsLetMorePartitionsFit) {

@@ -91,6 +91,8 @@ nlohmann::json common_json(const RunStats& s) {
             {"resident_bytes", s.host_resident_bytes},
             {"resident_partitions", s.host_resident_partitions},
             {"storage_bytes", s.storage_bytes()},
+            {"setup_storage_bytes", s.setup_storage_bytes},
+            {"setup_storage_seconds", s.setup_storage_seconds},
             {"direct", s.storage_direct},
             {"storage_bandwidth", s.storage_bandwidth},
             {"storage_latency", s.storage_latency}}},

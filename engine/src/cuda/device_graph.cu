@@ -14,6 +14,7 @@
 #include "ooc/core/units.hpp"
 #include "ooc/engine/cuda/device_graph.hpp"
 #include "ooc/engine/cuda/rank_exchange.hpp"
+#include "ooc/engine/detail/host_tier.hpp"
 #include "ooc/engine/edge_cache.hpp"
 #include "ooc/kernels/cuda/group_lists.cuh"
 #include "ooc/partitioner/compress.hpp"
@@ -244,7 +245,7 @@ CacheLayout lay_out_cache(EdgeCache& cache, const Graph& g, std::span<const Part
 }
 
 // The cache's lists (compressed, padded) or targets, and its raw weights; true when the weights
-// are packed instead (upload_packed_weights).
+// are packed instead (fill_cached_edges gathers them).
 bool allocate_cache(EdgeCache& cache, const Graph& g, const CacheLayout& layout) {
   if (cache.compressed) {
     cache.lists = DeviceArray<std::uint8_t>(layout.list_bytes + codec::kPadding, "the edge cache");
@@ -259,31 +260,34 @@ bool allocate_cache(EdgeCache& cache, const Graph& g, const CacheLayout& layout)
 }
 
 // The cached partitions' weights packed one after another, so that cache edge i's weight is at
-// bit i * width, as the kernels read it (PackedWeights, first_edge - shift).
-void upload_packed_weights(EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
-                           eid_t edges) {
+// bit i * width, as the kernels read it (PackedWeights, first_edge - shift): those of
+// cache.partitions[from, to), into `host` (the whole cache's), from the byte where partition
+// `from` starts, which must be whole.
+void gather_cached_weights(const EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
+                           std::size_t from, std::size_t to, eid_t edges, std::uint8_t* host) {
   std::vector<eid_t> out_begin;
-  for (const std::uint32_t p : cache.partitions)
-    out_begin.push_back(cache.position[p]);
-  out_begin.push_back(edges);
-  std::vector<std::uint8_t> host(codec::packed_bytes(edges, g.compressed.weight_width) +
-                                 codec::kPadding);
+  const eid_t base = cache.position[cache.partitions[from]];
+  for (std::size_t i = from; i < to; ++i)
+    out_begin.push_back(cache.position[cache.partitions[i]] - base);
+  out_begin.push_back(
+      (to < cache.partitions.size() ? cache.position[cache.partitions[to]] : edges) - base);
   gather_packed_weights(
-      g.compressed, out_begin, [&](std::size_t i) { return parts[cache.partitions[i]].first_edge; },
-      host.data());
-  upload(cache.packed, host.data(), host.size(), kFillingCache);
+      g.compressed, out_begin,
+      [&](std::size_t i) { return parts[cache.partitions[from + i]].first_edge; },
+      host + base * g.compressed.weight_width / 8);
 }
 
-// The cached partitions' lists (and raw weights), one copy per run of neighbouring partitions.
-void copy_cached_edges(EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
-                       bool packed) {
+// Cached partitions [from, to)'s lists (and raw weights), one copy per run of neighbouring
+// partitions.
+void copy_cached_edges(const EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
+                       std::size_t from, std::size_t to, bool packed) {
   const auto copy = [&](auto* dst, const auto* src, std::uint64_t n) {
     OOC_CUDA(cudaMemcpy(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice), kFillingCache);
   };
-  for (std::size_t i = 0; i < cache.partitions.size();) {
+  for (std::size_t i = from; i < to;) {
     const std::uint32_t first = cache.partitions[i];
     std::size_t j = i + 1;
-    while (j < cache.partitions.size() && cache.partitions[j] == cache.partitions[j - 1] + 1)
+    while (j < to && cache.partitions[j] == cache.partitions[j - 1] + 1)
       ++j;
     const Partition& last = parts[cache.partitions[j - 1]];
     const eid_t begin = parts[first].first_edge;
@@ -300,6 +304,43 @@ void copy_cached_edges(EdgeCache& cache, const Graph& g, std::span<const Partiti
     if (cache.weighted && !packed) copy(cache.weights.data() + at, g.weights.data() + begin, n);
     i = j;
   }
+}
+
+// A graph beyond host memory's cache fills a run of partitions at a time, their lists read from
+// the file where host memory does not hold them and given back once copied: about this many
+// bytes of them at once.
+constexpr std::uint64_t kCacheFillBytes = std::uint64_t{256} << 20;
+
+// The cache's partitions, filled in runs: one run for a graph in host memory; with a tier,
+// runs of about kCacheFillBytes, each read from the file first where it is there, and each
+// starting on a whole byte of the packed weights.
+void fill_cached_edges(EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
+                       bool packed, eid_t edges, const DeviceGraph::CacheSource& source) {
+  std::vector<std::uint8_t> weights;
+  if (packed)
+    weights.resize(codec::packed_bytes(edges, g.compressed.weight_width) + codec::kPadding);
+  const std::vector<std::uint64_t> sizes = cache_sizes(g, parts, cache.weighted, cache.compressed);
+  const auto byte_aligned = [&](std::size_t i) {
+    return !packed || i == cache.partitions.size() ||
+           cache.position[cache.partitions[i]] * g.compressed.weight_width % 8 == 0;
+  };
+  for (std::size_t i = 0; i < cache.partitions.size();) {
+    std::size_t j = i;
+    std::uint64_t bytes = 0;
+    while (j < cache.partitions.size() &&
+           (source.tier == nullptr || bytes < kCacheFillBytes || !byte_aligned(j)))
+      bytes += sizes[cache.partitions[j++]];
+    const std::span<const std::uint32_t> run(cache.partitions.data() + i, j - i);
+    const bool read = source.tier != nullptr &&
+                      std::any_of(run.begin(), run.end(),
+                                  [&](std::uint32_t p) { return !source.tier->holds(p); });
+    if (read) source.tier->fetch(run, cache.compressed, *source.read);
+    copy_cached_edges(cache, g, parts, i, j, packed);
+    if (packed) gather_cached_weights(cache, g, parts, i, j, edges, weights.data());
+    if (read) source.tier->release();
+    i = j;
+  }
+  if (packed) upload(cache.packed, weights.data(), weights.size(), kFillingCache);
 }
 
 }  // namespace
@@ -343,12 +384,6 @@ std::shared_ptr<DeviceGraph> make_device_graph(Graph& g, std::span<const Partiti
                                                    : nullptr;
   map_edges(*d, g, options.device, in_place);
   if (rank != nullptr) join_ranks(*d, *rank, options.device);
-  if (tier != nullptr) {
-    // The partitions in the file never enter the edge cache, which is filled from host memory.
-    if (d->cacheable.empty()) d->cacheable.assign(parts.size(), 1);
-    for (std::size_t p = 0; p < parts.size(); ++p)
-      if (!tier->kept[p]) d->cacheable[p] = 0;
-  }
   upload_lists(*d, g, parts);
   if (options.compressed && !g.compressed.empty())
     map_compressed(*d, g, parts, options.device, in_place);
@@ -449,22 +484,30 @@ std::uint64_t DeviceGraph::held_bytes() const {
 }
 
 std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uint64_t capacity,
-                                      bool weighted, bool compressed) {
+                                      bool weighted, bool compressed, const CacheSource& source) {
   const Graph& g = *graph;
-  std::vector<std::uint32_t> chosen = choose_cached_partitions(
-      parts, moved, cacheable, cache_sizes(g, parts, weighted, compressed), capacity);
-  if (chosen == cache.partitions && weighted == cache.weighted && compressed == cache.compressed &&
-      !chosen.empty())
-    return 0;
+  const bool same =
+      !cache.partitions.empty() && weighted == cache.weighted && compressed == cache.compressed;
+  const std::vector<std::uint64_t> sizes = cache_sizes(g, parts, weighted, compressed);
+  std::vector<std::uint32_t> chosen =
+      choose_cached_partitions(parts, moved, cacheable, sizes, capacity, source.byte_cost);
+  if (same && chosen == cache.partitions) return 0;
+  // With a tier, a cache that fits stays unless the new choice holds more: another choice of as
+  // many bytes would read its partitions in the file again for a guess at a better reuse.
+  std::uint64_t held = 0, chosen_bytes = 0;
+  for (const std::uint32_t p : cache.partitions)
+    held += sizes[p];
+  for (const std::uint32_t p : chosen)
+    chosen_bytes += sizes[p];
+  if (same && source.tier != nullptr && held <= capacity && chosen_bytes <= held) return 0;
   cache = EdgeCache{};  // the old one's memory first: the budget counts one cache
   cache.partitions = std::move(chosen);
   cache.weighted = weighted;
   cache.compressed = compressed;
   const CacheLayout layout = lay_out_cache(cache, g, parts);
   const bool packed = allocate_cache(cache, g, layout);
-  if (packed) upload_packed_weights(cache, g, parts, layout.edges);
   upload(cache.cached, layout.flags.data(), layout.flags.size(), kFillingCache);
-  copy_cached_edges(cache, g, parts, packed);
+  fill_cached_edges(cache, g, parts, packed, layout.edges, source);
   return cache.bytes();
 }
 

@@ -34,7 +34,14 @@ void CudaRunState::prepare_device(bool may_pull, const char* doing) {
     if (in_lists) setup_bytes_ += pull_device_.make_resident();
     device_.group_lists(parts_, plan_.pull_blocks, ws_.staging[0]);
   } else if (plan_.cache_bytes > 0) {
-    setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_, compressed(false));
+    // A partition in the file costs its bytes at the storage's bandwidth, not the link's.
+    std::vector<double> byte_cost;
+    if (tier_ != nullptr && cost_.link_bandwidth > 0 && cost_.storage_bandwidth > 0) {
+      for (std::uint32_t p = 0; p < parts_.size(); ++p)
+        byte_cost.push_back(tier_->holds(p) ? 1.0 : cost_.link_bandwidth / cost_.storage_bandwidth);
+    }
+    setup_bytes_ = device_.fill_cache(parts_, plan_.cache_bytes, weighted_, compressed(false),
+                                      {tier_, byte_cost, &setup_reads_});
   }
   if (!plan_.in_memory) device_.moved.resize(parts_.size());
   if (options_.transfer == TransferPolicy::unified && !plan_.in_memory) {

@@ -33,11 +33,15 @@ std::vector<std::uint64_t> cache_sizes(const Graph& graph, std::span<const Parti
 // The partitions to cache, ascending: the highest expected reuse first while they fit
 // `capacity` bytes, partition p taking sizes[p]. `moved` holds each partition's measured bytes
 // (empty: none yet); `eligible`, when not empty, marks the partitions that may be cached (a
-// rank's own).
+// rank's own). `byte_cost`, when not empty, weighs each partition's bytes by what bringing them
+// costs against the link's (a graph beyond host memory: the link's bandwidth over the storage's
+// for a partition in the file, 1 for one host memory holds): reuse and, unmeasured, density
+// are multiplied by it.
 std::vector<std::uint32_t> choose_cached_partitions(std::span<const Partition> partitions,
                                                     std::span<const std::uint64_t> moved,
                                                     std::span<const std::uint8_t> eligible,
                                                     std::span<const std::uint64_t> sizes,
-                                                    std::uint64_t capacity);
+                                                    std::uint64_t capacity,
+                                                    std::span<const double> byte_cost = {});
 
 }  // namespace ooc

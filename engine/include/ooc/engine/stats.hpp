@@ -140,6 +140,11 @@ struct RunStats {
   // list is in memory).
   std::uint64_t host_memory = 0, host_resident_bytes = 0;
   std::uint32_t host_resident_partitions = 0;
+  // What the run read from the file before its first iteration, and how long that took: the
+  // lists of the partitions in the file that its edge cache took in (CUDA; setup_seconds counts
+  // the time too). Not among the iterations' storage bytes.
+  std::uint64_t setup_storage_bytes = 0;
+  double setup_storage_seconds = 0;
   // Whether the file was read past the page cache (O_DIRECT), so that storage_bytes are the
   // storage's; else its file system refused that, and a list read again may come from the cache.
   bool storage_direct = false;

@@ -154,6 +154,8 @@ class CudaExecutor final : public ValuesExecutor<typename P::Value>, private Cud
   void restart(const P& program, const vid_t* frontier, std::uint64_t count);
   void report_setup(RunStats& stats) const override {
     stats.setup_bytes = setup_bytes_;
+    stats.setup_storage_bytes = setup_reads_.storage_bytes;
+    stats.setup_storage_seconds = setup_reads_.storage_seconds;
     if (!cached(false)) return;
     stats.cache_bytes = device_.cache.bytes();
     stats.cache_partitions = static_cast<std::uint32_t>(device_.cache.partitions.size());

@@ -10,11 +10,14 @@
 #include "ooc/engine/detail/cuda_backend.hpp"
 #include "ooc/engine/exchange_cost.hpp"
 #include "ooc/engine/ownership.hpp"
+#include "ooc/engine/stats.hpp"
 #include "ooc/kernels/cuda/group_lists.cuh"
 #include "ooc/kernels/cuda/survey.cuh"
 #include "ooc/transfer/device_array.hpp"
 
 namespace ooc::detail {
+
+class HostTier;
 
 inline constexpr unsigned kStreams = kStagingBuffers + 1;  // the staging buffers and direct
 
@@ -158,11 +161,21 @@ struct DeviceGraph {
   // Managed copy of the edges; refuses when they exceed the GPU's free memory, because
   // oversubscribed managed memory can hang a shared GPU.
   void make_managed();
+  // A graph beyond host memory's lists for the cache: the host tier, which reads those of the
+  // partitions in the file, a run of partitions at a time, and what each partition's bytes cost
+  // to bring (choose_cached_partitions' byte_cost); the tier's reads are added to `read`.
+  struct CacheSource {
+    HostTier* tier = nullptr;
+    std::span<const double> byte_cost;
+    IterationStats* read = nullptr;
+  };
   // Keeps the partitions that choose_cached_partitions picks for `capacity` bytes in the cache,
   // their compressed lists when `compressed`; returns the bytes copied now (0 when the cache
-  // already held them).
+  // already held them). With a tier, a cache of the same settings that fits `capacity` stays as
+  // it is unless the new choice holds more bytes: filling it again would read its partitions in
+  // the file again.
   std::uint64_t fill_cache(std::span<const Partition> partitions, std::uint64_t capacity,
-                           bool weighted, bool compressed);
+                           bool weighted, bool compressed, const CacheSource& source);
   // The workspace for a run's plan, (re)made when the plan needs more than the current one
   // holds. What the plan does not keep (resident edges out of core, the cache in memory or
   // beyond the plan's share) is freed first.

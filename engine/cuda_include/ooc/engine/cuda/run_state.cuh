@@ -118,9 +118,13 @@ class CudaRunState {
     return compressed_compaction_bytes(c.list_bytes, c.active_edges, c.active_vertices, edge_bytes_,
                                        weight_bits(pull));
   }
-  // A graph beyond host memory: whether partition p's lists are in its file (the host tier serves
-  // pushes over the out-lists), and whether `task` reads any that are.
-  bool in_file(std::uint32_t p) const { return tier_ != nullptr && !tier_->holds(p); }
+  // A graph beyond host memory: whether partition p's lists are in its file and not in the edge
+  // cache (the host tier serves pushes over the out-lists), and whether `task` reads any that
+  // are.
+  bool in_file(std::uint32_t p) const {
+    return tier_ != nullptr && !tier_->holds(p) &&
+           !(cached(false) && device_.cache.position[p] != EdgeCache::kAbsent);
+  }
   bool reads_file(const Task& task) const {
     return std::any_of(task.partitions.begin(), task.partitions.end(),
                        [&](std::uint32_t p) { return in_file(p); });
@@ -219,6 +223,7 @@ class CudaRunState {
   std::uint64_t words_;
   std::uint64_t max_blocks_ = 1;
   std::uint64_t setup_bytes_ = 0;
+  IterationStats setup_reads_;    // a tier's reads from the file to fill the edge cache
   std::uint64_t task_words_ = 0;  // words over all tasks' ranges this iteration
   unsigned next_staging_ = 0;
   std::vector<std::pair<const Task*, Staged>> ahead_;  // stage_ahead's, until taken
