@@ -278,11 +278,24 @@ void gather_cached_weights(const EdgeCache& cache, const Graph& g, std::span<con
 }
 
 // Cached partitions [from, to)'s lists (and raw weights), one copy per run of neighbouring
-// partitions.
+// partitions; through `bounce` (pinned, bounce_bytes) where not empty: a graph beyond host memory's
+// lists lie partly in pinned pages (the kept ranges) and partly in pageable ones, and one
+// cudaMemcpy may not read both.
 void copy_cached_edges(const EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
-                       std::size_t from, std::size_t to, bool packed) {
+                       std::size_t from, std::size_t to, bool packed, std::span<std::byte> bounce) {
   const auto copy = [&](auto* dst, const auto* src, std::uint64_t n) {
-    OOC_CUDA(cudaMemcpy(dst, src, n * sizeof(*src), cudaMemcpyHostToDevice), kFillingCache);
+    const std::uint64_t bytes = n * sizeof(*src);
+    if (bounce.empty()) {
+      OOC_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), kFillingCache);
+      return;
+    }
+    for (std::uint64_t at = 0; at < bytes; at += bounce.size()) {
+      const std::uint64_t piece = std::min<std::uint64_t>(bounce.size(), bytes - at);
+      parallel_copy_bytes(bounce.data(), reinterpret_cast<const std::byte*>(src) + at, piece);
+      OOC_CUDA(cudaMemcpy(reinterpret_cast<std::byte*>(dst) + at, bounce.data(), piece,
+                          cudaMemcpyHostToDevice),
+               kFillingCache);
+    }
   };
   for (std::size_t i = from; i < to;) {
     const std::uint32_t first = cache.partitions[i];
@@ -310,16 +323,22 @@ void copy_cached_edges(const EdgeCache& cache, const Graph& g, std::span<const P
 // the file where host memory does not hold them and given back once copied: about this many
 // bytes of them at once.
 constexpr std::uint64_t kCacheFillBytes = std::uint64_t{256} << 20;
+// The pinned buffer its copies go through (copy_cached_edges).
+constexpr std::uint64_t kBounceBytes = std::uint64_t{32} << 20;
 
 // The cache's partitions, filled in runs: one run for a graph in host memory; with a tier,
 // runs of about kCacheFillBytes, each read from the file first where it is there, and each
 // starting on a whole byte of the packed weights.
 void fill_cached_edges(EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
-                       bool packed, eid_t edges, const DeviceGraph::CacheSource& source) {
+                       bool packed, eid_t edges, int device,
+                       const DeviceGraph::CacheSource& source) {
   std::vector<std::uint8_t> weights;
   if (packed)
     weights.resize(codec::packed_bytes(edges, g.compressed.weight_width) + codec::kPadding);
   const std::vector<std::uint64_t> sizes = cache_sizes(g, parts, cache.weighted, cache.compressed);
+  Buffer<std::byte> bounce;
+  if (source.tier != nullptr)
+    bounce = Buffer<std::byte>::allocate(kBounceBytes, pinned_memory(device));
   const auto byte_aligned = [&](std::size_t i) {
     return !packed || i == cache.partitions.size() ||
            cache.position[cache.partitions[i]] * g.compressed.weight_width % 8 == 0;
@@ -335,7 +354,7 @@ void fill_cached_edges(EdgeCache& cache, const Graph& g, std::span<const Partiti
                       std::any_of(run.begin(), run.end(),
                                   [&](std::uint32_t p) { return !source.tier->holds(p); });
     if (read) source.tier->fetch(run, cache.compressed, *source.read);
-    copy_cached_edges(cache, g, parts, i, j, packed);
+    copy_cached_edges(cache, g, parts, i, j, packed, {bounce.data(), bounce.size()});
     if (packed) gather_cached_weights(cache, g, parts, i, j, edges, weights.data());
     if (read) source.tier->release();
     i = j;
@@ -507,7 +526,7 @@ std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uin
   const CacheLayout layout = lay_out_cache(cache, g, parts);
   const bool packed = allocate_cache(cache, g, layout);
   upload(cache.cached, layout.flags.data(), layout.flags.size(), kFillingCache);
-  fill_cached_edges(cache, g, parts, packed, layout.edges, source);
+  fill_cached_edges(cache, g, parts, packed, layout.edges, device, source);
   return cache.bytes();
 }
 
