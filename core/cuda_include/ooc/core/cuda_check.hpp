@@ -11,6 +11,9 @@
 namespace ooc {
 
 [[noreturn]] inline void throw_cuda(cudaError_t err, const char* call, const char* doing) {
+  // Reported here, once: the runtime keeps a failed call's error for cudaGetLastError, which would
+  // otherwise blame the next launch (check_launch) for it, in a later run of the same process.
+  cudaGetLastError();
   const std::string message =
       std::string(doing) + ": " + call + " failed: " + cudaGetErrorString(err);
   if (err == cudaErrorMemoryAllocation) throw OutOfMemory(message);
