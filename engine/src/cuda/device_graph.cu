@@ -326,16 +326,15 @@ constexpr std::uint64_t kCacheFillBytes = std::uint64_t{256} << 20;
 // The pinned buffer its copies go through (copy_cached_edges).
 constexpr std::uint64_t kBounceBytes = std::uint64_t{32} << 20;
 
-// The cache's partitions, filled in runs: one run for a graph in host memory; with a tier,
-// runs of about kCacheFillBytes, each read from the file first where it is there, and each
-// starting on a whole byte of the packed weights.
+// The cache's partitions (their sizes cache_sizes'), filled in runs: one run for a graph in host
+// memory; with a tier, runs of about kCacheFillBytes, each read from the file first where it is
+// there, and each starting on a whole byte of the packed weights.
 void fill_cached_edges(EdgeCache& cache, const Graph& g, std::span<const Partition> parts,
-                       bool packed, eid_t edges, int device,
+                       std::span<const std::uint64_t> sizes, bool packed, eid_t edges, int device,
                        const DeviceGraph::CacheSource& source) {
   std::vector<std::uint8_t> weights;
   if (packed)
     weights.resize(codec::packed_bytes(edges, g.compressed.weight_width) + codec::kPadding);
-  const std::vector<std::uint64_t> sizes = cache_sizes(g, parts, cache.weighted, cache.compressed);
   Buffer<std::byte> bounce;
   if (source.tier != nullptr)
     bounce = Buffer<std::byte>::allocate(kBounceBytes, pinned_memory(device));
@@ -526,7 +525,7 @@ std::uint64_t DeviceGraph::fill_cache(std::span<const Partition> parts, std::uin
   const CacheLayout layout = lay_out_cache(cache, g, parts);
   const bool packed = allocate_cache(cache, g, layout);
   upload(cache.cached, layout.flags.data(), layout.flags.size(), kFillingCache);
-  fill_cached_edges(cache, g, parts, packed, layout.edges, device, source);
+  fill_cached_edges(cache, g, parts, sizes, packed, layout.edges, device, source);
   return cache.bytes();
 }
 
