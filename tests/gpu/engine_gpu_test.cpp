@@ -18,6 +18,7 @@
 #include "ooc/engine/calibration.hpp"
 #include "ooc/engine/detail/cuda_backend.hpp"
 #include "ooc/engine/detail/triangles.hpp"
+#include "ooc/engine/frontier_loop.hpp"
 #include "ooc/engine/memory_plan.hpp"
 #include "ooc/engine/ownership.hpp"
 #include "ooc/partitioner/oocg.hpp"
@@ -306,6 +307,88 @@ TEST(CudaFrontierLoop, RunsAGridsLevelsAndSavesSsspsWork) {
 TEST(CudaFrontierLoop, HandsTheFrontierBackAndForth) {
   OOC_REQUIRE_GPU();
   test::expect_frontier_loop_hands_back(Backend::cuda);
+}
+
+// A list longer than one warp relaxes in a level (kLoopHeavyEdges) goes to the next level, whose
+// warps share it a chunk each. On a star of 9,999 leaves, with a threshold that lets the loop take
+// the hub and no hops (a level of the loop is a level of the BFS), the level that took the hub
+// relaxed none of its edges and the next relaxed them all; BFS, SSSP, label propagation and
+// kcore (which peels the hub inside the loop) give the references' values, in GPU memory and out
+// of core, raw and compressed.
+TEST(CudaFrontierLoop, SpreadsALongListOverTheNextLevel) {
+  OOC_REQUIRE_GPU();
+  const Graph reference_graph = test::make_shape("big_star");
+  const eid_t hub_edges = reference_graph.num_vertices() - 1;
+  ASSERT_GT(hub_edges, 9 * kLoopHeavyEdges);
+  for (const auto& [policy, compressed] :
+       {std::pair{"loop", false}, std::pair{"loop", true}, std::pair{"loop_resident", false}}) {
+    SCOPED_TRACE(std::string(policy) + (compressed ? ", compressed" : ""));
+    EngineOptions o = test::options_for(policy, false, Backend::cuda);
+    o.frontier_loop_edges = std::uint64_t{1} << 16;
+    o.frontier_loop_hops = 0;
+    o.direction = Direction::push;
+    OocEngine engine(
+        compressed ? test::make_compressed_shape("big_star") : test::make_shape("big_star"), o);
+    const vid_t hub = engine.highest_degree_vertex(), leaf = hub == 0 ? 1 : 0;
+    const auto bfs = engine.bfs(leaf);
+    EXPECT_TRUE(reference::compare_exact(bfs.values, reference::bfs(reference_graph, leaf)).equal);
+    const std::vector<IterationStats>& its = bfs.stats.iterations;
+    const auto took = std::find_if(its.begin(), its.end(), [&](const IterationStats& it) {
+      return it.frontier_loop && it.frontier_edges == hub_edges;
+    });
+    ASSERT_NE(took, its.end());
+    EXPECT_EQ(took->edges_processed, 0u);
+    ASSERT_NE(took + 1, its.end());
+    EXPECT_TRUE((took + 1)->frontier_loop);
+    EXPECT_EQ((took + 1)->frontier_edges, 0u);
+    EXPECT_EQ((took + 1)->edges_processed, hub_edges);
+    for (const char* program : {"sssp", "cc_labels"}) {
+      SCOPED_TRACE(program);
+      test::expect_matches_reference(program, engine, &reference_graph);
+    }
+    test::expect_kcore_matches_reference(engine, reference_graph);
+  }
+}
+
+// A loop that hands back before the level that would relax a heavy list leaves it to the host: a
+// source's neighbours are a hub of 2,000 leaves and four vertices of ten neighbours each, whose
+// 200 neighbours each make the level after the hub's more than the loop takes. The hub's level
+// relaxed the four short lists alone, was the stretch's last, and BFS reaches every leaf.
+TEST(CudaFrontierLoop, HandsALongListBackWhenItStopsBeforeIt) {
+  OOC_REQUIRE_GPU();
+  const vid_t hub = 1, leaves = 2000, first_short = hub + 1 + leaves, shorts = 4;
+  const vid_t first_mid = first_short + shorts, mids = 10 * shorts, first_far = first_mid + mids;
+  std::vector<std::pair<vid_t, vid_t>> pairs{{vid_t{0}, hub}};
+  for (vid_t i = 0; i < leaves; ++i)
+    pairs.emplace_back(hub, hub + 1 + i);
+  for (vid_t b = 0; b < shorts; ++b) {
+    pairs.emplace_back(vid_t{0}, first_short + b);
+    for (vid_t c = 0; c < 10; ++c)
+      pairs.emplace_back(first_short + b, first_mid + 10 * b + c);
+  }
+  for (vid_t c = 0; c < mids; ++c)
+    for (vid_t d = 0; d < 200; ++d)
+      pairs.emplace_back(first_mid + c, first_far + 200 * c + d);
+  const vid_t n = first_far + 200 * mids;
+  for (const char* policy : {"loop", "loop_resident"}) {
+    SCOPED_TRACE(policy);
+    EngineOptions o = test::options_for(policy, false, Backend::cuda);
+    o.frontier_loop_edges = 4096;
+    o.frontier_loop_hops = 0;
+    o.direction = Direction::push;
+    OocEngine engine(test::build(test::edge_list_of(n, pairs), true, 31, 0.0), o);
+    const auto bfs = engine.bfs(0);
+    EXPECT_TRUE(reference::compare_exact(bfs.values, reference::bfs(engine.graph(), 0)).equal);
+    const std::vector<IterationStats>& its = bfs.stats.iterations;
+    const eid_t short_edges = shorts * 11;
+    const auto took = std::find_if(its.begin(), its.end(), [&](const IterationStats& it) {
+      return it.frontier_loop && it.frontier_edges == leaves + 1 + short_edges;
+    });
+    ASSERT_NE(took, its.end());
+    EXPECT_EQ(took->edges_processed, short_edges);
+    ASSERT_NE(took + 1, its.end());
+    EXPECT_FALSE((took + 1)->frontier_loop);
+  }
 }
 
 TEST(CudaDeltaWindows, MatchTheReference) {

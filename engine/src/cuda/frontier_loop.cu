@@ -10,6 +10,9 @@ namespace ooc::detail {
 namespace {
 
 static_assert(sizeof(cuda::LoopLevel) <= kLoopLevelBytes, "frontier_loop_bytes counts the records");
+static_assert(sizeof(cuda::LoopHeavy) <= kLoopHeavyItemBytes,
+              "frontier_loop_bytes counts the heavy items");
+static_assert(cuda::kLoopHeavyEdges == kLoopHeavyEdges, "the kernel defers the lists counted for");
 static_assert(cuda::kLoopMaxHops == kMaxFrontierLoopHops, "the kernel takes every hop allowed");
 static_assert(kMaxLoopEdges + kLoopQueueSlack < (1ull << cuda::kLoopCountBits),
               "a queue's count fits its counter's low bits");
@@ -44,6 +47,10 @@ cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near
   if (far_.size() < 2 * far_capacity) {
     far_ = DeviceArray<vid_t>(2 * far_capacity, "the frontier loop's far pile");
   }
+  const std::uint64_t heavy_capacity = loop_heavy_capacity(loop.edges);
+  if (heavy_.size() < 3 * heavy_capacity) {
+    heavy_ = DeviceArray<cuda::LoopHeavy>(3 * heavy_capacity, "the frontier loop's heavy lists");
+  }
   const std::uint64_t words = (std::uint64_t{n} + 63) / 64;
   if (odd_bits_.size() < words) {
     odd_bits_ = DeviceArray<std::uint64_t>(words, "the frontier loop's bitmap");
@@ -74,6 +81,8 @@ cuda::LoopState LoopBuffers::start(const FrontierLoop& loop, std::uint64_t* near
           near_capacity,
           far_capacity,
           slots_.data(),
+          heavy_.data(),
+          heavy_capacity,
           counters_.data() + kFarCounts,
           counters_.data() + kLeast,
           levels_.data(),
@@ -104,7 +113,7 @@ void LoopBuffers::finish(cudaStream_t stream, std::vector<IterationStats>& level
     it.frontier_loop = true;
     it.active_vertices = it.frontier_vertices = level.slot.vertices();
     it.active_edges = it.frontier_edges = level.slot.edges();
-    it.edges_processed = level.slot.edges() + level.slot.hopped;  // every queued list, whole
+    it.edges_processed = level.slot.processed();
     it.bytes[static_cast<std::size_t>(TransferEngine::zerocopy)] = level.slot.zerocopy;
     it.cached_bytes = level.slot.cached;
     it.seconds = it.compute_seconds = static_cast<double>(end - level.start_ns) * 1e-9;

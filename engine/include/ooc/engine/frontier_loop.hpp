@@ -45,11 +45,14 @@ inline constexpr std::uint32_t kLoopIterations = 4096;
 
 // The GPU's queues (frontier_loop.cuh): three near queues of the threshold's edges and some slack
 // (a frontier's vertices without edges), two far queues of kLoopFarLevels near queues each (the
-// far pile of a few levels; past it the loop hands back), the far pile's bitmap, a record per
-// level. MemoryPlan counts them among the vertex data.
+// far pile of a few levels; past it the loop hands back), the far pile's bitmap, three arrays of
+// heavy items (a list of more than kLoopHeavyEdges edges each, so a level's edges over that), a
+// record per level. MemoryPlan counts them among the vertex data.
 inline constexpr std::uint64_t kLoopQueueSlack = 1024;
 inline constexpr std::uint64_t kLoopFarLevels = 4;
-inline constexpr std::uint64_t kLoopLevelBytes = 48;
+inline constexpr std::uint64_t kLoopLevelBytes = 72;
+inline constexpr std::uint64_t kLoopHeavyEdges = 1024;
+inline constexpr std::uint64_t kLoopHeavyItemBytes = 32;
 // The largest threshold the loop takes (a larger EngineOptions::frontier_loop_edges runs with
 // this): a queue's count shares a 64-bit counter with its edges.
 inline constexpr std::uint64_t kMaxLoopEdges = std::uint64_t{1} << 23;
@@ -60,11 +63,17 @@ inline std::uint64_t loop_queue_capacity(std::uint64_t edges, std::uint64_t n) {
   return wanted < n + 1 ? wanted : n + 1;
 }
 
-// The device memory of the loop's buffers (queues, the odd levels' bitmap, the far pile, level
-// records) on n vertices.
+// The heavy items a level may hand on for a threshold of `edges`.
+inline std::uint64_t loop_heavy_capacity(std::uint64_t edges) {
+  return (edges < kMaxLoopEdges ? edges : kMaxLoopEdges) / kLoopHeavyEdges + 1;
+}
+
+// The device memory of the loop's buffers (queues, the odd levels' bitmap, the far pile, heavy
+// items, level records) on n vertices.
 inline std::uint64_t frontier_loop_bytes(std::uint64_t edges, std::uint64_t n) {
   const std::uint64_t queue = loop_queue_capacity(edges, n) * sizeof(vid_t);
   return 3 * queue + 2 * kLoopFarLevels * queue + 2 * ((n + 63) / 64 * 8) +
+         3 * loop_heavy_capacity(edges) * kLoopHeavyItemBytes +
          (kLoopIterations + 1) * kLoopLevelBytes;
 }
 

@@ -41,6 +41,7 @@ class LoopBuffers {
   int checked_device_ = -1;
   unsigned blocks_ = 0;
   DeviceArray<vid_t> near_, far_;
+  DeviceArray<cuda::LoopHeavy> heavy_;
   DeviceArray<std::uint64_t> odd_bits_, far_bits_;  // the odd levels' bitmap, the far pile's
   DeviceArray<cuda::LoopSlot> slots_;
   DeviceArray<unsigned long long> counters_;  // far counts (2), least, ran (2)

@@ -374,16 +374,21 @@ __device__ __forceinline__ void relax_blocks(const P& program, typename P::Value
                  });
 }
 
-// Where chunk c (kHeavyChunk edges) of a queued compressed list starts, through the list's table:
-// the address of its first block, and its edges [begin, end).
+// Where chunk c (kHeavyChunk edges) of a compressed list of `degree` edges at `list` starts, in
+// bytes from the list's start, through its table.
+__device__ __forceinline__ std::uint64_t chunk_offset(const std::uint8_t* list, eid_t degree,
+                                                      eid_t c) {
+  return c == 0 ? codec::table_bytes(degree) : codec::read_bits(list + 4 * (c - 1), 0, 32);
+}
+
+// Where chunk c of a queued compressed list starts: the address of its first block, and its edges
+// [begin, end).
 template <class Msg>
 __device__ __forceinline__ std::uintptr_t compressed_chunk(const HeavyItem<Msg>& item, eid_t c,
                                                            eid_t& begin, eid_t& end) {
-  const std::uint64_t offset =
-      c == 0 ? codec::table_bytes(item.degree) : codec::read_bits(item.list + 4 * (c - 1), 0, 32);
   begin = c * kHeavyChunk;
   end = begin + kHeavyChunk < item.degree ? begin + kHeavyChunk : item.degree;
-  return reinterpret_cast<std::uintptr_t>(item.list) + offset;
+  return reinterpret_cast<std::uintptr_t>(item.list) + chunk_offset(item.list, item.degree, c);
 }
 
 // Chunk c of a queued compressed list, relaxed.

@@ -32,6 +32,18 @@
 // and a level advances a BFS of a grid or a road network by hops + 1 levels for a few round trips
 // more; a target lowered again later is marked again by whoever lowers it. A hop's edges are
 // counted apart (LoopSlot::hopped), as processed edges.
+//
+// Long lists. A warp relaxing a list alone takes one round trip per 32 edges, so one list of 10^4
+// edges held a whole level for some 300 of them (k-core's shells peel hubs inside the loop). A
+// list of more than kLoopHeavyEdges edges is therefore handed to the next level as a heavy item,
+// in the next queue's slot, one atomic giving it its place and its first chunk, as the host
+// path's heavy queue does (advance.cuh); the next level spreads its items' chunks of kHeavyChunk
+// edges over every warp of the grid (a binary search finds a chunk's item) beside its own queue,
+// each chunk relaxed from its vertex's value as the chunk reads it. The vertex's bit was cleared
+// when its level took it, so a vertex lowered again is queued again, as any other; a monotone
+// program's values do not depend on the order of its relaxes, and a vertex k-core peels is queued
+// once. A level with only heavy items still runs; the loop is done when a level has neither. If
+// the loop hands back first, the items' vertices join the frontier bitmap.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
@@ -55,6 +67,8 @@ inline constexpr unsigned kLoopThreads = 512;
 inline constexpr unsigned kLoopBlocksPerSm = 1;
 // A queue's count and its vertices' edges share one 64-bit counter: the count in the low bits.
 inline constexpr unsigned kLoopCountBits = 24;
+// The longest list one warp relaxes in a level; a longer one is a heavy item of the next level.
+inline constexpr eid_t kLoopHeavyEdges = kHeavyChunk;
 
 // One queue's counters: its vertices and their edges as it fills (one counter), whether a queue
 // filled while it did (the far pile's too), and what processing it read. A level reads only the
@@ -65,10 +79,26 @@ struct LoopSlot {
   unsigned long long overflow;          // a queue was full
   unsigned long long zerocopy, cached;  // bytes read by zero-copy and from the edge cache
   unsigned long long hopped;            // edges relaxed by hops processing it
+  unsigned long long heavy;             // heavy items for its level: count (high), chunks (low)
+  unsigned long long deferred;          // edges its level handed on as heavy items
+  unsigned long long drained;           // edges of heavy items its level relaxed
   __host__ __device__ unsigned long long vertices() const {
     return queued & ((1ull << kLoopCountBits) - 1);
   }
   __host__ __device__ unsigned long long edges() const { return queued >> kLoopCountBits; }
+  // Its level's processed edges: its queue's lists, less those it handed on, and the heavy chunks
+  // and hops it relaxed.
+  __host__ __device__ unsigned long long processed() const {
+    return edges() - deferred + drained + hopped;
+  }
+};
+
+// A list handed on to the next level (the counter `heavy` of that level's slot gives it a place
+// and its first chunk in the same order, so that the items' first chunks rise with their places).
+struct LoopHeavy {
+  vid_t v;
+  ListPlace place;
+  unsigned long long first_chunk;
 };
 
 // One level as the host reads it back.
@@ -84,6 +114,8 @@ struct LoopState {
   vid_t* far;               // 2 queues of far_capacity (piles only)
   std::uint64_t near_capacity, far_capacity;
   LoopSlot* slots;                // 3, zeroed
+  LoopHeavy* heavy;               // 3 arrays of heavy_capacity, a slot's each
+  std::uint64_t heavy_capacity;   // more than a level's edges over kLoopHeavyEdges
   unsigned long long* far_count;  // 2, zeroed
   unsigned long long* least;      // ~0: the split's least far value (order_key)
   LoopLevel* levels;              // max_levels + 1
@@ -115,7 +147,7 @@ __device__ __forceinline__ unsigned long long read(const unsigned long long* p) 
 // the block reads them and hands them to the others through shared memory. Every thread calls it,
 // with a grid-wide barrier between two calls.
 struct LoopSeen {
-  unsigned long long queued, overflow, far;
+  unsigned long long queued, overflow, far, heavy;
 };
 
 __device__ __forceinline__ LoopSeen loop_seen(const LoopSlot& current,
@@ -123,7 +155,7 @@ __device__ __forceinline__ LoopSeen loop_seen(const LoopSlot& current,
   __shared__ LoopSeen seen;
   if (threadIdx.x == 0)
     seen = {read(&current.queued), read(&current.overflow),
-            far_count == nullptr ? 0 : read(far_count)};
+            far_count == nullptr ? 0 : read(far_count), read(&current.heavy)};
   __syncthreads();
   return seen;
 }
@@ -351,23 +383,64 @@ struct LoopReopen {
   static constexpr bool kReopens = false;
 };
 
+// Hands the list of v at `place` (more than kLoopHeavyEdges edges) to the next level as a heavy
+// item (one thread): the next slot's counter (m.slot) gives it a place among that slot's items
+// (`items`) and its first chunk. Past `capacity`, which a level's edges cannot fill, the vertex
+// would be queued as a queue that fills queues it: its bit set, the loop handing back.
+template <class Value>
+__device__ __forceinline__ void defer_heavy(const LoopMark<Value>& m, LoopHeavy* items,
+                                            std::uint64_t capacity, vid_t v, ListPlace place,
+                                            LoopReads& reads) {
+  const unsigned long long chunks = (place.edges + kHeavyChunk - 1) / kHeavyChunk;
+  const unsigned long long at = atomicAdd(&m.slot->heavy, (1ull << kChunkBits) + chunks);
+  const unsigned long long item = at >> kChunkBits;
+  reads.deferred += place.edges;  // this level does not relax them, whoever does
+  if (item < capacity) {
+    items[item] = {v, place, at & ((1ull << kChunkBits) - 1)};
+  } else {
+    bit_set(m.near_bits, v);
+    atomicExch(&m.slot->overflow, 1ull);
+  }
+}
+
+// The item that global chunk g of a slot's heavy items belongs to: the one whose first chunk is the
+// largest not above g.
+__device__ __forceinline__ LoopHeavy heavy_of_chunk(const LoopHeavy* items,
+                                                    unsigned long long count, std::uint64_t g) {
+  unsigned long long lo = 0, hi = count;
+  while (hi - lo > 1) {
+    const unsigned long long mid = (lo + hi) / 2;
+    if (items[mid].first_chunk <= g) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return items[lo];
+}
+
 // One level. Tile t of Lists::kTile threads in warp w takes the queue's entries w + t * warps,
 // then every warps * (tiles a warp holds) on, so that a level of fewer vertices than warps gives
 // each warp one (`count` from `queue`, their bits in `bits`). The tile's first thread clears the
 // vertex's bits; every thread reads its value (one line, from the L1 for all but the first). A
-// list of up to Lists::kTileEdges edges is relaxed by its tile; a longer one by the whole warp,
-// one after another, as a hub of a Kronecker graph's last levels needs; the lowered targets take
-// `hops` hops (HopMark; relax_set_aside after each round of lists). A vertex's value is read beside
-// its list's place, not after it. The reads and the hops' edges are summed per block, then into
-// `done`.
+// list of up to Lists::kTileEdges edges is relaxed by its tile; a longer one of up to
+// kLoopHeavyEdges by the whole warp, one after another; a longer one still goes to the next level
+// as a heavy item (`defer_to`, `capacity`). Then the warps share this level's heavy items (`heavy`,
+// whose counter the level's slot holds: `heavy_seen`), a chunk each at a time. The lowered targets
+// take `hops` hops (HopMark; relax_set_aside after each round of lists). A vertex's value is read
+// beside its list's place, not after it. The reads, the hops' edges and the heavy lists' are
+// summed per block, then into `done`.
 template <class P, class Lists, bool kMinOffer>
 __device__ void loop_level(const P& program, typename P::Value* values, const Lists& lists,
                            const LoopMark<typename P::Value>& base, std::uint32_t hops,
                            const vid_t* queue, std::uint64_t* bits, unsigned long long count,
-                           LoopSlot& done, const eid_t* offsets) {
+                           const LoopHeavy* heavy, unsigned long long heavy_seen,
+                           LoopHeavy* defer_to, std::uint64_t capacity, LoopSlot& done,
+                           const eid_t* offsets) {
   constexpr unsigned kTile = Lists::kTile;
-  __shared__ unsigned long long block_reads[3];
-  if (threadIdx.x < 3) block_reads[threadIdx.x] = 0;
+  constexpr unsigned kSums = 5;
+  __shared__ unsigned long long block_reads[kSums];
+  if (threadIdx.x < kSums) block_reads[threadIdx.x] = 0;
   __syncthreads();
   const unsigned lane = threadIdx.x % kWarp, rank = lane % kTile;
   const std::uint64_t warps = warp_count(), first = global_warp() + lane / kTile * warps;
@@ -390,9 +463,11 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
     if (place.edges != 0 && tile_takes) {
       lists.relax(program, values, m, message, v, place, rank, kTile, reads);
     }
+    const bool heavy_list = place.edges > kLoopHeavyEdges;
+    if (rank == 0 && heavy_list) defer_heavy(m, defer_to, capacity, v, place, reads);
     if constexpr (kTile < kWarp) {
-      for (unsigned rest = __ballot_sync(kFullMask, rank == 0 && !tile_takes); rest != 0;
-           rest &= rest - 1) {
+      for (unsigned rest = __ballot_sync(kFullMask, rank == 0 && !tile_takes && !heavy_list);
+           rest != 0; rest &= rest - 1) {
         const int from = __ffs(static_cast<int>(rest)) - 1;
         const ListPlace at{__shfl_sync(kFullMask, place.first, from),
                            __shfl_sync(kFullMask, place.edges, from)};
@@ -402,14 +477,28 @@ __device__ void loop_level(const P& program, typename P::Value* values, const Li
     }
     relax_set_aside(m, lane);
   }
-  if (reads.zerocopy != 0) atomicAdd(&block_reads[0], reads.zerocopy);
-  if (reads.cached != 0) atomicAdd(&block_reads[1], reads.cached);
-  if (reads.hopped != 0) atomicAdd(&block_reads[2], reads.hopped);
+  const unsigned long long items = heavy_seen >> kChunkBits;
+  const std::uint64_t chunks = heavy_seen & ((1ull << kChunkBits) - 1);
+  for (std::uint64_t g = global_warp(); g < chunks; g += warps) {
+    const LoopHeavy item = heavy_of_chunk(heavy, items, g);
+    const eid_t c = g - item.first_chunk;
+    lists.relax_chunk(program, values, m, make_message<P>(atomic_load(values + item.v), item.v),
+                      item.v, item.place, c, lane, reads);
+    if (lane == 0) reads.drained += chunk_place(item.place, c).edges;
+    relax_set_aside(m, lane);
+  }
+  const unsigned long long sums[kSums] = {reads.zerocopy, reads.cached, reads.hopped,
+                                          reads.deferred, reads.drained};
+  for (unsigned i = 0; i < kSums; ++i) {
+    if (sums[i] != 0) atomicAdd(&block_reads[i], sums[i]);
+  }
   __syncthreads();
   if (threadIdx.x == 0) {
-    if (block_reads[0] != 0) atomicAdd(&done.zerocopy, block_reads[0]);
-    if (block_reads[1] != 0) atomicAdd(&done.cached, block_reads[1]);
-    if (block_reads[2] != 0) atomicAdd(&done.hopped, block_reads[2]);
+    unsigned long long* const into[kSums] = {&done.zerocopy, &done.cached, &done.hopped,
+                                             &done.deferred, &done.drained};
+    for (unsigned i = 0; i < kSums; ++i) {
+      if (block_reads[i] != 0) atomicAdd(into[i], block_reads[i]);
+    }
   }
 }
 
@@ -441,12 +530,16 @@ __global__ void __launch_bounds__(kLoopThreads, kLoopBlocksPerSm)
   loop_fill(m, s.n);
   grid.sync();
   std::uint32_t level = 0, slot = 0;
+  unsigned long long pending = 0;  // the heavy items of the level the loop did not run
   for (;;) {
     const LoopSeen seen = loop_seen(s.slots[slot], piles ? s.far_count + far_side : nullptr);
     const unsigned long long queued = seen.queued & ((1ull << kLoopCountBits) - 1);
-    if (seen.overflow != 0) break;
+    if (seen.overflow != 0) {
+      pending = seen.heavy;
+      break;
+    }
     std::uint64_t* bits = s.bits[level % 2];
-    if (queued == 0) {
+    if (queued == 0 && seen.heavy == 0) {
       const unsigned long long far_queued = seen.far;
       if (far_queued == 0) {
         if constexpr (LoopReopen<P>::kReopens) {
@@ -479,7 +572,10 @@ __global__ void __launch_bounds__(kLoopThreads, kLoopBlocksPerSm)
       grid.sync();
       continue;
     }
-    if (level == s.max_levels || (seen.queued >> kLoopCountBits) > s.max_edges) break;
+    if (level == s.max_levels || (seen.queued >> kLoopCountBits) > s.max_edges) {
+      pending = seen.heavy;
+      break;
+    }
     const std::uint32_t next = (slot + 1) % 3, old = (slot + 2) % 3;
     if (lead) {
       s.levels[level].start_ns = global_ns();
@@ -493,12 +589,22 @@ __global__ void __launch_bounds__(kLoopThreads, kLoopBlocksPerSm)
     m.far_count = s.far_count + far_side;
     loop_level<P, Lists, kMinOffer>(
         program, values, lists, m, s.hops, s.near + slot * s.near_capacity, bits,
-        queued < s.near_capacity ? queued : s.near_capacity, s.slots[slot], offsets);
+        queued < s.near_capacity ? queued : s.near_capacity, s.heavy + slot * s.heavy_capacity,
+        seen.heavy, s.heavy + next * s.heavy_capacity, s.heavy_capacity, s.slots[slot], offsets);
     grid.sync();
     slot = next;
     ++level;
   }
-  // Hand back: the last level's record, and the queued and far vertices into the frontier bitmap.
+  // Hand back: the last level's record, and the queued, far and heavy vertices into the frontier
+  // bitmap (the heavy ones first, whose bits the merge below must see).
+  if (pending != 0) {
+    const LoopHeavy* items = s.heavy + slot * s.heavy_capacity;
+    const unsigned long long count = pending >> kChunkBits;
+    const unsigned long long stored = count < s.heavy_capacity ? count : s.heavy_capacity;
+    for (std::uint64_t i = grid_thread(); i < stored; i += grid_threads())
+      bit_set(s.bits[0], items[i].v);
+    grid.sync();
+  }
   if (lead) {
     if (level > 0) s.levels[level - 1].slot = s.slots[(slot + 2) % 3];
     s.ran[0] = level;

@@ -25,6 +25,14 @@ __device__ __forceinline__ ListPlace list_place(const eid_t* offsets, vid_t v) {
   return {first, offsets[v + 1] - first};
 }
 
+// Chunk c of the list at `place`: its edges [c * kHeavyChunk, (c + 1) * kHeavyChunk), the last
+// chunk's up to the list's end.
+__device__ __forceinline__ ListPlace chunk_place(ListPlace place, eid_t c) {
+  const eid_t begin = c * kHeavyChunk;
+  return {place.first + begin,
+          place.edges - begin < kHeavyChunk ? place.edges - begin : eid_t{kHeavyChunk}};
+}
+
 // Relaxes the edge to t, and marks t when it lowered it, t's place read before the relax. A
 // program whose relax() is the min of offer() into the target (Mark::kMinOffer;
 // program_contract.hpp asks that of a monotone program that declares offer) takes one atomic_min
@@ -62,11 +70,12 @@ __device__ __forceinline__ void relax_loop_list(const P& program, typename P::Va
 }
 
 // What a thread counts of its reads (bytes by zero-copy, in whole requests, and from the edge
-// cache) and of the edges its hops relaxed, and the target it set aside for a hop, with its list's
-// place, the hops it has left (0: none) and, for a Mark::kMinOffer program, the value the lane
-// lowered it to.
+// cache), of the edges its hops relaxed, of the edges of the long lists it handed on to the next
+// level and of the heavy chunks' edges it relaxed (frontier_loop.cuh), and the target it set aside
+// for a hop, with its list's place, the hops it has left (0: none) and, for a Mark::kMinOffer
+// program, the value the lane lowered it to.
 struct LoopReads {
-  unsigned long long zerocopy = 0, cached = 0, hopped = 0;
+  unsigned long long zerocopy = 0, cached = 0, hopped = 0, deferred = 0, drained = 0;
   std::uint32_t hop_value = 0;
   vid_t hop_vertex = 0;
   std::uint32_t hop_left = 0;
@@ -76,7 +85,9 @@ struct LoopReads {
 // Where the loop reads vertex v's list: relax(program, dst, marker, message, v, place, rank, size,
 // reads) relaxes it (its place: list_place's) with a tile of `size` threads (this one `rank`), the
 // tile's first thread counting the reads. A list of up to kTileEdges edges takes a tile of kTile
-// threads, a longer one the whole warp (loop_level).
+// threads, a longer one the whole warp (loop_level). relax_chunk(..., v, place, c, lane, reads)
+// relaxes chunk c of a list of more than kLoopHeavyEdges edges (chunk_place) with the whole warp,
+// its lane 0 counting the chunk's reads: the loop spreads such a list over the grid.
 //
 // A tile of 8 threads, since a level of a grid or a road network is a few thousand lists of 2 to 4
 // edges, and four of them per warp keep their reads and atomics in flight at once.
@@ -95,6 +106,13 @@ struct ResidentLoopLists {
     relax_loop_list(program, dst, marker, message, edges.targets + place.first,
                     edges.weights == nullptr ? nullptr : edges.weights + place.first, place.edges,
                     rank, size);
+  }
+
+  template <class P, class Mark>
+  __device__ void relax_chunk(const P& program, typename P::Value* dst, const Mark& marker,
+                              Message<P> message, vid_t v, ListPlace place, eid_t c, unsigned lane,
+                              LoopReads& reads) const {
+    relax(program, dst, marker, message, v, chunk_place(place, c), lane, kWarp, reads);
   }
 };
 
@@ -141,6 +159,13 @@ struct RawLoopLists {
     relax_loop_list(program, dst, marker, message, e.targets + begin,
                     e.weights == nullptr ? nullptr : e.weights + begin, place.edges, rank, size);
   }
+
+  template <class P, class Mark>
+  __device__ void relax_chunk(const P& program, typename P::Value* dst, const Mark& marker,
+                              Message<P> message, vid_t v, ListPlace place, eid_t c, unsigned lane,
+                              LoopReads& reads) const {
+    relax(program, dst, marker, message, v, chunk_place(place, c), lane, kWarp, reads);
+  }
 };
 
 // Compressed lists out of core, from the cache's copy or from pinned host memory. A list of up to
@@ -163,6 +188,38 @@ struct CompressedLoopLists {
       relax_with<kWarp>(program, dst, marker, message, v, place, rank, reads);
     } else {
       relax_with<kTile>(program, dst, marker, message, v, place, rank, reads);
+    }
+  }
+
+  // Chunk c from its first block, which the list's table gives (chunk_offset).
+  template <class P, class Mark>
+  __device__ void relax_chunk(const P& program, typename P::Value* dst, const Mark& marker,
+                              Message<P> message, vid_t v, ListPlace place, eid_t c, unsigned lane,
+                              LoopReads& reads) const {
+    const std::uint32_t p = parts.partition(v);
+    const bool cached = parts.cached(p);
+    const CompressedEdges& e = cached ? cache : host;
+    const eid_t first_edge = place.first - (cached ? parts.shift[p] : 0);
+    const std::uint8_t* list = e.lists + (e.coffsets[v] - (cached ? parts.list_shift[p] : 0));
+    const eid_t begin = c * kHeavyChunk, end = begin + chunk_place(place, c).edges;
+    const std::uint64_t offset = chunk_offset(list, place.edges, c);
+    ListWindows<kWarp> windows(lane, e, /*all_lines=*/true);
+    for_each_block(windows, e.packed, reinterpret_cast<std::uintptr_t>(list) + offset, begin, end,
+                   e.weights == nullptr ? nullptr : e.weights + first_edge, first_edge, lane,
+                   [&](vid_t t, std::uint32_t weight, bool mine) {
+                     if (mine) relax_loop_edge(program, dst, marker, message, weight, t);
+                     return false;
+                   });
+    if (lane != 0) return;
+    if (cached) {
+      // The chunk's blocks (the first chunk's with the table before them) and packed weights.
+      const std::uint64_t next = end == place.edges ? host.coffsets[v + 1] - host.coffsets[v]
+                                                    : chunk_offset(list, place.edges, c + 1);
+      reads.cached +=
+          next - (c == 0 ? 0 : offset) + (std::uint64_t{end - begin} * weight_bits + 7) / 8;
+    } else {
+      reads.zerocopy += std::uint64_t{windows.lists.loaded() + windows.weights.loaded()} *
+                        LineWindow<kWarp>::kLineBytes;
     }
   }
 
