@@ -185,66 +185,50 @@ struct CompressedLoopLists {
                         Message<P> message, vid_t v, ListPlace place, unsigned rank, unsigned size,
                         LoopReads& reads) const {
     if (size == kWarp) {
-      relax_with<kWarp>(program, dst, marker, message, v, place, rank, reads);
+      relax_edges<kWarp>(program, dst, marker, message, v, place, 0, place.edges, rank, reads);
     } else {
-      relax_with<kTile>(program, dst, marker, message, v, place, rank, reads);
+      relax_edges<kTile>(program, dst, marker, message, v, place, 0, place.edges, rank, reads);
     }
   }
 
-  // Chunk c from its first block, which the list's table gives (chunk_offset).
   template <class P, class Mark>
   __device__ void relax_chunk(const P& program, typename P::Value* dst, const Mark& marker,
                               Message<P> message, vid_t v, ListPlace place, eid_t c, unsigned lane,
                               LoopReads& reads) const {
-    const std::uint32_t p = parts.partition(v);
-    const bool cached = parts.cached(p);
-    const CompressedEdges& e = cached ? cache : host;
-    const eid_t first_edge = place.first - (cached ? parts.shift[p] : 0);
-    const std::uint8_t* list = e.lists + (e.coffsets[v] - (cached ? parts.list_shift[p] : 0));
-    const eid_t begin = c * kHeavyChunk, end = begin + chunk_place(place, c).edges;
-    const std::uint64_t offset = chunk_offset(list, place.edges, c);
-    ListWindows<kWarp> windows(lane, e, /*all_lines=*/true);
-    for_each_block(windows, e.packed, reinterpret_cast<std::uintptr_t>(list) + offset, begin, end,
-                   e.weights == nullptr ? nullptr : e.weights + first_edge, first_edge, lane,
-                   [&](vid_t t, std::uint32_t weight, bool mine) {
-                     if (mine) relax_loop_edge(program, dst, marker, message, weight, t);
-                     return false;
-                   });
-    if (lane != 0) return;
-    if (cached) {
-      // The chunk's blocks (the first chunk's with the table before them) and packed weights.
-      const std::uint64_t next = end == place.edges ? host.coffsets[v + 1] - host.coffsets[v]
-                                                    : chunk_offset(list, place.edges, c + 1);
-      reads.cached +=
-          next - (c == 0 ? 0 : offset) + (std::uint64_t{end - begin} * weight_bits + 7) / 8;
-    } else {
-      reads.zerocopy += std::uint64_t{windows.lists.loaded() + windows.weights.loaded()} *
-                        LineWindow<kWarp>::kLineBytes;
-    }
+    const eid_t begin = c * kHeavyChunk;
+    relax_edges<kWarp>(program, dst, marker, message, v, place, begin,
+                       begin + chunk_place(place, c).edges, lane, reads);
   }
 
  private:
+  // Edges [begin, end) of v's list (the whole list, or a chunk), from the block the list's table
+  // gives (chunk_offset), by kLanes threads; the first counts the reads: from the cache, the bytes
+  // from that block (the table too from the list's start) to the next chunk's or the list's end,
+  // and their packed weights; by zero-copy, the lines loaded.
   template <unsigned kLanes, class P, class Mark>
-  __device__ void relax_with(const P& program, typename P::Value* dst, const Mark& marker,
-                             Message<P> message, vid_t v, ListPlace place, unsigned rank,
-                             LoopReads& reads) const {
+  __device__ void relax_edges(const P& program, typename P::Value* dst, const Mark& marker,
+                              Message<P> message, vid_t v, ListPlace place, eid_t begin, eid_t end,
+                              unsigned rank, LoopReads& reads) const {
     const std::uint32_t p = parts.partition(v);
     const bool cached = parts.cached(p);
     const CompressedEdges& e = cached ? cache : host;
     const eid_t first_edge = place.first - (cached ? parts.shift[p] : 0);
     const std::uint8_t* list = e.lists + (e.coffsets[v] - (cached ? parts.list_shift[p] : 0));
+    const std::uint64_t offset = chunk_offset(list, place.edges, begin / kHeavyChunk);
     ListWindows<kLanes> windows(rank, e, /*all_lines=*/true);
-    for_each_block(windows, e.packed,
-                   reinterpret_cast<std::uintptr_t>(list) + codec::table_bytes(place.edges), 0,
-                   place.edges, e.weights == nullptr ? nullptr : e.weights + first_edge, first_edge,
-                   rank, [&](vid_t t, std::uint32_t weight, bool mine) {
+    for_each_block(windows, e.packed, reinterpret_cast<std::uintptr_t>(list) + offset, begin, end,
+                   e.weights == nullptr ? nullptr : e.weights + first_edge, first_edge, rank,
+                   [&](vid_t t, std::uint32_t weight, bool mine) {
                      if (mine) relax_loop_edge(program, dst, marker, message, weight, t);
                      return false;
                    });
     if (rank != 0) return;
     if (cached) {
-      reads.cached += host.coffsets[v + 1] - host.coffsets[v] +
-                      (std::uint64_t{place.edges} * weight_bits + 7) / 8;
+      const std::uint64_t next = end == place.edges
+                                     ? host.coffsets[v + 1] - host.coffsets[v]
+                                     : chunk_offset(list, place.edges, end / kHeavyChunk);
+      reads.cached +=
+          next - (begin == 0 ? 0 : offset) + (std::uint64_t{end - begin} * weight_bits + 7) / 8;
     } else {
       reads.zerocopy += std::uint64_t{windows.lists.loaded() + windows.weights.loaded()} *
                         LineWindow<kLanes>::kLineBytes;
